@@ -1,0 +1,90 @@
+//! Cards and zones. A zone is named by its owner and id; the owner of a
+//! shared zone (a deck) is ignored, so `""` is fine there.
+
+use rhai::{Array, Dynamic, Engine, ImmutableString};
+
+use crate::format::AttrValue;
+use crate::script::with_ctx;
+
+pub(super) fn register(engine: &mut Engine) {
+    engine.register_fn("cards", |owner: &str, zone: &str| {
+        with_ctx(|cx| {
+            let slot = cx.slot(owner, zone)?;
+            Ok(cx.state.zones[slot]
+                .iter()
+                .map(|&c| Dynamic::from(cx.def.cards[c as usize].key.clone()))
+                .collect::<Array>())
+        })
+    });
+    engine.register_fn("count", |owner: &str, zone: &str| {
+        with_ctx(|cx| Ok(cx.state.zones[cx.slot(owner, zone)?].len() as i64))
+    });
+    engine.register_fn("has", |owner: &str, zone: &str, card: &str| {
+        with_ctx(|cx| {
+            let c = cx.card(card)?;
+            Ok(cx.state.zones[cx.slot(owner, zone)?].contains(&c))
+        })
+    });
+    engine.register_fn(
+        "move_card",
+        |card: &str, from_owner: &str, from: &str, to_owner: &str, to: &str| {
+            with_ctx(|cx| {
+                let c = cx.card(card)?;
+                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                let Some(i) = cx.state.zones[a].iter().rposition(|&x| x == c) else {
+                    return Err(format!("`{card}` is not in {from_owner} {from}").into());
+                };
+                cx.state.zones[a].remove(i);
+                cx.state.zones[b].push(c);
+                Ok(())
+            })
+        },
+    );
+    engine.register_fn(
+        "move_all",
+        |from_owner: &str, from: &str, to_owner: &str, to: &str| {
+            with_ctx(|cx| {
+                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                if a != b {
+                    let moved = std::mem::take(&mut cx.state.zones[a]);
+                    cx.state.zones[b].extend(moved);
+                }
+                Ok(())
+            })
+        },
+    );
+    // Move the top card; returns its id, or () when the zone is empty.
+    engine.register_fn(
+        "draw",
+        |from_owner: &str, from: &str, to_owner: &str, to: &str| {
+            with_ctx(|cx| {
+                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                Ok(match cx.state.zones[a].pop() {
+                    Some(c) => {
+                        cx.state.zones[b].push(c);
+                        Dynamic::from(cx.def.cards[c as usize].key.clone())
+                    }
+                    None => Dynamic::UNIT,
+                })
+            })
+        },
+    );
+    engine.register_fn("card_name", |card: &str| {
+        with_ctx(|cx| {
+            let c = cx.card(card)?;
+            Ok(ImmutableString::from(cx.def.cards[c as usize].name.as_str()))
+        })
+    });
+    // A card attribute from the YAML, or () when the card has none by that key.
+    engine.register_fn("attr", |card: &str, key: &str| {
+        with_ctx(|cx| {
+            let c = cx.card(card)?;
+            Ok(match cx.def.cards[c as usize].attr(key) {
+                Some(AttrValue::Int(i)) => Dynamic::from(*i),
+                Some(AttrValue::Bool(b)) => Dynamic::from(*b),
+                Some(AttrValue::Text(t)) => Dynamic::from(t.clone()),
+                None => Dynamic::UNIT,
+            })
+        })
+    });
+}

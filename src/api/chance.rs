@@ -1,0 +1,37 @@
+//! The game's seeded RNG: every random draw of a script comes from here, so
+//! seed + moves reproduce a game.
+
+use rhai::{Engine, ImmutableString};
+
+use super::unknown;
+use crate::script::with_ctx;
+use crate::state::{below, shuffle};
+
+pub(super) fn register(engine: &mut Engine) {
+    // A uniform integer in 0..n.
+    engine.register_fn("random", |n: i64| {
+        with_ctx(|cx| {
+            if n <= 0 {
+                return Err(format!("random({n}): n must be positive").into());
+            }
+            Ok(below(&mut cx.state.rng, n as u64) as i64)
+        })
+    });
+    engine.register_fn("roll", |die: &str| {
+        with_ctx(|cx| {
+            let Some(d) = cx.def.die(die) else {
+                return unknown("die", die, cx.def.dice.iter().map(|d| d.id.clone()));
+            };
+            let faces = &cx.def.dice[d].faces;
+            let f = below(&mut cx.state.rng, faces.len() as u64) as usize;
+            Ok(ImmutableString::from(faces[f].as_str()))
+        })
+    });
+    engine.register_fn("shuffle", |owner: &str, zone: &str| {
+        with_ctx(|cx| {
+            let slot = cx.slot(owner, zone)?;
+            shuffle(&mut cx.state.rng, &mut cx.state.zones[slot]);
+            Ok(())
+        })
+    });
+}

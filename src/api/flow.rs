@@ -1,0 +1,113 @@
+//! The log, the end of the game, and decisions a script asks for.
+
+use rhai::{Array, Engine, ImmutableString};
+
+use crate::game::PlayerIx;
+use crate::script::{Ctx, Fallible, with_ctx};
+use crate::state::{Choice, Decision, Event, Outcome};
+
+pub(super) fn register(engine: &mut Engine) {
+    engine.register_fn("log", |text: &str| {
+        with_ctx(|cx| {
+            cx.events.push(Event {
+                to: None,
+                text: text.to_string(),
+            });
+            Ok(())
+        })
+    });
+    // A line only `player` sees (what they drew).
+    engine.register_fn("log_to", |player: &str, text: &str| {
+        with_ctx(|cx| {
+            let p = cx.player(player)?;
+            cx.events.push(Event {
+                to: Some(p),
+                text: text.to_string(),
+            });
+            Ok(())
+        })
+    });
+    engine.register_fn("end_game", |winner: &str| {
+        with_ctx(|cx| {
+            let p = cx.player(winner)?;
+            cx.state.outcome = Some(Outcome::Win(p));
+            Ok(())
+        })
+    });
+    engine.register_fn("end_game", || {
+        with_ctx(|cx| {
+            cx.state.outcome = Some(Outcome::Draw);
+            Ok(())
+        })
+    });
+    engine.register_fn("is_over", || with_ctx(|cx| Ok(cx.state.outcome.is_some())));
+    // The next simultaneous decision is ordered: `player` chooses and reveals
+    // first, the others choose seeing it.
+    engine.register_fn("reveal_first", |player: &str| {
+        with_ctx(|cx| {
+            cx.state.reveal_first = Some(cx.player(player)?);
+            Ok(())
+        })
+    });
+    engine.register_fn("cancel_reveal_first", || {
+        with_ctx(|cx| {
+            cx.state.reveal_first = None;
+            Ok(())
+        })
+    });
+    // Ask one player to choose among `options` (card ids or words); the
+    // answer goes to the script function `then` as a map player -> choice.
+    engine.register_fn(
+        "ask",
+        |player: &str, name: &str, options: Array, then: &str| {
+            with_ctx(|cx| {
+                let p = cx.player(player)?;
+                ask(cx, vec![p], name, options, then)
+            })
+        },
+    );
+    // Ask several players at once, in secret (a simultaneous decision).
+    engine.register_fn(
+        "ask",
+        |players: Array, name: &str, options: Array, then: &str| {
+            with_ctx(|cx| {
+                let mut ps = Vec::new();
+                for p in players {
+                    let id = p.into_immutable_string()?;
+                    ps.push(cx.player(&id)?);
+                }
+                ask(cx, ps, name, options, then)
+            })
+        },
+    );
+}
+
+fn ask(
+    cx: &mut Ctx,
+    players: Vec<PlayerIx>,
+    name: &str,
+    options: Array,
+    then: &str,
+) -> Fallible<()> {
+    if players.is_empty() || options.is_empty() {
+        return Err(format!("ask `{name}`: no players or no options").into());
+    }
+    let mut choices = Vec::new();
+    for o in options {
+        let text: ImmutableString = o.into_immutable_string()?;
+        choices.push(match cx.def.card(&text) {
+            Some(c) if cx.def.cards[c as usize].id == text.as_str() => Choice::Card(c),
+            _ => Choice::Word(text.to_string()),
+        });
+    }
+    cx.state.push_decision(Decision {
+        name: name.to_string(),
+        prompt: String::new(),
+        chosen: vec![None; players.len()],
+        options: vec![choices; players.len()],
+        players,
+        then: then.to_string(),
+        first: None,
+    });
+    Ok(())
+}

@@ -1,0 +1,44 @@
+//! Players, seats and turns.
+
+use rhai::{Array, Dynamic, Engine, ImmutableString};
+
+use crate::script::with_ctx;
+
+pub(super) fn register(engine: &mut Engine) {
+    engine.register_fn("players", || {
+        with_ctx(|cx| {
+            Ok(cx
+                .def
+                .players
+                .iter()
+                .map(|p| Dynamic::from(p.key.clone()))
+                .collect::<Array>())
+        })
+    });
+    // The next player in seat order (the opponent, in a two-player game).
+    engine.register_fn("opponent", |p: &str| {
+        with_ctx(|cx| {
+            let i = cx.player(p)?;
+            Ok(cx.def.players[(i + 1) % cx.def.nplayers()].key.clone())
+        })
+    });
+    engine.register_fn("next_player", |p: &str| {
+        with_ctx(|cx| {
+            let i = cx.player(p)?;
+            Ok(cx.def.players[(i + 1) % cx.def.nplayers()].key.clone())
+        })
+    });
+    engine.register_fn("player_name", |p: &str| {
+        with_ctx(|cx| Ok(ImmutableString::from(cx.def.players[cx.player(p)?].name.as_str())))
+    });
+    engine.register_fn("active", || {
+        with_ctx(|cx| Ok(cx.def.players[cx.state.active].key.clone()))
+    });
+    engine.register_fn("set_active", |p: &str| {
+        with_ctx(|cx| {
+            cx.state.active = cx.player(p)?;
+            Ok(())
+        })
+    });
+    engine.register_fn("turn", || with_ctx(|cx| Ok(cx.state.turn as i64)));
+}

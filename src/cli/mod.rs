@@ -1,0 +1,114 @@
+//! The command line. `main.rs` only calls `main()`; each command has a file.
+
+mod check;
+mod list;
+mod play;
+mod replay;
+mod rules;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::{Error, Result};
+use crate::load::Settings;
+
+#[derive(Parser, Debug)]
+#[command(name = "tabula", version, about = "Play and design tabletop games whose rules are data")]
+pub struct Cli {
+    /// Folder of game files (default: $TABULA_GAMES, else ./games).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub games_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Variants and parameter settings, shared by the commands that load a game.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct GameArgs {
+    /// Apply a named variant (repeatable, applied in order).
+    #[arg(long = "variant", value_name = "V")]
+    pub variants: Vec<String>,
+    /// Set a parameter, e.g. --set wound_limit=50 (repeatable).
+    #[arg(long = "set", value_name = "K=V", value_parser = parse_set)]
+    pub sets: Vec<(String, i64)>,
+}
+
+impl GameArgs {
+    pub fn settings(&self) -> Settings {
+        Settings {
+            variants: self.variants.clone(),
+            sets: self.sets.clone(),
+        }
+    }
+}
+
+fn parse_set(s: &str) -> std::result::Result<(String, i64), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected KEY=VALUE"))?;
+    let v = v
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{s}`: the value must be an integer"))?;
+    Ok((k.trim().to_string(), v))
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the games and their variants.
+    List,
+    /// Show a game's rules text, cards, parameters and variants.
+    Rules {
+        game: String,
+        #[command(flatten)]
+        args: GameArgs,
+    },
+    /// Play in the terminal against bots or hot-seat.
+    Play(play::PlayArgs),
+    /// Re-run a saved game and print the final state.
+    Replay {
+        file: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate games: schema, references, scripts, and seeded smoke playouts.
+    Check {
+        /// Game files or ids (default: every game in the games folder).
+        paths: Vec<String>,
+        /// Random playouts per game and variant.
+        #[arg(long, default_value_t = 20)]
+        playouts: u32,
+    },
+}
+
+/// Whether to colour output on stderr.
+pub fn color_err() -> bool {
+    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+}
+
+pub fn print_error(e: &Error) {
+    eprintln!("error: {}", e.render(color_err()));
+}
+
+/// Run the command line; the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let dir = crate::load::games_dir(cli.games_dir.as_deref());
+    let result: Result<i32> = match cli.command {
+        Command::List => list::run(&dir),
+        Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),
+        Command::Play(args) => play::run(&dir, args),
+        Command::Replay { file, json } => replay::run(&dir, &file, json),
+        Command::Check { paths, playouts } => check::run(&dir, &paths, playouts),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            print_error(&e);
+            1
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! `tabula replay FILE [--json]`: re-run a saved game, print where it ends.
+
+use std::path::Path;
+
+use crate::error::Result;
+use crate::replay::{self, Replay};
+use crate::view;
+
+pub fn run(dir: &Path, file: &Path, json: bool) -> Result<i32> {
+    let r = Replay::read(file)?;
+    let played = replay::play(&r, Some(file), dir)?;
+    let (game, state) = (&played.game, &played.state);
+    if json {
+        let v = view::view(game, state, None);
+        let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+        println!("{text}");
+        return Ok(0);
+    }
+    for e in played.log.iter().filter(|e| e.to.is_none()) {
+        println!("{}", e.text);
+    }
+    println!();
+    println!("{}", view::render(game, state, None));
+    match state.outcome {
+        Some(crate::Outcome::Win(p)) => println!("Over: {} wins.", game.def.players[p].name),
+        Some(crate::Outcome::Draw) => println!("Over: a draw."),
+        None => {
+            let waiting: Vec<&str> = state
+                .waiting()
+                .iter()
+                .map(|&p| game.def.players[p].id.as_str())
+                .collect();
+            println!("Not over: waiting for {}.", waiting.join(", "));
+        }
+    }
+    Ok(0)
+}

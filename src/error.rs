@@ -1,0 +1,150 @@
+//! Errors as data: a kind, a message and, where known, a position in a file.
+//! Rendering (source line and caret) is done by ariadne.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A position in a file, 1-based.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pos {
+    pub file: PathBuf,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Pos {
+    pub fn new(file: &Path, line: u64, col: u64) -> Option<Pos> {
+        // saphyr reports 0 for an unknown location
+        (line > 0).then(|| Pos {
+            file: file.to_path_buf(),
+            line: line as u32,
+            col: col.max(1) as u32,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A file could not be read or written.
+    Io,
+    /// The YAML does not parse or does not fit the format.
+    Yaml,
+    /// The game file parses but says something impossible (an unknown zone...).
+    Invalid,
+    /// A Rhai script does not compile.
+    Script,
+    /// A script failed while running a hook.
+    Runtime,
+    /// A move is unparsable or illegal.
+    Move,
+    /// The command line asks for something that does not exist.
+    Usage,
+}
+
+#[derive(Debug, Clone)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub at: Option<Pos>,
+    /// Extra lines: the legal choices, a "did you mean".
+    pub notes: Vec<String>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+            at: None,
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn at(mut self, pos: Option<Pos>) -> Error {
+        if self.at.is_none() {
+            self.at = pos;
+        }
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Error {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn io(path: &Path, err: std::io::Error) -> Error {
+        Error::new(ErrorKind::Io, format!("{}: {err}", path.display()))
+    }
+
+    pub fn usage(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Usage, message)
+    }
+
+    /// The error with its source line and a caret when the file is readable.
+    pub fn render(&self, color: bool) -> String {
+        use ariadne::{CharSet, Config, Label, Report, ReportKind, Source};
+        let Some(pos) = &self.at else {
+            return self.to_string();
+        };
+        let Ok(src) = std::fs::read_to_string(&pos.file) else {
+            return self.to_string();
+        };
+        let offset = char_offset(&src, pos.line, pos.col);
+        let name = pos.file.display().to_string();
+        let mut report = Report::build(ReportKind::Error, (name.clone(), offset..offset + 1))
+            .with_config(
+                Config::default()
+                    .with_color(color)
+                    .with_char_set(CharSet::Ascii),
+            )
+            .with_message(format!("{}:{}:{}: {}", name, pos.line, pos.col, self.message))
+            .with_label(Label::new((name.clone(), offset..offset + 1)).with_message("here"));
+        for n in &self.notes {
+            report = report.with_note(n);
+        }
+        let mut out = Vec::new();
+        match report.finish().write((name, Source::from(src)), &mut out) {
+            Ok(()) => String::from_utf8_lossy(&out).trim_end().to_string(),
+            Err(_) => self.to_string(),
+        }
+    }
+}
+
+fn char_offset(src: &str, line: u32, col: u32) -> usize {
+    let mut offset = 0;
+    for (i, l) in src.split('\n').enumerate() {
+        if i + 1 == line as usize {
+            let n = l.chars().count();
+            return offset + (col as usize - 1).min(n);
+        }
+        offset += l.chars().count() + 1;
+    }
+    src.chars().count().saturating_sub(1)
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.at {
+            write!(f, "{}:{}:{}: ", p.file.display(), p.line, p.col)?;
+        }
+        write!(f, "{}", self.message)?;
+        for n in &self.notes {
+            write!(f, "\n  {n}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// "did you mean `x`?" for the closest of `known` to `word`, if close enough.
+pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    known
+        .into_iter()
+        .map(|k| (strsim::jaro_winkler(word, k), k))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| format!("did you mean `{k}`?"))
+}

@@ -1,0 +1,316 @@
+//! The game file as written: plain serde structs, unvalidated.
+//!
+//! Every field is optional so that the same type serves a whole game, a file
+//! that `extends:` another, and a variant's overlay (see `merge`). Names that
+//! refer to something else (a zone, a hook, a player) are `Spanned` so that
+//! validation can point at them. docs/format.md is the designer's reference.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+use std::cell::RefCell;
+use std::path::PathBuf;
+
+use crate::error::Pos;
+
+pub type Name = At<String>;
+
+thread_local! {
+    /// The file being deserialized, so that every `At` knows where it is from
+    /// even after files are merged (`extends`, variants).
+    static CURRENT_FILE: RefCell<PathBuf> = RefCell::new(PathBuf::new());
+}
+
+/// Run `f` with `file` as the file that `At` values are attributed to.
+pub fn with_file<T>(file: &std::path::Path, f: impl FnOnce() -> T) -> T {
+    CURRENT_FILE.with(|c| *c.borrow_mut() = file.to_path_buf());
+    f()
+}
+
+/// A value and where it was written. Equality and hashing ignore the position.
+#[derive(Debug, Clone)]
+pub struct At<T> {
+    pub value: T,
+    pub pos: Option<Pos>,
+}
+
+impl<T> At<T> {
+    pub fn new(value: T) -> At<T> {
+        At { value, pos: None }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for At<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = Spanned::<T>::deserialize(d)?;
+        let pos = CURRENT_FILE.with(|c| {
+            Pos::new(&c.borrow(), s.referenced.line(), s.referenced.column())
+        });
+        Ok(At { value: s.value, pos })
+    }
+}
+
+impl<T: PartialEq> PartialEq for At<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+impl<T: Eq> Eq for At<T> {}
+impl<T: std::hash::Hash> std::hash::Hash for At<T> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.value.hash(h)
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    /// Another game file (id or path relative to this file) this one overlays.
+    pub extends: Option<Name>,
+    pub id: Option<Name>,
+    pub name: Option<String>,
+    pub summary: Option<String>,
+    /// The Rhai script, relative to this file; default `../scripts/<id>.rhai`.
+    pub script: Option<Name>,
+    pub players: Option<Vec<PlayerDef>>,
+    #[serde(default)]
+    pub stats: IndexMap<String, StatDef>,
+    #[serde(default)]
+    pub vars: IndexMap<String, VarDef>,
+    #[serde(default)]
+    pub params: IndexMap<String, ParamDef>,
+    #[serde(default)]
+    pub cards: IndexMap<String, CardDef>,
+    #[serde(default)]
+    pub zones: IndexMap<String, ZoneDef>,
+    #[serde(default)]
+    pub dice: IndexMap<String, DieDef>,
+    pub board: Option<BoardDef>,
+    pub setup: Option<Vec<SetupStep>>,
+    pub flow: Option<FlowDef>,
+    pub rules: Option<String>,
+    #[serde(default)]
+    pub variants: IndexMap<String, VariantDef>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerDef {
+    pub id: Name,
+    pub name: Option<String>,
+}
+
+/// A per-player integer. `start` is one number for everyone or a map by player.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatDef {
+    pub name: Option<String>,
+    pub start: Option<StartValue>,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum StartValue {
+    All(i64),
+    /// A parameter's value: `start: {param: wound_limit}`.
+    Param { param: Name },
+    ByPlayer(IndexMap<At<String>, i64>),
+}
+
+/// A game-wide integer (a counter of held rounds, a flag).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VarDef {
+    #[serde(default)]
+    pub start: i64,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamDef {
+    pub default: Option<At<i64>>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    pub name: Option<String>,
+    /// Other words a player may type for this card (`7` for the Prince).
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// How many copies a `put` of this card places (default 1).
+    pub copies: Option<u32>,
+    pub text: Option<String>,
+    /// Free attributes a script reads with `attr(card, key)`.
+    #[serde(default)]
+    pub attrs: IndexMap<String, AttrValue>,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum AttrValue {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneDef {
+    pub name: Option<String>,
+    /// `player`: one zone per player (a hand); `game`: one shared zone (a deck).
+    pub per: Option<Per>,
+    /// Who sees the cards: `public`, `owner` (only the owning player) or `hidden`.
+    pub visibility: Option<Visibility>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Per {
+    Player,
+    Game,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    Public,
+    Owner,
+    Hidden,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DieDef {
+    pub faces: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardDef {
+    /// Squares numbered 0..size-1.
+    pub size: u32,
+    /// Terrain of every square not listed.
+    pub default: Option<String>,
+    /// Terrain name -> the squares that have it.
+    #[serde(default)]
+    pub terrain: IndexMap<String, Vec<u32>>,
+}
+
+/// One step of setup, run once before the first turn, in order.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "lowercase")]
+pub enum SetupStep {
+    /// Put cards into a zone (each player's, for a per-player zone).
+    Put(PutStep),
+    /// Shuffle a zone with the game's seeded RNG.
+    Shuffle(Name),
+    /// Call a script function with no arguments.
+    Hook(Name),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PutStep {
+    pub zone: Name,
+    /// `all` or a list of card ids; each card put `copies` times.
+    pub cards: CardSelection,
+    /// Only cards whose attributes match all of these.
+    #[serde(default, rename = "where")]
+    pub filter: IndexMap<String, AttrValue>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum CardSelection {
+    Word(Name),
+    List(Vec<Name>),
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowDef {
+    /// The steps of one turn, repeated until a script ends the game.
+    pub turn: Vec<FlowStep>,
+    /// `all` (every turn is everyone's, a round) or `rotate` (one active player
+    /// per turn, in seat order).
+    pub turns: Option<TurnKind>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum TurnKind {
+    #[default]
+    All,
+    Rotate,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowStep {
+    /// A decision: its name, shown to players.
+    pub decide: Option<Name>,
+    /// A chance event: roll this die and pass the face to `then`.
+    pub roll: Option<Name>,
+    /// Call a script function with no arguments.
+    pub hook: Option<Name>,
+    /// Who decides: `all`, `active`, or a player id (default `all`).
+    pub who: Option<Name>,
+    /// Everyone in `who` commits in secret, then all choices are revealed.
+    #[serde(default)]
+    pub simultaneous: bool,
+    /// Options: the distinct cards in this zone of the deciding player.
+    pub from: Option<Name>,
+    /// Options: these words.
+    pub options: Option<Vec<String>>,
+    /// The script function that receives the choices (a map player -> choice).
+    pub then: Option<Name>,
+    pub prompt: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantDef {
+    pub name: Option<String>,
+    pub doc: Option<String>,
+    /// Parameter values this variant sets.
+    #[serde(default)]
+    pub set: IndexMap<At<String>, At<i64>>,
+    /// Any part of a game file, merged over the game (see `merge`).
+    pub overlay: Option<Box<GameFile>>,
+}
+
+/// Merge `top` over `base`: scalars and lists in `top` replace; keyed maps are
+/// merged key by key (an entry in `top` replaces the whole entry in `base`).
+pub fn merge(base: GameFile, top: GameFile) -> GameFile {
+    fn keyed<V>(mut base: IndexMap<String, V>, top: IndexMap<String, V>) -> IndexMap<String, V> {
+        for (k, v) in top {
+            base.insert(k, v);
+        }
+        base
+    }
+    GameFile {
+        extends: None,
+        id: top.id.or(base.id),
+        name: top.name.or(base.name),
+        summary: top.summary.or(base.summary),
+        script: top.script.or(base.script),
+        players: top.players.or(base.players),
+        stats: keyed(base.stats, top.stats),
+        vars: keyed(base.vars, top.vars),
+        params: keyed(base.params, top.params),
+        cards: keyed(base.cards, top.cards),
+        zones: keyed(base.zones, top.zones),
+        dice: keyed(base.dice, top.dice),
+        board: top.board.or(base.board),
+        setup: top.setup.or(base.setup),
+        flow: top.flow.or(base.flow),
+        rules: top.rules.or(base.rules),
+        variants: keyed(base.variants, top.variants),
+    }
+}

@@ -1,0 +1,225 @@
+//! A validated game: names resolved to indices, parameters bound, variants
+//! applied, scripts compiled. Only a `Game` can start a `State`.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use rhai::ImmutableString;
+
+use crate::format::{AttrValue, Per, TurnKind, Visibility};
+use crate::script::Script;
+
+pub type PlayerIx = usize;
+pub type CardIx = u16;
+
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub id: String,
+    pub name: String,
+    /// The id as a Rhai string, made once.
+    pub(crate) key: ImmutableString,
+}
+
+#[derive(Debug, Clone)]
+pub struct Stat {
+    pub id: String,
+    pub name: String,
+    pub doc: String,
+    /// The starting value, per player.
+    pub start: Vec<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Var {
+    pub id: String,
+    pub start: i64,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub id: String,
+    pub value: i64,
+    pub default: i64,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub copies: u32,
+    pub text: String,
+    pub attrs: Vec<(String, AttrValue)>,
+    pub(crate) key: ImmutableString,
+}
+
+impl Card {
+    pub fn attr(&self, key: &str) -> Option<&AttrValue> {
+        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Zone {
+    pub id: String,
+    pub name: String,
+    pub per: Per,
+    pub visibility: Visibility,
+    /// Index of this zone's first slot in `State::zones`.
+    pub(crate) slot: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Die {
+    pub id: String,
+    pub faces: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// Terrain of each square, by index.
+    pub squares: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Setup {
+    /// Put these cards (already expanded by copies) into the zone; for a
+    /// per-player zone, into every player's.
+    Put { zone: usize, cards: Vec<CardIx> },
+    Shuffle { zone: usize },
+    Hook { name: String },
+}
+
+/// Who decides at a `decide` step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    All,
+    Active,
+    Player(PlayerIx),
+}
+
+#[derive(Debug, Clone)]
+pub enum Options {
+    /// The distinct cards in the decider's zone.
+    Zone(usize),
+    Words(Vec<String>),
+}
+
+#[derive(Debug, Clone)]
+pub enum Step {
+    Decide {
+        name: String,
+        who: Who,
+        simultaneous: bool,
+        options: Options,
+        then: String,
+        prompt: String,
+    },
+    Roll {
+        die: usize,
+        then: String,
+    },
+    Hook {
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct VariantInfo {
+    pub id: String,
+    pub name: String,
+    pub doc: String,
+    pub sets: Vec<(String, i64)>,
+}
+
+/// Everything about a game but its compiled script: plain tables that the
+/// script API reads while a hook runs.
+#[derive(Debug)]
+pub struct Def {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+    pub rules: String,
+    pub path: PathBuf,
+    pub players: Vec<Player>,
+    pub stats: Vec<Stat>,
+    pub vars: Vec<Var>,
+    pub params: Vec<Param>,
+    pub cards: Vec<Card>,
+    pub zones: Vec<Zone>,
+    pub dice: Vec<Die>,
+    pub board: Option<Board>,
+    pub setup: Vec<Setup>,
+    pub flow: Vec<Step>,
+    pub turns: TurnKind,
+    /// Every variant the file offers.
+    pub variants: Vec<VariantInfo>,
+    /// The variants applied to this game, in order.
+    pub applied: Vec<String>,
+    /// Parameters set on the command line or in a replay (after variants).
+    pub sets: Vec<(String, i64)>,
+    /// Total number of zone slots in a state.
+    pub(crate) slots: usize,
+}
+
+impl Def {
+    pub fn player(&self, id: &str) -> Option<PlayerIx> {
+        self.players.iter().position(|p| p.id == id)
+    }
+    pub fn stat(&self, id: &str) -> Option<usize> {
+        self.stats.iter().position(|s| s.id == id)
+    }
+    pub fn var(&self, id: &str) -> Option<usize> {
+        self.vars.iter().position(|s| s.id == id)
+    }
+    pub fn param(&self, id: &str) -> Option<&Param> {
+        self.params.iter().find(|p| p.id == id)
+    }
+    pub fn zone(&self, id: &str) -> Option<usize> {
+        self.zones.iter().position(|z| z.id == id)
+    }
+    pub fn die(&self, id: &str) -> Option<usize> {
+        self.dice.iter().position(|d| d.id == id)
+    }
+    /// A card by id or alias.
+    pub fn card(&self, word: &str) -> Option<CardIx> {
+        self.cards
+            .iter()
+            .position(|c| c.id == word || c.aliases.iter().any(|a| a == word))
+            .map(|i| i as CardIx)
+    }
+    /// The state slot of a zone: `owner` is ignored for shared zones.
+    pub fn slot(&self, zone: usize, owner: PlayerIx) -> usize {
+        let z = &self.zones[zone];
+        match z.per {
+            Per::Player => z.slot + owner,
+            Per::Game => z.slot,
+        }
+    }
+    /// The owners to iterate for a zone: every player, or just one slot.
+    pub fn owners(&self, zone: usize) -> std::ops::Range<PlayerIx> {
+        match self.zones[zone].per {
+            Per::Player => 0..self.players.len(),
+            Per::Game => 0..1,
+        }
+    }
+    pub fn nplayers(&self) -> usize {
+        self.players.len()
+    }
+}
+
+/// A loaded, valid game: its tables and its compiled script.
+pub struct Game {
+    pub def: Rc<Def>,
+    pub(crate) script: Script,
+}
+
+impl Game {
+    pub fn id(&self) -> &str {
+        &self.def.id
+    }
+}

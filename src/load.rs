@@ -1,0 +1,558 @@
+//! From files to a `Game`: find the file, read it (following `extends:`),
+//! apply variants and parameter settings, validate, compile the script.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use rhai::ImmutableString;
+
+use crate::error::{Error, ErrorKind, Pos, Result, did_you_mean};
+use crate::format::{self, At, CardSelection, GameFile, Per, StartValue, TurnKind, Visibility};
+use crate::game::*;
+use crate::script::Script;
+
+/// What to load: a game and the settings a command line or a replay gives.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    pub variants: Vec<String>,
+    pub sets: Vec<(String, i64)>,
+}
+
+/// The games folder: `--games-dir`, else `TABULA_GAMES`, else `./games`.
+pub fn games_dir(flag: Option<&Path>) -> PathBuf {
+    if let Some(d) = flag {
+        return d.to_path_buf();
+    }
+    match std::env::var_os("TABULA_GAMES") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from("games"),
+    }
+}
+
+/// The ids of the games in a folder, sorted.
+pub fn list_ids(dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            let yaml = p.extension().is_some_and(|x| x == "yaml" || x == "yml");
+            yaml.then(|| p.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// A game id in `dir`, or a path to a YAML file.
+pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
+    let as_path = Path::new(game);
+    if as_path.is_file() {
+        return Ok(as_path.to_path_buf());
+    }
+    for ext in ["yaml", "yml"] {
+        let p = dir.join(format!("{game}.{ext}"));
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    let ids = list_ids(dir);
+    let mut e = Error::usage(format!(
+        "no game `{game}` in {} (and no such file)",
+        dir.display()
+    ));
+    if let Some(h) = did_you_mean(game, ids.iter().map(String::as_str)) {
+        e = e.note(h);
+    }
+    Err(e.note(format!("games there: {}", ids.join(", "))))
+}
+
+/// Parse one YAML file as a game file, with positions.
+pub fn parse_file(path: &Path) -> Result<(GameFile, String)> {
+    let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let file = format::with_file(path, || serde_saphyr::from_str::<GameFile>(&src))
+        .map_err(|e| yaml_error(path, &e))?;
+    Ok((file, src))
+}
+
+fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
+    let loc = e.location();
+    let options = serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off };
+    let mut msg = e.render_with_options(options);
+    // The position is rendered by us, with the source line.
+    if let Some(i) = msg.rfind(" at line ") {
+        msg.truncate(i);
+    }
+    let mut err = Error::new(ErrorKind::Yaml, msg.clone());
+    if let Some(field) = msg
+        .strip_prefix("unknown field `")
+        .and_then(|r| r.split('`').next())
+    {
+        let known = msg.split("expected one of ").nth(1).unwrap_or("");
+        let names: Vec<&str> = known
+            .split(", ")
+            .map(|s| s.trim_matches(|c| c == '`' || c == '.'))
+            .collect();
+        if let Some(h) = did_you_mean(field, names) {
+            err = err.note(h);
+        }
+    }
+    err.at(loc.and_then(|l| Pos::new(path, l.line(), l.column())))
+}
+
+/// Read a game file and what it extends, merged, with the script path made
+/// absolute relative to the file that names it.
+fn read_merged(path: &Path, dir: &Path, depth: usize) -> Result<GameFile> {
+    if depth > 8 {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!("{}: `extends` goes more than 8 files deep (a cycle?)", path.display()),
+        ));
+    }
+    let (mut file, _) = parse_file(path)?;
+    let here = path.parent().unwrap_or(Path::new("."));
+    if let Some(s) = &mut file.script {
+        s.value = here.join(&s.value).to_string_lossy().into_owned();
+    }
+    for v in file.variants.values_mut() {
+        if let Some(s) = v.overlay.as_mut().and_then(|o| o.script.as_mut()) {
+            s.value = here.join(&s.value).to_string_lossy().into_owned();
+        }
+    }
+    let Some(parent) = file.extends.take() else {
+        if file.script.is_none() {
+            if let Some(id) = &file.id {
+                let p = here.join("../scripts").join(format!("{}.rhai", id.value));
+                file.script = Some(At::new(p.to_string_lossy().into_owned()));
+            }
+        }
+        return Ok(file);
+    };
+    let base_path = match find(&parent.value, here) {
+        Ok(p) => p,
+        Err(_) => find(&parent.value, dir).map_err(|e| {
+            Error::new(ErrorKind::Invalid, format!("extends: {}", e.message)).at(parent.pos.clone())
+        })?,
+    };
+    let base = read_merged(&base_path, dir, depth + 1)?;
+    Ok(format::merge(base, file))
+}
+
+/// Load a game by id or path, with variants and parameter settings applied.
+pub fn load(game: &str, dir: &Path, settings: &Settings) -> Result<Game> {
+    let path = find(game, dir)?;
+    load_path(&path, dir, settings)
+}
+
+pub fn load_path(path: &Path, dir: &Path, settings: &Settings) -> Result<Game> {
+    let file = read_merged(path, dir, 0)?;
+    build(path, file, settings)
+}
+
+fn invalid(msg: impl Into<String>, at: &Option<Pos>) -> Error {
+    Error::new(ErrorKind::Invalid, msg).at(at.clone())
+}
+
+fn unknown(what: &str, name: &At<String>, known: &[String]) -> Error {
+    let mut e = invalid(format!("unknown {what} `{}`", name.value), &name.pos);
+    if let Some(h) = did_you_mean(&name.value, known.iter().map(String::as_str)) {
+        e = e.note(h);
+    }
+    e.note(format!("known: {}", known.join(", ")))
+}
+
+fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
+    let variants_offered: Vec<VariantInfo> = file
+        .variants
+        .iter()
+        .map(|(id, v)| VariantInfo {
+            id: id.clone(),
+            name: v.name.clone().unwrap_or_else(|| id.clone()),
+            doc: v.doc.clone().unwrap_or_default(),
+            sets: v.set.iter().map(|(k, x)| (k.value.clone(), x.value)).collect(),
+        })
+        .collect();
+
+    // Variants: overlays merged in order; their `set`s collected.
+    let mut sets: Vec<(At<String>, At<i64>)> = Vec::new();
+    let mut extra_scripts = Vec::new();
+    for vid in &settings.variants {
+        let Some(v) = file.variants.get(vid).cloned() else {
+            let known: Vec<String> = file.variants.keys().cloned().collect();
+            let mut e = Error::usage(format!("unknown variant `{vid}`"));
+            if let Some(h) = did_you_mean(vid, known.iter().map(String::as_str)) {
+                e = e.note(h);
+            }
+            return Err(e.note(format!("variants: {}", known.join(", "))));
+        };
+        if let Some(mut o) = v.overlay.map(|b| *b) {
+            if let Some(s) = o.script.take() {
+                extra_scripts.push(PathBuf::from(s.value));
+            }
+            o.variants.clear();
+            file = format::merge(file, o);
+        }
+        sets.extend(v.set);
+    }
+    let cli_sets: Vec<(At<String>, At<i64>)> = settings
+        .sets
+        .iter()
+        .map(|(k, v)| (At::new(k.clone()), At::new(*v)))
+        .collect();
+
+    let id = file
+        .id
+        .as_ref()
+        .map(|i| i.value.clone())
+        .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+
+    // Players
+    let players: Vec<Player> = file
+        .players
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| Player {
+            name: p.name.unwrap_or_else(|| p.id.value.clone()),
+            key: ImmutableString::from(p.id.value.as_str()),
+            id: p.id.value,
+        })
+        .collect();
+    if players.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!("{}: the game has no `players`", path.display()),
+        ));
+    }
+    let player_ids: Vec<String> = players.iter().map(|p| p.id.clone()).collect();
+    for (i, p) in file.players.iter().flatten().enumerate() {
+        if player_ids[..i].contains(&p.id.value) {
+            return Err(invalid(format!("duplicate player `{}`", p.id.value), &p.id.pos));
+        }
+    }
+
+    // Parameters: default, then variant sets, then the command line.
+    let mut params: Vec<Param> = Vec::new();
+    for (pid, p) in &file.params {
+        let default = p.default.as_ref().map_or(0, |d| d.value);
+        params.push(Param {
+            id: pid.clone(),
+            value: default,
+            default,
+            min: p.min,
+            max: p.max,
+            doc: p.doc.clone().unwrap_or_default(),
+        });
+    }
+    let param_ids: Vec<String> = params.iter().map(|p| p.id.clone()).collect();
+    for (k, v) in sets.iter().chain(&cli_sets) {
+        let Some(p) = params.iter_mut().find(|p| p.id == k.value) else {
+            let e = unknown("parameter", k, &param_ids);
+            return Err(if k.pos.is_none() {
+                Error { kind: ErrorKind::Usage, ..e }
+            } else {
+                e
+            });
+        };
+        p.value = v.value;
+    }
+    for p in &params {
+        let low = p.min.is_some_and(|m| p.value < m);
+        let high = p.max.is_some_and(|m| p.value > m);
+        if low || high {
+            let range = format!(
+                "{}..={}",
+                p.min.map_or(String::new(), |m| m.to_string()),
+                p.max.map_or(String::new(), |m| m.to_string())
+            );
+            let at = file.params.get(&p.id).and_then(|d| d.default.as_ref()).and_then(|d| {
+                (d.value == p.value).then(|| d.pos.clone()).flatten()
+            });
+            return Err(Error::new(
+                if at.is_some() { ErrorKind::Invalid } else { ErrorKind::Usage },
+                format!("parameter `{}` = {} is outside its bounds {range}", p.id, p.value),
+            )
+            .at(at));
+        }
+    }
+
+    // Stats
+    let mut stats = Vec::new();
+    for (sid, s) in &file.stats {
+        let start = match &s.start {
+            None => vec![0; players.len()],
+            Some(StartValue::All(v)) => vec![*v; players.len()],
+            Some(StartValue::Param { param }) => {
+                let Some(p) = params.iter().find(|p| p.id == param.value) else {
+                    return Err(unknown("parameter", param, &param_ids));
+                };
+                vec![p.value; players.len()]
+            }
+            Some(StartValue::ByPlayer(m)) => {
+                let mut v = vec![0; players.len()];
+                for (pid, x) in m {
+                    let Some(i) = player_ids.iter().position(|p| *p == pid.value) else {
+                        return Err(unknown("player", pid, &player_ids));
+                    };
+                    v[i] = *x;
+                }
+                v
+            }
+        };
+        stats.push(Stat {
+            id: sid.clone(),
+            name: s.name.clone().unwrap_or_else(|| sid.clone()),
+            doc: s.doc.clone().unwrap_or_default(),
+            start,
+        });
+    }
+
+    let vars = file
+        .vars
+        .iter()
+        .map(|(vid, v)| Var {
+            id: vid.clone(),
+            start: v.start,
+            doc: v.doc.clone().unwrap_or_default(),
+        })
+        .collect();
+
+    let cards: Vec<Card> = file
+        .cards
+        .iter()
+        .map(|(cid, c)| Card {
+            id: cid.clone(),
+            name: c.name.clone().unwrap_or_else(|| cid.clone()),
+            aliases: c.aliases.clone(),
+            copies: c.copies.unwrap_or(1),
+            text: c.text.clone().unwrap_or_default(),
+            attrs: c.attrs.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            key: ImmutableString::from(cid.as_str()),
+        })
+        .collect();
+    let card_ids: Vec<String> = cards.iter().map(|c| c.id.clone()).collect();
+
+    let mut zones = Vec::new();
+    let mut slots = 0;
+    for (zid, z) in &file.zones {
+        let per = z.per.unwrap_or(Per::Player);
+        zones.push(Zone {
+            id: zid.clone(),
+            name: z.name.clone().unwrap_or_else(|| zid.clone()),
+            per,
+            visibility: z.visibility.unwrap_or(Visibility::Public),
+            slot: slots,
+        });
+        slots += if per == Per::Player { players.len() } else { 1 };
+    }
+    let zone_ids: Vec<String> = zones.iter().map(|z| z.id.clone()).collect();
+    let zone_of = |n: &At<String>| {
+        zone_ids
+            .iter()
+            .position(|z| *z == n.value)
+            .ok_or_else(|| unknown("zone", n, &zone_ids))
+    };
+
+    let dice: Vec<Die> = file
+        .dice
+        .iter()
+        .map(|(did, d)| Die {
+            id: did.clone(),
+            faces: d.faces.clone(),
+        })
+        .collect();
+    for d in &dice {
+        if d.faces.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                format!("die `{}` has no faces", d.id),
+            ));
+        }
+    }
+    let die_ids: Vec<String> = dice.iter().map(|d| d.id.clone()).collect();
+
+    let board = file.board.as_ref().map(|b| {
+        let mut squares = vec![b.default.clone().unwrap_or_else(|| "plain".into()); b.size as usize];
+        for (t, list) in &b.terrain {
+            for &s in list {
+                if let Some(sq) = squares.get_mut(s as usize) {
+                    *sq = t.clone();
+                }
+            }
+        }
+        Board { squares }
+    });
+
+    // Hooks named in the YAML must exist in the script with this arity.
+    let mut hooks: Vec<(At<String>, usize)> = Vec::new();
+
+    let mut setup = Vec::new();
+    for step in file.setup.iter().flatten() {
+        setup.push(match step {
+            format::SetupStep::Put(put) => {
+                let zone = zone_of(&put.zone)?;
+                let chosen: Vec<usize> = match &put.cards {
+                    CardSelection::Word(w) if w.value == "all" => (0..cards.len()).collect(),
+                    CardSelection::Word(w) => vec![card_index(&cards, w, &card_ids)?],
+                    CardSelection::List(l) => l
+                        .iter()
+                        .map(|w| card_index(&cards, w, &card_ids))
+                        .collect::<Result<_>>()?,
+                };
+                let mut list = Vec::new();
+                for c in chosen {
+                    let card = &cards[c];
+                    if put.filter.iter().all(|(k, v)| card.attr(k) == Some(v)) {
+                        for _ in 0..card.copies {
+                            list.push(c as CardIx);
+                        }
+                    }
+                }
+                Setup::Put { zone, cards: list }
+            }
+            format::SetupStep::Shuffle(z) => Setup::Shuffle { zone: zone_of(z)? },
+            format::SetupStep::Hook(h) => {
+                hooks.push((h.clone(), 0));
+                Setup::Hook {
+                    name: h.value.clone(),
+                }
+            }
+        });
+    }
+
+    let flow_def = file.flow.clone().unwrap_or_default();
+    let mut flow = Vec::new();
+    for (i, s) in flow_def.turn.iter().enumerate() {
+        let kinds = [s.decide.is_some(), s.roll.is_some(), s.hook.is_some()];
+        if kinds.iter().filter(|k| **k).count() != 1 {
+            let at = s.decide.as_ref().or(s.roll.as_ref()).or(s.hook.as_ref()).and_then(|n| n.pos.clone());
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                format!("flow step {}: give exactly one of `decide`, `roll` or `hook`", i + 1),
+            )
+            .at(at)
+            .note(format!("in {}", path.display())));
+        }
+        let then = |what: &At<String>| {
+            s.then.clone().ok_or_else(|| {
+                invalid(format!("flow step `{}` needs `then:` (the script function that receives the result)", what.value), &what.pos)
+            })
+        };
+        if let Some(name) = &s.decide {
+            let who = match &s.who {
+                None => Who::All,
+                Some(w) if w.value == "all" => Who::All,
+                Some(w) if w.value == "active" => Who::Active,
+                Some(w) => match player_ids.iter().position(|p| *p == w.value) {
+                    Some(p) => Who::Player(p),
+                    None => {
+                        let mut known = vec!["all".to_string(), "active".to_string()];
+                        known.extend(player_ids.iter().cloned());
+                        return Err(unknown("`who`", w, &known));
+                    }
+                },
+            };
+            let options = match (&s.from, &s.options) {
+                (Some(z), None) => Options::Zone(zone_of(z)?),
+                (None, Some(words)) if !words.is_empty() => Options::Words(words.clone()),
+                _ => {
+                    return Err(invalid(
+                        format!("decision `{}`: give its options as `from: ZONE` or `options: [..]`", name.value),
+                        &name.pos,
+                    ));
+                }
+            };
+            let then = then(name)?;
+            hooks.push((then.clone(), 1));
+            flow.push(Step::Decide {
+                name: name.value.clone(),
+                who,
+                simultaneous: s.simultaneous,
+                options,
+                then: then.value,
+                prompt: s.prompt.clone().unwrap_or_else(|| name.value.clone()),
+            });
+        } else if let Some(die) = &s.roll {
+            let d = die_ids
+                .iter()
+                .position(|d| *d == die.value)
+                .ok_or_else(|| unknown("die", die, &die_ids))?;
+            let then = then(die)?;
+            hooks.push((then.clone(), 1));
+            flow.push(Step::Roll {
+                die: d,
+                then: then.value,
+            });
+        } else if let Some(h) = &s.hook {
+            hooks.push((h.clone(), 0));
+            flow.push(Step::Hook {
+                name: h.value.clone(),
+            });
+        }
+    }
+    if flow.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!("{}: the game has no `flow: turn:` steps", path.display()),
+        ));
+    }
+
+    let Some(script_path) = file.script.as_ref().map(|s| PathBuf::from(&s.value)) else {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!("{}: the game has no `id` and no `script`", path.display()),
+        ));
+    };
+    let mut files = vec![script_path];
+    files.extend(extra_scripts);
+    let script = Script::compile(&files)?;
+    for (h, arity) in &hooks {
+        if !script.has_fn(&h.value, *arity) {
+            let what = if *arity == 0 { "no arguments" } else { "one argument" };
+            return Err(invalid(
+                format!(
+                    "the script {} has no function `{}` taking {what}",
+                    files[0].display(),
+                    h.value
+                ),
+                &h.pos,
+            ));
+        }
+    }
+
+    let def = Def {
+        id,
+        name: file.name.clone().unwrap_or_default(),
+        summary: file.summary.clone().unwrap_or_default(),
+        rules: file.rules.clone().unwrap_or_default(),
+        path: path.to_path_buf(),
+        players,
+        stats,
+        vars,
+        params,
+        cards,
+        zones,
+        dice,
+        board,
+        setup,
+        flow,
+        turns: flow_def.turns.unwrap_or(TurnKind::All),
+        variants: variants_offered,
+        applied: settings.variants.clone(),
+        sets: settings.sets.clone(),
+        slots,
+    };
+    Ok(Game {
+        def: Rc::new(def),
+        script,
+    })
+}
+
+fn card_index(cards: &[Card], w: &At<String>, ids: &[String]) -> Result<usize> {
+    cards
+        .iter()
+        .position(|c| c.id == w.value)
+        .ok_or_else(|| unknown("card", w, ids))
+}

@@ -1,0 +1,463 @@
+//! A game in progress. It always rests at a decision (one or several players
+//! to choose) or at the end; chance is drawn from its own seeded RNG while the
+//! flow advances, so seed + moves reproduce a game.
+
+use std::collections::VecDeque;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rhai::{Dynamic, Map};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::TurnKind;
+use crate::game::{CardIx, Game, Options, PlayerIx, Setup, Step, Who};
+
+/// One thing a player can choose: a card, or a word (`pass`, `back`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Choice {
+    Card(CardIx),
+    Word(String),
+}
+
+impl Choice {
+    pub fn text<'a>(&'a self, game: &'a Game) -> &'a str {
+        match self {
+            Choice::Card(c) => &game.def.cards[*c as usize].id,
+            Choice::Word(w) => w,
+        }
+    }
+    fn to_dynamic(&self, game: &Game) -> Dynamic {
+        match self {
+            Choice::Card(c) => game.def.cards[*c as usize].key.clone().into(),
+            Choice::Word(w) => w.clone().into(),
+        }
+    }
+}
+
+/// A decision the game waits for.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub name: String,
+    pub prompt: String,
+    /// Who decides; several players decide simultaneously.
+    pub players: Vec<PlayerIx>,
+    /// Each decider's legal choices, by position in `players`.
+    pub options: Vec<Vec<Choice>>,
+    pub chosen: Vec<Option<Choice>>,
+    /// The script function that receives the choices.
+    pub then: String,
+    /// Must choose and reveal before the others (an ordered reveal).
+    pub first: Option<PlayerIx>,
+}
+
+impl Decision {
+    /// The players who may choose now.
+    pub fn waiting(&self) -> Vec<PlayerIx> {
+        if let Some(f) = self.first {
+            if let Some(i) = self.players.iter().position(|&p| p == f) {
+                if self.chosen[i].is_none() {
+                    return vec![f];
+                }
+            }
+        }
+        self.players
+            .iter()
+            .zip(&self.chosen)
+            .filter(|(_, c)| c.is_none())
+            .map(|(&p, _)| p)
+            .collect()
+    }
+    pub fn options_of(&self, player: PlayerIx) -> &[Choice] {
+        match self.players.iter().position(|&p| p == player) {
+            Some(i) => &self.options[i],
+            None => &[],
+        }
+    }
+    /// A choice already made that `viewer` may see: their own, or one
+    /// revealed first.
+    pub fn visible_choice(&self, player: PlayerIx, viewer: Option<PlayerIx>) -> Option<&Choice> {
+        let i = self.players.iter().position(|&p| p == player)?;
+        let c = self.chosen[i].as_ref()?;
+        (viewer == Some(player) || self.first == Some(player)).then_some(c)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Outcome {
+    Win(PlayerIx),
+    Draw,
+}
+
+/// A line of the game's log. `to: None` is seen by everyone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub to: Option<PlayerIx>,
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct State {
+    /// Per-player stats, `player * nstats + stat`.
+    pub(crate) stats: Vec<i64>,
+    pub(crate) vars: Vec<i64>,
+    /// Card zones by slot (see `Def::slot`); the top of a pile is its end.
+    pub(crate) zones: Vec<Vec<CardIx>>,
+    pub(crate) rng: ChaCha8Rng,
+    /// Next flow step to run.
+    pub(crate) cursor: usize,
+    pub turn: u32,
+    pub active: PlayerIx,
+    pub(crate) pending: VecDeque<Decision>,
+    /// The next simultaneous decision is ordered: this player reveals first.
+    pub(crate) reveal_first: Option<PlayerIx>,
+    pub outcome: Option<Outcome>,
+}
+
+/// Uniform integer in 0..n from the RNG (rejection sampling, so unbiased and
+/// stable across versions). `n` must be > 0.
+pub fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
+    let zone = u64::MAX - (u64::MAX % n);
+    loop {
+        let x = rng.next_u64();
+        if x < zone {
+            return x % n;
+        }
+    }
+}
+
+pub(crate) fn shuffle(rng: &mut ChaCha8Rng, cards: &mut [CardIx]) {
+    for i in (1..cards.len()).rev() {
+        let j = below(rng, i as u64 + 1) as usize;
+        cards.swap(i, j);
+    }
+}
+
+impl State {
+    /// A new game: setup run, advanced to the first decision.
+    pub fn new(game: &Game, seed: u64) -> Result<(State, Vec<Event>)> {
+        let def = &game.def;
+        let n = def.nplayers();
+        let mut stats = vec![0; n * def.stats.len()];
+        for (s, stat) in def.stats.iter().enumerate() {
+            for p in 0..n {
+                stats[p * def.stats.len() + s] = stat.start[p];
+            }
+        }
+        let mut state = State {
+            stats,
+            vars: def.vars.iter().map(|v| v.start).collect(),
+            zones: vec![Vec::new(); def.slots],
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            cursor: 0,
+            turn: 0,
+            active: 0,
+            pending: VecDeque::new(),
+            reveal_first: None,
+            outcome: None,
+        };
+        let mut events = Vec::new();
+        for step in &def.setup {
+            match step {
+                Setup::Put { zone, cards } => {
+                    for p in def.owners(*zone) {
+                        let slot = def.slot(*zone, p);
+                        state.zones[slot].extend_from_slice(cards);
+                    }
+                }
+                Setup::Shuffle { zone } => {
+                    for p in def.owners(*zone) {
+                        let slot = def.slot(*zone, p);
+                        shuffle(&mut state.rng, &mut state.zones[slot]);
+                    }
+                }
+                Setup::Hook { name } => state.run(game, &mut events, name, ())?,
+            }
+        }
+        state.turn = 1;
+        state.advance(game, &mut events)?;
+        Ok((state, events))
+    }
+
+    pub fn stat(&self, game: &Game, player: PlayerIx, stat: usize) -> i64 {
+        self.stats[player * game.def.stats.len() + stat]
+    }
+    pub fn var(&self, var: usize) -> i64 {
+        self.vars[var]
+    }
+    pub fn zone(&self, game: &Game, zone: usize, owner: PlayerIx) -> &[CardIx] {
+        &self.zones[game.def.slot(zone, owner)]
+    }
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+    /// The decision the game waits for, if not over.
+    pub fn decision(&self) -> Option<&Decision> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        self.pending.front()
+    }
+    /// Players who may choose now.
+    pub fn waiting(&self) -> Vec<PlayerIx> {
+        self.decision().map(|d| d.waiting()).unwrap_or_default()
+    }
+    /// Legal choices of `player` now (empty when it is not their decision).
+    pub fn legal(&self, player: PlayerIx) -> &[Choice] {
+        match self.decision() {
+            Some(d) if d.waiting().contains(&player) => d.options_of(player),
+            _ => &[],
+        }
+    }
+
+    /// Parse a typed action for `player`: a card id or alias, or a word, or
+    /// an unambiguous prefix of one of the legal choices.
+    pub fn parse(&self, game: &Game, player: PlayerIx, text: &str) -> Result<Choice> {
+        let text = text.trim();
+        let legal = self.legal(player);
+        let names = || legal.iter().map(|c| c.text(game).to_string()).collect::<Vec<_>>();
+        let illegal = |msg: String| {
+            Error::new(ErrorKind::Move, msg).note(format!("legal: {}", names().join(", ")))
+        };
+        if legal.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Move,
+                format!("{} has no decision to make now", game.def.players[player].id),
+            ));
+        }
+        let exact = legal.iter().find(|c| match c {
+            Choice::Card(ix) => game.def.card(text) == Some(*ix),
+            Choice::Word(w) => w == text,
+        });
+        if let Some(c) = exact {
+            return Ok(c.clone());
+        }
+        if game.def.card(text).is_some() {
+            return Err(illegal(format!("`{text}` is not playable now")));
+        }
+        let prefixed: Vec<&Choice> = legal
+            .iter()
+            .filter(|c| !text.is_empty() && c.text(game).starts_with(text))
+            .collect();
+        match prefixed.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => {
+                let mut e = illegal(format!("`{text}` is not a legal choice"));
+                let all = names();
+                if let Some(hint) = crate::error::did_you_mean(text, all.iter().map(|s| s.as_str()))
+                {
+                    e = e.note(hint);
+                }
+                Err(e)
+            }
+            many => Err(illegal(format!(
+                "`{text}` is ambiguous: {}",
+                many.iter().map(|c| c.text(game)).collect::<Vec<_>>().join(", ")
+            ))),
+        }
+    }
+
+    /// `player` makes `choice`. When it completes the decision, the choices
+    /// are revealed and resolved. On error the state is unchanged.
+    pub fn act(&mut self, game: &Game, player: PlayerIx, choice: Choice) -> Result<Vec<Event>> {
+        let Some(d) = self.decision() else {
+            return Err(Error::new(ErrorKind::Move, "the game is over"));
+        };
+        if !d.waiting().contains(&player) {
+            return Err(Error::new(
+                ErrorKind::Move,
+                format!("it is not {}'s decision now", game.def.players[player].id),
+            ));
+        }
+        if !d.options_of(player).contains(&choice) {
+            return Err(Error::new(
+                ErrorKind::Move,
+                format!("`{}` is not a legal choice", choice.text(game)),
+            ));
+        }
+        let mut work = self.clone();
+        let mut events = Vec::new();
+        let Some(d) = work.pending.front_mut() else {
+            return Err(Error::new(ErrorKind::Move, "the game is over"));
+        };
+        let i = d.players.iter().position(|&p| p == player).unwrap_or(0);
+        d.chosen[i] = Some(choice);
+        if d.first == Some(player) {
+            events.push(Event {
+                to: None,
+                text: format!(
+                    "{} reveals {} first",
+                    game.def.players[player].name,
+                    d.chosen[i].as_ref().map(|c| c.text(game)).unwrap_or("")
+                ),
+            });
+        }
+        if d.chosen.iter().all(Option::is_some) {
+            let Some(d) = work.pending.pop_front() else {
+                return Err(Error::new(ErrorKind::Move, "the game is over"));
+            };
+            let mut map = Map::new();
+            let mut shown = Vec::new();
+            for (p, c) in d.players.iter().zip(d.chosen.iter().flatten()) {
+                let id = &game.def.players[*p];
+                map.insert(id.id.as_str().into(), c.to_dynamic(game));
+                shown.push(format!("{} {}", id.name, choice_name(game, c)));
+            }
+            if d.players.len() > 1 {
+                events.push(Event {
+                    to: None,
+                    text: format!("revealed: {}", shown.join(", ")),
+                });
+            }
+            work.run(game, &mut events, &d.then, (map,))?;
+            work.advance(game, &mut events)?;
+        }
+        *self = work;
+        Ok(events)
+    }
+
+    /// Call a hook on this state. On error the state is garbage: callers
+    /// work on a copy and drop it.
+    pub(crate) fn run(
+        &mut self,
+        game: &Game,
+        events: &mut Vec<Event>,
+        name: &str,
+        args: impl rhai::FuncArgs,
+    ) -> Result<()> {
+        let turn = self.turn;
+        let taken = std::mem::replace(self, placeholder(self));
+        let (state, r) = game.script.call(&game.def, taken, events, name, args);
+        *self = state;
+        r.map(|_| ())
+            .map_err(|e| e.note(format!("during turn {turn}")))
+    }
+
+    /// Run flow steps until a decision is pending or the game is over.
+    fn advance(&mut self, game: &Game, events: &mut Vec<Event>) -> Result<()> {
+        let def = &game.def;
+        let mut ran = 0;
+        while self.outcome.is_none() && self.pending.is_empty() {
+            if def.flow.is_empty() {
+                return Err(Error::new(ErrorKind::Invalid, "the flow has no steps"));
+            }
+            if ran > 2 * def.flow.len() + 2 {
+                return Err(Error::new(
+                    ErrorKind::Runtime,
+                    "the flow ran a whole turn without a decision and without ending the game",
+                ));
+            }
+            ran += 1;
+            if self.cursor == def.flow.len() {
+                // A new turn starts when its first step runs.
+                self.cursor = 0;
+                self.turn += 1;
+                if def.turns == TurnKind::Rotate {
+                    self.active = (self.active + 1) % def.nplayers();
+                }
+            }
+            let step = &def.flow[self.cursor];
+            self.cursor += 1;
+            match step {
+                Step::Decide {
+                    name,
+                    who,
+                    simultaneous,
+                    options,
+                    then,
+                    prompt,
+                } => {
+                    let players: Vec<PlayerIx> = match who {
+                        Who::All => (0..def.nplayers()).collect(),
+                        Who::Active => vec![self.active],
+                        Who::Player(p) => vec![*p],
+                    };
+                    let groups: Vec<Vec<PlayerIx>> = if *simultaneous {
+                        vec![players]
+                    } else {
+                        players.into_iter().map(|p| vec![p]).collect()
+                    };
+                    for group in groups {
+                        let opts: Vec<Vec<Choice>> = group
+                            .iter()
+                            .map(|&p| self.options(game, options, p))
+                            .collect();
+                        if let Some(i) = opts.iter().position(Vec::is_empty) {
+                            return Err(Error::new(
+                                ErrorKind::Runtime,
+                                format!(
+                                    "decision `{name}` on turn {}: {} has no legal choice",
+                                    self.turn, def.players[group[i]].id
+                                ),
+                            ));
+                        }
+                        self.push_decision(Decision {
+                            name: name.clone(),
+                            prompt: prompt.clone(),
+                            chosen: vec![None; group.len()],
+                            players: group,
+                            options: opts,
+                            then: then.clone(),
+                            first: None,
+                        });
+                    }
+                }
+                Step::Roll { die, then } => {
+                    let faces = &def.dice[*die].faces;
+                    let face = faces[below(&mut self.rng, faces.len() as u64) as usize].clone();
+                    self.run(game, events, then, (face,))?;
+                }
+                Step::Hook { name } => {
+                    self.run(game, events, name, ())?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn push_decision(&mut self, mut d: Decision) {
+        if d.players.len() > 1 {
+            if let Some(f) = self.reveal_first.take() {
+                if d.players.contains(&f) {
+                    d.first = Some(f);
+                }
+            }
+        }
+        self.pending.push_back(d);
+    }
+
+    fn options(&self, game: &Game, options: &Options, player: PlayerIx) -> Vec<Choice> {
+        match options {
+            Options::Zone(z) => {
+                let mut cards: Vec<CardIx> = self.zone(game, *z, player).to_vec();
+                cards.sort_unstable();
+                cards.dedup();
+                cards.into_iter().map(Choice::Card).collect()
+            }
+            Options::Words(w) => w.iter().cloned().map(Choice::Word).collect(),
+        }
+    }
+}
+
+/// A cheap stand-in while the real state is lent to a hook.
+fn placeholder(s: &State) -> State {
+    State {
+        stats: Vec::new(),
+        vars: Vec::new(),
+        zones: Vec::new(),
+        rng: s.rng.clone(),
+        cursor: 0,
+        turn: 0,
+        active: 0,
+        pending: VecDeque::new(),
+        reveal_first: None,
+        outcome: None,
+    }
+}
+
+/// A choice as players read it: a card's name, or the word.
+pub fn choice_name(game: &Game, c: &Choice) -> String {
+    match c {
+        Choice::Card(ix) => game.def.cards[*ix as usize].name.clone(),
+        Choice::Word(w) => w.clone(),
+    }
+}
