@@ -17,3 +17,4 @@ pub mod bot;
 pub mod cli;
 pub mod replay;
 pub mod view;
+pub mod playthrough;

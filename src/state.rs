@@ -187,6 +187,15 @@ impl State {
     pub fn zone(&self, game: &Game, zone: usize, owner: PlayerIx) -> &[CardIx] {
         &self.zones[game.def.slot(zone, owner)]
     }
+    /// Set a stat by ids: for scenarios and tools that start from a position.
+    pub fn set_stat(&mut self, game: &Game, player: &str, stat: &str, value: i64) -> Result<()> {
+        let def = &game.def;
+        let (Some(p), Some(s)) = (def.player(player), def.stat(stat)) else {
+            return Err(Error::usage(format!("no player `{player}` or no stat `{stat}`")));
+        };
+        self.stats[p * def.stats.len() + s] = value;
+        Ok(())
+    }
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
     }

@@ -1,0 +1,89 @@
+//! Shared test helpers: loading shipped games and a scenario builder that
+//! reads like a ruling: set up a position, play moves, check what follows.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use tabula::replay::apply_move;
+use tabula::{Game, Settings, State};
+
+pub fn games_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
+}
+
+pub fn load(id: &str, variants: &[&str], sets: &[(&str, i64)]) -> Game {
+    let settings = Settings {
+        variants: variants.iter().map(|v| v.to_string()).collect(),
+        sets: sets.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+    };
+    match tabula::load(id, &games_dir(), &settings) {
+        Ok(g) => g,
+        Err(e) => panic!("{id} does not load: {}", e.render(false)),
+    }
+}
+
+pub struct Scenario {
+    pub game: Game,
+    pub state: State,
+    pub log: Vec<String>,
+}
+
+impl Scenario {
+    pub fn new(id: &str, sets: &[(&str, i64)]) -> Scenario {
+        let game = load(id, &[], sets);
+        let (state, events) = State::new(&game, 1).expect("setup");
+        Scenario {
+            game,
+            state,
+            log: events.into_iter().map(|e| e.text).collect(),
+        }
+    }
+
+    pub fn stat(mut self, player: &str, stat: &str, v: i64) -> Scenario {
+        self.state.set_stat(&self.game, player, stat, v).expect("stat");
+        self
+    }
+
+    /// One decision: player -> choice.
+    pub fn play(mut self, choices: &[(&str, &str)]) -> Scenario {
+        let m: Vec<(String, String)> =
+            choices.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
+        match apply_move(&self.game, &mut self.state, &m) {
+            Ok(events) => self.log.extend(events.into_iter().map(|e| e.text)),
+            Err(e) => panic!("move {choices:?} refused: {e}"),
+        }
+        self
+    }
+
+    pub fn try_play(&mut self, choices: &[(&str, &str)]) -> Result<(), tabula::Error> {
+        let m: Vec<(String, String)> =
+            choices.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
+        apply_move(&self.game, &mut self.state, &m).map(|_| ())
+    }
+
+    pub fn get(&self, player: &str, stat: &str) -> i64 {
+        let d = &self.game.def;
+        self.state
+            .stat(&self.game, d.player(player).unwrap(), d.stat(stat).unwrap())
+    }
+
+    pub fn legal(&self, player: &str) -> Vec<String> {
+        let p = self.game.def.player(player).unwrap();
+        self.state
+            .legal(p)
+            .iter()
+            .map(|c| c.text(&self.game).to_string())
+            .collect()
+    }
+
+    pub fn winner(&self) -> Option<String> {
+        match self.state.outcome {
+            Some(tabula::Outcome::Win(p)) => Some(self.game.def.players[p].id.clone()),
+            _ => None,
+        }
+    }
+
+    pub fn last_log(&self) -> &str {
+        self.log.last().map(String::as_str).unwrap_or("")
+    }
+}
