@@ -82,14 +82,14 @@ impl Error {
         Error::new(ErrorKind::Usage, message)
     }
 
-    /// The error with its source line and a caret when the file is readable.
+    /// "error: ..." with the source line and a caret when the file is readable.
     pub fn render(&self, color: bool) -> String {
         use ariadne::{CharSet, Config, Label, Report, ReportKind, Source};
         let Some(pos) = &self.at else {
-            return self.to_string();
+            return format!("error: {self}");
         };
         let Ok(src) = std::fs::read_to_string(&pos.file) else {
-            return self.to_string();
+            return format!("error: {self}");
         };
         let offset = char_offset(&src, pos.line, pos.col);
         let name = pos.file.display().to_string();
@@ -99,15 +99,21 @@ impl Error {
                     .with_color(color)
                     .with_char_set(CharSet::Ascii),
             )
-            .with_message(format!("{}:{}:{}: {}", name, pos.line, pos.col, self.message))
+            .with_message(format!(
+                "{}:{}:{}: {}",
+                name, pos.line, pos.col, self.message
+            ))
             .with_label(Label::new((name.clone(), offset..offset + 1)).with_message("here"));
         for n in &self.notes {
             report = report.with_note(n);
         }
         let mut out = Vec::new();
         match report.finish().write((name, Source::from(src)), &mut out) {
-            Ok(()) => String::from_utf8_lossy(&out).trim_end().to_string(),
-            Err(_) => self.to_string(),
+            Ok(()) => {
+                let text = String::from_utf8_lossy(&out).trim_end().to_string();
+                format!("error: {}", text.strip_prefix("Error: ").unwrap_or(&text))
+            }
+            Err(_) => format!("error: {self}"),
         }
     }
 }

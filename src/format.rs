@@ -18,7 +18,7 @@ pub type Name = At<String>;
 thread_local! {
     /// The file being deserialized, so that every `At` knows where it is from
     /// even after files are merged (`extends`, variants).
-    static CURRENT_FILE: RefCell<PathBuf> = RefCell::new(PathBuf::new());
+    static CURRENT_FILE: RefCell<PathBuf> = const { RefCell::new(PathBuf::new()) };
 }
 
 /// Run `f` with `file` as the file that `At` values are attributed to.
@@ -43,10 +43,12 @@ impl<T> At<T> {
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for At<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = Spanned::<T>::deserialize(d)?;
-        let pos = CURRENT_FILE.with(|c| {
-            Pos::new(&c.borrow(), s.referenced.line(), s.referenced.column())
-        });
-        Ok(At { value: s.value, pos })
+        let pos = CURRENT_FILE
+            .with(|c| Pos::new(&c.borrow(), s.referenced.line(), s.referenced.column()));
+        Ok(At {
+            value: s.value,
+            pos,
+        })
     }
 }
 
@@ -105,7 +107,7 @@ pub struct PlayerDef {
 #[serde(deny_unknown_fields)]
 pub struct StatDef {
     pub name: Option<String>,
-    pub start: Option<StartValue>,
+    pub start: Option<At<StartValue>>,
     pub doc: Option<String>,
 }
 
@@ -114,8 +116,10 @@ pub struct StatDef {
 pub enum StartValue {
     All(i64),
     /// A parameter's value: `start: {param: wound_limit}`.
-    Param { param: Name },
-    ByPlayer(IndexMap<At<String>, i64>),
+    Param {
+        param: Name,
+    },
+    ByPlayer(IndexMap<String, i64>),
 }
 
 /// A game-wide integer (a counter of held rounds, a flag).
@@ -219,7 +223,7 @@ pub enum SetupStep {
 pub struct PutStep {
     pub zone: Name,
     /// `all` or a list of card ids; each card put `copies` times.
-    pub cards: CardSelection,
+    pub cards: At<CardSelection>,
     /// Only cards whose attributes match all of these.
     #[serde(default, rename = "where")]
     pub filter: IndexMap<String, AttrValue>,

@@ -89,9 +89,16 @@ pub struct Board {
 pub enum Setup {
     /// Put these cards (already expanded by copies) into the zone; for a
     /// per-player zone, into every player's.
-    Put { zone: usize, cards: Vec<CardIx> },
-    Shuffle { zone: usize },
-    Hook { name: String },
+    Put {
+        zone: usize,
+        cards: Vec<CardIx>,
+    },
+    Shuffle {
+        zone: usize,
+    },
+    Hook {
+        name: String,
+    },
 }
 
 /// Who decides at a `decide` step.

@@ -15,6 +15,6 @@ pub use load::{Settings, load};
 pub use state::{Choice, Event, Outcome, State};
 pub mod bot;
 pub mod cli;
+pub mod playthrough;
 pub mod replay;
 pub mod view;
-pub mod playthrough;

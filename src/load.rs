@@ -107,7 +107,10 @@ fn read_merged(path: &Path, dir: &Path, depth: usize) -> Result<GameFile> {
     if depth > 8 {
         return Err(Error::new(
             ErrorKind::Invalid,
-            format!("{}: `extends` goes more than 8 files deep (a cycle?)", path.display()),
+            format!(
+                "{}: `extends` goes more than 8 files deep (a cycle?)",
+                path.display()
+            ),
         ));
     }
     let (mut file, _) = parse_file(path)?;
@@ -121,11 +124,11 @@ fn read_merged(path: &Path, dir: &Path, depth: usize) -> Result<GameFile> {
         }
     }
     let Some(parent) = file.extends.take() else {
-        if file.script.is_none() {
-            if let Some(id) = &file.id {
-                let p = here.join("../scripts").join(format!("{}.rhai", id.value));
-                file.script = Some(At::new(p.to_string_lossy().into_owned()));
-            }
+        if file.script.is_none()
+            && let Some(id) = &file.id
+        {
+            let p = here.join("../scripts").join(format!("{}.rhai", id.value));
+            file.script = Some(At::new(p.to_string_lossy().into_owned()));
         }
         return Ok(file);
     };
@@ -170,7 +173,11 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
             id: id.clone(),
             name: v.name.clone().unwrap_or_else(|| id.clone()),
             doc: v.doc.clone().unwrap_or_default(),
-            sets: v.set.iter().map(|(k, x)| (k.value.clone(), x.value)).collect(),
+            sets: v
+                .set
+                .iter()
+                .map(|(k, x)| (k.value.clone(), x.value))
+                .collect(),
         })
         .collect();
 
@@ -229,7 +236,10 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     let player_ids: Vec<String> = players.iter().map(|p| p.id.clone()).collect();
     for (i, p) in file.players.iter().flatten().enumerate() {
         if player_ids[..i].contains(&p.id.value) {
-            return Err(invalid(format!("duplicate player `{}`", p.id.value), &p.id.pos));
+            return Err(invalid(
+                format!("duplicate player `{}`", p.id.value),
+                &p.id.pos,
+            ));
         }
     }
 
@@ -251,7 +261,10 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         let Some(p) = params.iter_mut().find(|p| p.id == k.value) else {
             let e = unknown("parameter", k, &param_ids);
             return Err(if k.pos.is_none() {
-                Error { kind: ErrorKind::Usage, ..e }
+                Error {
+                    kind: ErrorKind::Usage,
+                    ..e
+                }
             } else {
                 e
             });
@@ -267,12 +280,21 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                 p.min.map_or(String::new(), |m| m.to_string()),
                 p.max.map_or(String::new(), |m| m.to_string())
             );
-            let at = file.params.get(&p.id).and_then(|d| d.default.as_ref()).and_then(|d| {
-                (d.value == p.value).then(|| d.pos.clone()).flatten()
-            });
+            let at = file
+                .params
+                .get(&p.id)
+                .and_then(|d| d.default.as_ref())
+                .and_then(|d| (d.value == p.value).then(|| d.pos.clone()).flatten());
             return Err(Error::new(
-                if at.is_some() { ErrorKind::Invalid } else { ErrorKind::Usage },
-                format!("parameter `{}` = {} is outside its bounds {range}", p.id, p.value),
+                if at.is_some() {
+                    ErrorKind::Invalid
+                } else {
+                    ErrorKind::Usage
+                },
+                format!(
+                    "parameter `{}` = {} is outside its bounds {range}",
+                    p.id, p.value
+                ),
             )
             .at(at));
         }
@@ -281,20 +303,29 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     // Stats
     let mut stats = Vec::new();
     for (sid, s) in &file.stats {
-        let start = match &s.start {
+        let at = s.start.as_ref().and_then(|v| v.pos.clone());
+        let start = match s.start.as_ref().map(|v| &v.value) {
             None => vec![0; players.len()],
             Some(StartValue::All(v)) => vec![*v; players.len()],
             Some(StartValue::Param { param }) => {
                 let Some(p) = params.iter().find(|p| p.id == param.value) else {
-                    return Err(unknown("parameter", param, &param_ids));
+                    let name = At {
+                        value: param.value.clone(),
+                        pos: at.clone(),
+                    };
+                    return Err(unknown("parameter", &name, &param_ids));
                 };
                 vec![p.value; players.len()]
             }
             Some(StartValue::ByPlayer(m)) => {
                 let mut v = vec![0; players.len()];
                 for (pid, x) in m {
-                    let Some(i) = player_ids.iter().position(|p| *p == pid.value) else {
-                        return Err(unknown("player", pid, &player_ids));
+                    let Some(i) = player_ids.iter().position(|p| p == pid) else {
+                        let name = At {
+                            value: pid.clone(),
+                            pos: at.clone(),
+                        };
+                        return Err(unknown("player", &name, &player_ids));
                     };
                     v[i] = *x;
                 }
@@ -328,7 +359,11 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
             aliases: c.aliases.clone(),
             copies: c.copies.unwrap_or(1),
             text: c.text.clone().unwrap_or_default(),
-            attrs: c.attrs.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            attrs: c
+                .attrs
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
             key: ImmutableString::from(cid.as_str()),
         })
         .collect();
@@ -374,7 +409,8 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     let die_ids: Vec<String> = dice.iter().map(|d| d.id.clone()).collect();
 
     let board = file.board.as_ref().map(|b| {
-        let mut squares = vec![b.default.clone().unwrap_or_else(|| "plain".into()); b.size as usize];
+        let mut squares =
+            vec![b.default.clone().unwrap_or_else(|| "plain".into()); b.size as usize];
         for (t, list) in &b.terrain {
             for &s in list {
                 if let Some(sq) = squares.get_mut(s as usize) {
@@ -393,12 +429,18 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         setup.push(match step {
             format::SetupStep::Put(put) => {
                 let zone = zone_of(&put.zone)?;
-                let chosen: Vec<usize> = match &put.cards {
+                // Inside the untagged selection names carry no position:
+                // point at the selection itself.
+                let at = |w: &At<String>| At {
+                    value: w.value.clone(),
+                    pos: w.pos.clone().or(put.cards.pos.clone()),
+                };
+                let chosen: Vec<usize> = match &put.cards.value {
                     CardSelection::Word(w) if w.value == "all" => (0..cards.len()).collect(),
-                    CardSelection::Word(w) => vec![card_index(&cards, w, &card_ids)?],
+                    CardSelection::Word(w) => vec![card_index(&cards, &at(w), &card_ids)?],
                     CardSelection::List(l) => l
                         .iter()
-                        .map(|w| card_index(&cards, w, &card_ids))
+                        .map(|w| card_index(&cards, &at(w), &card_ids))
                         .collect::<Result<_>>()?,
                 };
                 let mut list = Vec::new();
@@ -427,10 +469,18 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     for (i, s) in flow_def.turn.iter().enumerate() {
         let kinds = [s.decide.is_some(), s.roll.is_some(), s.hook.is_some()];
         if kinds.iter().filter(|k| **k).count() != 1 {
-            let at = s.decide.as_ref().or(s.roll.as_ref()).or(s.hook.as_ref()).and_then(|n| n.pos.clone());
+            let at = s
+                .decide
+                .as_ref()
+                .or(s.roll.as_ref())
+                .or(s.hook.as_ref())
+                .and_then(|n| n.pos.clone());
             return Err(Error::new(
                 ErrorKind::Invalid,
-                format!("flow step {}: give exactly one of `decide`, `roll` or `hook`", i + 1),
+                format!(
+                    "flow step {}: give exactly one of `decide`, `roll` or `hook`",
+                    i + 1
+                ),
             )
             .at(at)
             .note(format!("in {}", path.display())));
@@ -459,7 +509,10 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                 (None, Some(words)) if !words.is_empty() => Options::Words(words.clone()),
                 _ => {
                     return Err(invalid(
-                        format!("decision `{}`: give its options as `from: ZONE` or `options: [..]`", name.value),
+                        format!(
+                            "decision `{}`: give its options as `from: ZONE` or `options: [..]`",
+                            name.value
+                        ),
                         &name.pos,
                     ));
                 }
@@ -510,7 +563,11 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     let script = Script::compile(&files)?;
     for (h, arity) in &hooks {
         if !script.has_fn(&h.value, *arity) {
-            let what = if *arity == 0 { "no arguments" } else { "one argument" };
+            let what = if *arity == 0 {
+                "no arguments"
+            } else {
+                "one argument"
+            };
             return Err(invalid(
                 format!(
                     "the script {} has no function `{}` taking {what}",

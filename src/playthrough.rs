@@ -16,7 +16,11 @@ pub fn record(game: &Game, seed: u64, max_decisions: usize) -> Result<String> {
     let def = &game.def;
     let mut out = String::new();
     let (mut state, events) = State::new(game, seed)?;
-    let variants = if def.applied.is_empty() { "-".to_string() } else { def.applied.join(", ") };
+    let variants = if def.applied.is_empty() {
+        "-".to_string()
+    } else {
+        def.applied.join(", ")
+    };
     let _ = writeln!(out, "game {} seed {seed} variants {variants}", def.id);
     for e in &events {
         let _ = writeln!(out, "  log: {}", e.text);
@@ -53,7 +57,8 @@ pub fn record(game: &Game, seed: u64, max_decisions: usize) -> Result<String> {
         }
         let _ = writeln!(out, "  chose: {}", chosen.join(", "));
         for e in &events {
-            let to = e.to.map_or(String::new(), |p| format!(" (to {})", def.players[p].id));
+            let to =
+                e.to.map_or(String::new(), |p| format!(" (to {})", def.players[p].id));
             let _ = writeln!(out, "  log{to}: {}", e.text);
         }
         write_state(&mut out, game, &state);
@@ -82,16 +87,31 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
             .filter(|(_, z)| z.per == Per::Player)
             .map(|(z, zone)| format!("{} [{}]", zone.id, cards(game, state.zone(game, z, p))))
             .collect();
-        let _ = writeln!(out, "  {}: {} | {}", pl.id, stats.join(", "), zones.join(" "));
+        let _ = writeln!(
+            out,
+            "  {}: {} | {}",
+            pl.id,
+            stats.join(", "),
+            zones.join(" ")
+        );
     }
     for (z, zone) in def.zones.iter().enumerate() {
         if zone.per == Per::Game {
-            let _ = writeln!(out, "  {}: [{}]", zone.id, cards(game, state.zone(game, z, 0)));
+            let _ = writeln!(
+                out,
+                "  {}: [{}]",
+                zone.id,
+                cards(game, state.zone(game, z, 0))
+            );
         }
     }
     if !def.vars.is_empty() {
-        let vars: Vec<String> =
-            def.vars.iter().enumerate().map(|(i, v)| format!("{} {}", v.id, state.var(i))).collect();
+        let vars: Vec<String> = def
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{} {}", v.id, state.var(i)))
+            .collect();
         let _ = writeln!(out, "  vars: {}", vars.join(", "));
     }
 }

@@ -56,8 +56,8 @@ pub struct Replay {
 
 impl Replay {
     pub fn parse(path: &Path, src: &str) -> Result<Replay> {
-        let file: ReplayFile = format::with_file(path, || serde_saphyr::from_str(src))
-            .map_err(|e| {
+        let file: ReplayFile =
+            format::with_file(path, || serde_saphyr::from_str(src)).map_err(|e| {
                 let loc = e.location();
                 let options =
                     serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off };
@@ -149,9 +149,13 @@ impl Replay {
 /// A plain YAML scalar when safe, else a JSON-quoted one (valid YAML).
 fn scalar(s: &str) -> String {
     let plain = !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         && !s.starts_with('-')
-        && !matches!(s, "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n")
+        && !matches!(
+            s,
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
+        )
         && s.parse::<f64>().is_err();
     if plain {
         s.to_string()

@@ -6,7 +6,9 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, OptimizationLevel, Scope};
+use rhai::{
+    AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, OptimizationLevel, Scope,
+};
 
 use crate::error::{Error, ErrorKind, Pos, Result};
 use crate::game::Def;
@@ -123,9 +125,9 @@ impl Script {
         });
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        let result =
-            self.engine
-                .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook, args);
+        let result = self
+            .engine
+            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook, args);
         let cx = CTX.with(|c| c.borrow_mut().take());
         // The context was put there above and nothing else takes it.
         let Some(cx) = cx else {

@@ -53,12 +53,11 @@ pub struct Decision {
 impl Decision {
     /// The players who may choose now.
     pub fn waiting(&self) -> Vec<PlayerIx> {
-        if let Some(f) = self.first {
-            if let Some(i) = self.players.iter().position(|&p| p == f) {
-                if self.chosen[i].is_none() {
-                    return vec![f];
-                }
-            }
+        if let Some(f) = self.first
+            && let Some(i) = self.players.iter().position(|&p| p == f)
+            && self.chosen[i].is_none()
+        {
+            return vec![f];
         }
         self.players
             .iter()
@@ -191,7 +190,9 @@ impl State {
     pub fn set_stat(&mut self, game: &Game, player: &str, stat: &str, value: i64) -> Result<()> {
         let def = &game.def;
         let (Some(p), Some(s)) = (def.player(player), def.stat(stat)) else {
-            return Err(Error::usage(format!("no player `{player}` or no stat `{stat}`")));
+            return Err(Error::usage(format!(
+                "no player `{player}` or no stat `{stat}`"
+            )));
         };
         self.stats[p * def.stats.len() + s] = value;
         Ok(())
@@ -223,14 +224,22 @@ impl State {
     pub fn parse(&self, game: &Game, player: PlayerIx, text: &str) -> Result<Choice> {
         let text = text.trim();
         let legal = self.legal(player);
-        let names = || legal.iter().map(|c| c.text(game).to_string()).collect::<Vec<_>>();
+        let names = || {
+            legal
+                .iter()
+                .map(|c| c.text(game).to_string())
+                .collect::<Vec<_>>()
+        };
         let illegal = |msg: String| {
             Error::new(ErrorKind::Move, msg).note(format!("legal: {}", names().join(", ")))
         };
         if legal.is_empty() {
             return Err(Error::new(
                 ErrorKind::Move,
-                format!("{} has no decision to make now", game.def.players[player].id),
+                format!(
+                    "{} has no decision to make now",
+                    game.def.players[player].id
+                ),
             ));
         }
         let exact = legal.iter().find(|c| match c {
@@ -260,7 +269,10 @@ impl State {
             }
             many => Err(illegal(format!(
                 "`{text}` is ambiguous: {}",
-                many.iter().map(|c| c.text(game)).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|c| c.text(game))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))),
         }
     }
@@ -424,12 +436,11 @@ impl State {
     }
 
     pub(crate) fn push_decision(&mut self, mut d: Decision) {
-        if d.players.len() > 1 {
-            if let Some(f) = self.reveal_first.take() {
-                if d.players.contains(&f) {
-                    d.first = Some(f);
-                }
-            }
+        if d.players.len() > 1
+            && let Some(f) = self.reveal_first.take()
+            && d.players.contains(&f)
+        {
+            d.first = Some(f);
         }
         self.pending.push_back(d);
     }

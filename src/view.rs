@@ -92,7 +92,11 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
     let decision = state.decision().map(|d| DecisionView {
         name: d.name.clone(),
         prompt: d.prompt.clone(),
-        waiting: d.waiting().iter().map(|&p| def.players[p].id.clone()).collect(),
+        waiting: d
+            .waiting()
+            .iter()
+            .map(|&p| def.players[p].id.clone())
+            .collect(),
         chosen: d
             .players
             .iter()
@@ -107,7 +111,13 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
             })
             .collect(),
         options: viewer
-            .map(|v| state.legal(v).iter().map(|c| c.text(game).to_string()).collect())
+            .map(|v| {
+                state
+                    .legal(v)
+                    .iter()
+                    .map(|c| c.text(game).to_string())
+                    .collect()
+            })
             .unwrap_or_default(),
     });
     View {
@@ -152,12 +162,22 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             if zone.per != Per::Player {
                 continue;
             }
-            let _ = writeln!(out, "    {}: {}", zone.name, zone_text(game, state, z, p, viewer));
+            let _ = writeln!(
+                out,
+                "    {}: {}",
+                zone.name,
+                zone_text(game, state, z, p, viewer)
+            );
         }
     }
     for (z, zone) in def.zones.iter().enumerate() {
         if zone.per == Per::Game {
-            let _ = writeln!(out, "  {}: {}", zone.name, zone_text(game, state, z, 0, viewer));
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                zone.name,
+                zone_text(game, state, z, 0, viewer)
+            );
         }
     }
     for (i, var) in def.vars.iter().enumerate() {
@@ -166,7 +186,13 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
     out.trim_end().to_string()
 }
 
-fn zone_text(game: &Game, state: &State, z: usize, p: PlayerIx, viewer: Option<PlayerIx>) -> String {
+fn zone_text(
+    game: &Game,
+    state: &State,
+    z: usize,
+    p: PlayerIx,
+    viewer: Option<PlayerIx>,
+) -> String {
     let def = &game.def;
     let zone = &def.zones[z];
     let owner = (zone.per == Per::Player).then_some(p);
@@ -194,7 +220,11 @@ pub fn chosen_text(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Vec<
         .iter()
         .filter_map(|&p| {
             let c = d.visible_choice(p, viewer)?;
-            Some(format!("{}: {}", game.def.players[p].name, choice_name(game, c)))
+            Some(format!(
+                "{}: {}",
+                game.def.players[p].name,
+                choice_name(game, c)
+            ))
         })
         .collect()
 }

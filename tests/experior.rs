@@ -35,11 +35,17 @@ fn e2_the_card_just_played_rests_one_turn() {
     assert_eq!(legal.len(), 5);
     assert!(!legal.contains(&"quick-sword".to_string()));
     let mut s = s;
-    assert!(s.try_play(&[("human", "quick-sword"), ("elf", "quick-bow")]).is_err());
+    assert!(
+        s.try_play(&[("human", "quick-sword"), ("elf", "quick-bow")])
+            .is_err()
+    );
     let s = s.play(&[("human", "strong-bow"), ("elf", "quick-bow")]);
     let legal = s.legal("human");
     assert_eq!(legal.len(), 5);
-    assert!(legal.contains(&"quick-sword".to_string()), "back in hand after the next turn");
+    assert!(
+        legal.contains(&"quick-sword".to_string()),
+        "back in hand after the next turn"
+    );
     assert!(!legal.contains(&"strong-bow".to_string()));
 }
 
@@ -49,7 +55,8 @@ fn e3_sword_beats_bow_bow_beats_magic_magic_beats_sword() {
     assert_eq!((s.get("elf", "wounds"), s.get("human", "wounds")), (3, 0));
     let s = Scenario::new("experior", &[]).play(&[("human", "quick-bow"), ("elf", "quick-magic")]);
     assert_eq!((s.get("elf", "wounds"), s.get("human", "wounds")), (2, 0));
-    let s = Scenario::new("experior", &[]).play(&[("human", "quick-sword"), ("elf", "quick-magic")]);
+    let s =
+        Scenario::new("experior", &[]).play(&[("human", "quick-sword"), ("elf", "quick-magic")]);
     assert_eq!((s.get("human", "wounds"), s.get("elf", "wounds")), (2, 0));
 }
 
@@ -63,17 +70,24 @@ fn e3_same_type_quick_wins() {
 
 #[test]
 fn e3_same_type_and_modality_less_experienced_gains() {
-    let s = Scenario::new("experior", &[]).play(&[("human", "quick-sword"), ("elf", "quick-sword")]);
+    let s =
+        Scenario::new("experior", &[]).play(&[("human", "quick-sword"), ("elf", "quick-sword")]);
     assert_eq!((s.get("human", "wounds"), s.get("elf", "wounds")), (0, 0));
-    assert_eq!((s.get("human", "sword"), s.get("elf", "sword")), (3, 3), "elf 2 -> 3");
+    assert_eq!(
+        (s.get("human", "sword"), s.get("elf", "sword")),
+        (3, 3),
+        "elf 2 -> 3"
+    );
     // Equal experience: nobody gains.
-    let s = Scenario::new("experior", &[]).play(&[("human", "strong-magic"), ("elf", "strong-magic")]);
+    let s =
+        Scenario::new("experior", &[]).play(&[("human", "strong-magic"), ("elf", "strong-magic")]);
     assert_eq!((s.get("human", "magic"), s.get("elf", "magic")), (2, 2));
 }
 
 #[test]
 fn e4_damage_reads_experience_before_the_gain() {
-    let s = Scenario::new("experior", &[]).play(&[("human", "strong-sword"), ("elf", "strong-bow")]);
+    let s =
+        Scenario::new("experior", &[]).play(&[("human", "strong-sword"), ("elf", "strong-bow")]);
     assert_eq!(s.get("elf", "wounds"), 9, "3 x sword 3");
     assert_eq!(s.get("human", "sword"), 4);
     let s = s.play(&[("human", "quick-sword"), ("elf", "quick-bow")]);
@@ -90,7 +104,11 @@ fn e5_bonus_attack_greater_spread_deals_three_times_highest() {
     // elf: 12 wounds from the attack; then human's bonus: 3 x 5 = 15 more.
     assert_eq!(s.get("elf", "wounds"), 27);
     assert_eq!(s.get("human", "wounds"), 0);
-    assert_eq!(s.get("human", "sword"), 5, "the bonus attack grants no experience");
+    assert_eq!(
+        s.get("human", "sword"),
+        5,
+        "the bonus attack grants no experience"
+    );
     assert_eq!(s.winner().as_deref(), Some("human"));
 }
 
@@ -144,7 +162,11 @@ fn e6_fewer_wounds_wins_after_the_bonus() {
 fn e7_max_turns_ends_in_a_draw() {
     let mut s = Scenario::new("experior", &[("max_turns", 3)]);
     // Ties with equal experience change nothing.
-    for (h, e) in [("quick-magic", "quick-magic"), ("strong-magic", "strong-magic"), ("quick-magic", "quick-magic")] {
+    for (h, e) in [
+        ("quick-magic", "quick-magic"),
+        ("strong-magic", "strong-magic"),
+        ("quick-magic", "quick-magic"),
+    ] {
         assert!(s.state.outcome.is_none());
         s = s.play(&[("human", h), ("elf", e)]);
     }

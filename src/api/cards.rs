@@ -72,7 +72,9 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("card_name", |card: &str| {
         with_ctx(|cx| {
             let c = cx.card(card)?;
-            Ok(ImmutableString::from(cx.def.cards[c as usize].name.as_str()))
+            Ok(ImmutableString::from(
+                cx.def.cards[c as usize].name.as_str(),
+            ))
         })
     });
     // A card attribute from the YAML, or () when the card has none by that key.

@@ -28,7 +28,11 @@ fn unknown<T>(what: &str, word: &str, known: impl Iterator<Item = String>) -> Fa
     let hint = crate::error::did_you_mean(word, known.iter().map(String::as_str))
         .map(|h| format!("; {h}"))
         .unwrap_or_default();
-    Err(format!("unknown {what} `{word}` (known: {}){hint}", known.join(", ")).into())
+    Err(format!(
+        "unknown {what} `{word}` (known: {}){hint}",
+        known.join(", ")
+    )
+    .into())
 }
 
 impl Ctx {

@@ -29,7 +29,11 @@ pub(super) fn register(engine: &mut Engine) {
         })
     });
     engine.register_fn("player_name", |p: &str| {
-        with_ctx(|cx| Ok(ImmutableString::from(cx.def.players[cx.player(p)?].name.as_str())))
+        with_ctx(|cx| {
+            Ok(ImmutableString::from(
+                cx.def.players[cx.player(p)?].name.as_str(),
+            ))
+        })
     });
     engine.register_fn("active", || {
         with_ctx(|cx| Ok(cx.def.players[cx.state.active].key.clone()))

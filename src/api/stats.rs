@@ -53,7 +53,11 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("param", |name: &str| {
         with_ctx(|cx| match cx.def.param(name) {
             Some(p) => Ok(p.value),
-            None => unknown("parameter", name, cx.def.params.iter().map(|p| p.id.clone())),
+            None => unknown(
+                "parameter",
+                name,
+                cx.def.params.iter().map(|p| p.id.clone()),
+            ),
         })
     });
 }

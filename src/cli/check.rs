@@ -25,7 +25,7 @@ pub fn run(dir: &Path, paths: &[String], playouts: u32) -> Result<i32> {
         }
         failed += 1;
         for p in problems {
-            eprintln!("error: {}", p.render(super::color_err()));
+            eprintln!("{}", p.render(super::color_err()));
         }
     }
     if failed > 0 {
@@ -49,8 +49,15 @@ fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<crate::Error> {
     runs.extend(base.def.variants.iter().map(|v| vec![v.id.clone()]));
     let mut summary = Vec::new();
     for variants in runs {
-        let label = if variants.is_empty() { "base".to_string() } else { variants.join("+") };
-        let settings = Settings { variants, sets: Vec::new() };
+        let label = if variants.is_empty() {
+            "base".to_string()
+        } else {
+            variants.join("+")
+        };
+        let settings = Settings {
+            variants,
+            sets: Vec::new(),
+        };
         let game = match load::load_path(&path, dir, &settings) {
             Ok(g) => g,
             Err(e) => {

@@ -8,7 +8,10 @@ use crate::load::{self, Settings};
 pub fn run(dir: &Path) -> Result<i32> {
     let ids = load::list_ids(dir);
     if ids.is_empty() {
-        return Err(Error::usage(format!("no games (*.yaml) in {}", dir.display())));
+        return Err(Error::usage(format!(
+            "no games (*.yaml) in {}",
+            dir.display()
+        )));
     }
     for id in ids {
         match load::load(&id, dir, &Settings::default()) {

@@ -15,7 +15,11 @@ use crate::error::{Error, Result};
 use crate::load::Settings;
 
 #[derive(Parser, Debug)]
-#[command(name = "tabula", version, about = "Play and design tabletop games whose rules are data")]
+#[command(
+    name = "tabula",
+    version,
+    about = "Play and design tabletop games whose rules are data"
+)]
 pub struct Cli {
     /// Folder of game files (default: $TABULA_GAMES, else ./games).
     #[arg(long, global = true, value_name = "DIR")]
@@ -90,7 +94,7 @@ pub fn color_err() -> bool {
 }
 
 pub fn print_error(e: &Error) {
-    eprintln!("error: {}", e.render(color_err()));
+    eprintln!("{}", e.render(color_err()));
 }
 
 /// Run the command line; the process exit code.

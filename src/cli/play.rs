@@ -78,7 +78,11 @@ pub fn run(dir: &Path, a: PlayArgs) -> Result<i32> {
     let seat_of = |id: &str| {
         game.def.player(id).ok_or_else(|| {
             let ids: Vec<&str> = game.def.players.iter().map(|p| p.id.as_str()).collect();
-            Error::usage(format!("no player `{id}` in {} (players: {})", game.def.id, ids.join(", ")))
+            Error::usage(format!(
+                "no player `{id}` in {} (players: {})",
+                game.def.id,
+                ids.join(", ")
+            ))
         })
     };
     // E1-style seating: drawn with a stream of its own, so the game's RNG is
@@ -87,7 +91,15 @@ pub fn run(dir: &Path, a: PlayArgs) -> Result<i32> {
         Some(s) => seat_of(s)?,
         None => below(&mut ChaCha8Rng::seed_from_u64(seed ^ 0x5EA7), n as u64) as usize,
     };
-    let mut kinds: Vec<String> = (0..n).map(|p| if p == me { "human".into() } else { "random".into() }).collect();
+    let mut kinds: Vec<String> = (0..n)
+        .map(|p| {
+            if p == me {
+                "human".into()
+            } else {
+                "random".into()
+            }
+        })
+        .collect();
     for (p, k) in &a.bots {
         let i = seat_of(p)?;
         if k != "human" && !bot::KINDS.contains(&k.as_str()) {
@@ -149,7 +161,12 @@ impl Session {
     }
 
     fn act(&mut self, p: PlayerIx, text: &str) -> Result<()> {
-        let entry = vec![(self.game.def.players[p].id.clone(), text.to_string())];
+        // Recorded by canonical id, whatever prefix or alias was typed.
+        let choice = self.state.parse(&self.game, p, text)?;
+        let entry = vec![(
+            self.game.def.players[p].id.clone(),
+            choice.text(&self.game).to_string(),
+        )];
         let events = apply_move(&self.game, &mut self.state, &entry)?;
         self.current.extend(entry);
         let fresh = self
@@ -157,6 +174,9 @@ impl Session {
             .decision()
             .is_none_or(|d| d.chosen.iter().all(Option::is_none));
         if fresh {
+            // Written in seat order, whoever chose first.
+            let def = &self.game.def;
+            self.current.sort_by_key(|(p, _)| def.player(p));
             self.replay.moves.push(std::mem::take(&mut self.current));
         }
         self.show(&events);
@@ -168,12 +188,14 @@ impl Session {
         let mut rl = DefaultEditor::new().map_err(|e| Error::usage(format!("terminal: {e}")))?;
         let mut shown_turn = 0;
         loop {
-            // Bots move as soon as it is their turn.
-            if let Some(p) = self
-                .state
-                .waiting()
-                .into_iter()
-                .find(|&p| self.bots[p].is_some())
+            // Bots move once no person is to choose: in a simultaneous
+            // decision the people commit first, so a save made meanwhile
+            // never holds a bot's secret choice.
+            let waiting = self.state.waiting();
+            let person_waiting = waiting.iter().any(|&p| self.bots[p].is_none());
+            if let Some(&p) = waiting
+                .iter()
+                .find(|&&p| !person_waiting && self.bots[p].is_some())
             {
                 let choice = match self.bots[p].as_mut() {
                     Some(b) => b.choose(&self.game, &self.state, p),
@@ -192,9 +214,16 @@ impl Session {
                     if self.state.turn != shown_turn {
                         shown_turn = self.state.turn;
                         println!();
-                        println!("{}", view::render(&self.game, &self.state, self.viewer().or(Some(p))));
+                        println!(
+                            "{}",
+                            view::render(&self.game, &self.state, self.viewer().or(Some(p)))
+                        );
                     }
-                    let d = self.state.decision().map(|d| d.prompt.clone()).unwrap_or_default();
+                    let d = self
+                        .state
+                        .decision()
+                        .map(|d| d.prompt.clone())
+                        .unwrap_or_default();
                     for c in view::chosen_text(&self.game, &self.state, Some(p)) {
                         if self.state.decision().is_some_and(|d| d.first.is_some()) {
                             println!("revealed first - {c}");
@@ -206,7 +235,11 @@ impl Session {
                         .iter()
                         .map(|c| c.text(&self.game).to_string())
                         .collect();
-                    println!("{} - {d}: {}", self.game.def.players[p].name, legal.join(", "));
+                    println!(
+                        "{} - {d}: {}",
+                        self.game.def.players[p].name,
+                        legal.join(", ")
+                    );
                     format!("{}> ", self.game.def.players[p].id)
                 }
                 None => {
@@ -231,11 +264,20 @@ impl Session {
                 continue;
             }
             let _ = rl.add_history_entry(line);
-            let (cmd, arg) = line.split_once(' ').map_or((line, ""), |(c, a)| (c, a.trim()));
+            let (cmd, arg) = line
+                .split_once(' ')
+                .map_or((line, ""), |(c, a)| (c, a.trim()));
             match cmd {
                 "help" | "?" => println!("{HELP}"),
                 "quit" | "exit" => return Ok(0),
-                "state" => println!("{}", view::render(&self.game, &self.state, self.viewer().or(waiting.first().copied()))),
+                "state" => println!(
+                    "{}",
+                    view::render(
+                        &self.game,
+                        &self.state,
+                        self.viewer().or(waiting.first().copied())
+                    )
+                ),
                 "rules" => println!("{}", self.game.def.rules.trim_end()),
                 "cards" => {
                     for c in &self.game.def.cards {

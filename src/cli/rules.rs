@@ -21,7 +21,11 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
         println!("{}", d.rules.trim_end());
         println!();
     }
-    let players: Vec<String> = d.players.iter().map(|p| format!("{} ({})", p.name, p.id)).collect();
+    let players: Vec<String> = d
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.name, p.id))
+        .collect();
     println!("Players: {}", players.join(", "));
     if !d.stats.is_empty() {
         println!("\nStats (start):");
@@ -32,7 +36,11 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
                 .zip(&s.start)
                 .map(|(p, v)| format!("{} {v}", p.id))
                 .collect();
-            let doc = if s.doc.is_empty() { String::new() } else { format!("  - {}", s.doc) };
+            let doc = if s.doc.is_empty() {
+                String::new()
+            } else {
+                format!("  - {}", s.doc)
+            };
             println!("  {:<14} {}{doc}", s.id, start.join(", "));
         }
     }
@@ -44,7 +52,11 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
             } else {
                 format!(" (also: {})", c.aliases.join(", "))
             };
-            let copies = if c.copies > 1 { format!(" x{}", c.copies) } else { String::new() };
+            let copies = if c.copies > 1 {
+                format!(" x{}", c.copies)
+            } else {
+                String::new()
+            };
             println!("  {:<16} {}{copies}{aliases}", c.id, c.name);
             if !c.text.is_empty() {
                 println!("  {:<16} {}", "", c.text);

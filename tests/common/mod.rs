@@ -40,14 +40,18 @@ impl Scenario {
     }
 
     pub fn stat(mut self, player: &str, stat: &str, v: i64) -> Scenario {
-        self.state.set_stat(&self.game, player, stat, v).expect("stat");
+        self.state
+            .set_stat(&self.game, player, stat, v)
+            .expect("stat");
         self
     }
 
     /// One decision: player -> choice.
     pub fn play(mut self, choices: &[(&str, &str)]) -> Scenario {
-        let m: Vec<(String, String)> =
-            choices.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
+        let m: Vec<(String, String)> = choices
+            .iter()
+            .map(|(p, c)| (p.to_string(), c.to_string()))
+            .collect();
         match apply_move(&self.game, &mut self.state, &m) {
             Ok(events) => self.log.extend(events.into_iter().map(|e| e.text)),
             Err(e) => panic!("move {choices:?} refused: {e}"),
@@ -56,8 +60,10 @@ impl Scenario {
     }
 
     pub fn try_play(&mut self, choices: &[(&str, &str)]) -> Result<(), tabula::Error> {
-        let m: Vec<(String, String)> =
-            choices.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
+        let m: Vec<(String, String)> = choices
+            .iter()
+            .map(|(p, c)| (p.to_string(), c.to_string()))
+            .collect();
         apply_move(&self.game, &mut self.state, &m).map(|_| ())
     }
 

@@ -1,0 +1,237 @@
+//! The binary as a user runs it: replay, list, rules, check, play.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("TABULA_GAMES")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run tabula")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output, tmp: &Path) -> String {
+    String::from_utf8_lossy(&o.stderr).replace(&tmp.to_string_lossy().into_owned(), "<tmp>")
+}
+
+const FINISHED: &str = "\
+game: experior
+params: {wound_limit: 10}
+seed: 7
+moves:
+  - {human: strong-sword, elf: strong-bow}
+  - {human: quick-sword, elf: quick-bow}
+";
+
+#[test]
+fn replay_finished_game_as_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(tmp.path(), "done.yaml", FINISHED);
+    let o = tabula(&["replay", &f, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o, tmp.path()));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["game"], "experior");
+    assert_eq!(v["over"], true);
+    assert_eq!(v["winner"], "human");
+    // 9 + 4 = 13 >= 10, then the human's bonus attack (spread 3 vs 1): 3 x 5.
+    assert_eq!(v["players"]["elf"]["wounds"], 28);
+    assert_eq!(v["players"]["human"]["wounds"], 0);
+    assert_eq!(v["players"]["human"]["sword"], 5);
+    // Public view: hands are hidden, the resting cards are not.
+    assert_eq!(v["zones"]["hand"]["human"]["count"], 5);
+    assert_eq!(v["zones"]["table"]["elf"][0], "quick-bow");
+}
+
+#[test]
+fn replay_finished_game_as_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(tmp.path(), "done.yaml", FINISHED);
+    let o = tabula(&["replay", &f]);
+    assert!(o.status.success());
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn replay_unfinished_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(
+        tmp.path(),
+        "part.yaml",
+        "game: experior\nmoves:\n  - {human: quick-magic, elf: quick-sword}\n",
+    );
+    let o = tabula(&["replay", &f, "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["over"], false);
+    assert_eq!(v["winner"], serde_json::Value::Null);
+    assert_eq!(v["turn"], 2);
+    assert_eq!(
+        v["players"]["elf"]["wounds"], 2,
+        "quick magic beats sword: 2"
+    );
+    assert_eq!(
+        v["decision"]["waiting"],
+        serde_json::json!(["human", "elf"])
+    );
+}
+
+#[test]
+fn replay_illegal_move_names_its_index_and_the_legal_choices() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(
+        tmp.path(),
+        "bad.yaml",
+        "game: experior\nmoves:\n  - {human: strong-sword, elf: strong-bow}\n  - {human: strong-sword, elf: quick-bow}\n",
+    );
+    let o = tabula(&["replay", &f]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o, tmp.path());
+    assert!(!err.contains("panicked"));
+    insta::assert_snapshot!(err);
+}
+
+#[test]
+fn replay_unknown_word_suggests() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(
+        tmp.path(),
+        "typo.yaml",
+        "game: experior\nmoves:\n  - {human: strong-swrod, elf: strong-bow}\n",
+    );
+    let o = tabula(&["replay", &f]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o, tmp.path());
+    assert!(err.contains("move 1"), "{err}");
+    assert!(err.contains("did you mean `strong-sword`?"), "{err}");
+}
+
+#[test]
+fn replay_malformed_files_fail_cleanly_with_a_position() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "syntax.yaml",
+            "game: experior\nmoves: [{human: quick-sword\n",
+        ),
+        ("unknown-key.yaml", "game: experior\nmovs: []\n"),
+        ("not-a-map.yaml", "game: experior\nmoves: [7]\n"),
+        ("truncated.yaml", "game: exper"),
+    ];
+    for (name, text) in cases {
+        let f = write(tmp.path(), name, text);
+        let o = tabula(&["replay", &f]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        let err = stderr(&o, tmp.path());
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(err.starts_with("error: "), "{name}: {err}");
+        if name != "truncated.yaml" {
+            assert!(
+                err.contains(&format!("<tmp>/{name}:")),
+                "{name}: no position: {err}"
+            );
+        } else {
+            assert!(err.contains("no game `exper`"), "{err}");
+        }
+    }
+    let o = tabula(&["replay", "/no/such/file.yaml"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn list_and_rules() {
+    let o = tabula(&["list"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("experior"), "{out}");
+    assert!(out.contains("--variant short"), "{out}");
+    let o = tabula(&["rules", "experior"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for word in [
+        "quick-sword",
+        "strong-magic",
+        "wound_limit",
+        "max_turns",
+        "human 3, elf 2",
+    ] {
+        assert!(out.contains(word), "rules lack {word}: {out}");
+    }
+    let o = tabula(&["rules", "experior", "--set", "wound_limit=50"]);
+    assert!(stdout(&o).contains("wound_limit        50 (default 100, 1..=1000000)"));
+}
+
+#[test]
+fn unknown_game_variant_and_parameter_are_usage_errors() {
+    let o = tabula(&["rules", "experiro"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("did you mean `experior`?"));
+    let o = tabula(&["rules", "experior", "--variant", "shrot"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("did you mean `short`?"));
+    let o = tabula(&["rules", "experior", "--set", "wound_limti=5"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("did you mean `wound_limit`?"));
+    let o = tabula(&["rules", "experior", "--set", "wound_limit=0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("outside its bounds 1..=1000000"));
+}
+
+#[test]
+fn check_passes_on_shipped_games() {
+    let o = tabula(&["check", "--playouts", "5"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).contains("ok experior"));
+}
+
+#[test]
+fn piped_play_session_saves_a_replay_that_replays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let save = tmp.path().join("s.yaml");
+    let input = format!("strong-sword\nbogus\nqs\nsave {}\nquit\n", save.display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["play", "experior", "--seed", "5", "--as", "human"])
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("`bogus` is not a legal choice"), "{out}");
+    assert!(out.contains("saved to"), "{out}");
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(
+        text.starts_with("game: experior\nseed: 5\nmoves:\n  - {human: strong-sword, elf: "),
+        "{text}"
+    );
+    assert_eq!(text.matches("- {").count(), 2, "{text}");
+    let o = tabula(&["replay", save.to_str().unwrap(), "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["turn"], 3);
+}

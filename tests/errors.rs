@@ -1,0 +1,201 @@
+//! Bad game files and scripts give a positioned error, never a panic.
+
+use std::path::{Path, PathBuf};
+
+use tabula::{ErrorKind, Settings};
+
+/// A copy of Experior with `edit` applied to its YAML (and `script` as its
+/// script, if given); the load error.
+fn broken(
+    edit: impl Fn(&str) -> String,
+    script: Option<&str>,
+) -> (tabula::Error, tempfile::TempDir) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    let yaml = std::fs::read_to_string(root.join("games/experior.yaml")).unwrap();
+    std::fs::write(tmp.path().join("games/experior.yaml"), edit(&yaml)).unwrap();
+    let rhai = match script {
+        Some(s) => s.to_string(),
+        None => std::fs::read_to_string(root.join("scripts/experior.rhai")).unwrap(),
+    };
+    std::fs::write(tmp.path().join("scripts/experior.rhai"), rhai).unwrap();
+    let dir = tmp.path().join("games");
+    let err = match tabula::load("experior", &dir, &Settings::default()) {
+        Ok(_) => panic!("loaded a broken game"),
+        Err(e) => e,
+    };
+    (err, tmp)
+}
+
+fn line_of(path: &Path, needle: &str) -> u32 {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .position(|l| l.contains(needle))
+        .expect("needle") as u32
+        + 1
+}
+
+#[test]
+fn yaml_syntax_error_has_a_position() {
+    let (e, _t) = broken(
+        |y| y.replace("  hand: {name: Hand,", "  hand: {name: Hand,,]"),
+        None,
+    );
+    assert_eq!(e.kind, ErrorKind::Yaml);
+    let at = e.at.expect("position");
+    assert!(at.file.ends_with("experior.yaml"));
+    assert!(at.line > 1);
+}
+
+#[test]
+fn unknown_key_suggests_the_right_one() {
+    let (e, t) = broken(
+        |y| y.replace("    simultaneous: true", "    simultanous: true"),
+        None,
+    );
+    assert_eq!(e.kind, ErrorKind::Yaml);
+    let at = e.at.clone().expect("position");
+    assert_eq!(
+        at.line,
+        line_of(&t.path().join("games/experior.yaml"), "simultanous")
+    );
+    assert!(
+        e.to_string().contains("did you mean `simultaneous`?"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_zone_points_at_the_reference() {
+    let (e, t) = broken(|y| y.replace("      from: hand", "      from: hnd"), None);
+    assert_eq!(e.kind, ErrorKind::Invalid);
+    let at = e.at.clone().expect("position");
+    assert_eq!(
+        at.line,
+        line_of(&t.path().join("games/experior.yaml"), "from: hnd")
+    );
+    assert_eq!(at.col, 13);
+    assert!(e.to_string().contains("unknown zone `hnd`"), "{e}");
+    assert!(e.to_string().contains("did you mean `hand`?"), "{e}");
+    let rendered = e.render(false);
+    assert!(
+        rendered.contains("from: hnd"),
+        "shows the source line: {rendered}"
+    );
+}
+
+#[test]
+fn unknown_card_and_player_point_at_the_reference() {
+    let (e, _) = broken(|y| y.replace("cards: all}", "cards: [quick-swrod]}"), None);
+    assert!(e.to_string().contains("unknown card `quick-swrod`"), "{e}");
+    assert!(e.at.is_some());
+    let (e, _) = broken(
+        |y| y.replace("start: {human: 3, elf: 2}", "start: {human: 3, elfs: 2}"),
+        None,
+    );
+    assert!(e.to_string().contains("unknown player `elfs`"), "{e}");
+    assert!(e.at.is_some(), "{e}");
+}
+
+#[test]
+fn hook_missing_from_the_script() {
+    let (e, t) = broken(|y| y.replace("then: resolve", "then: resolv"), None);
+    assert_eq!(e.kind, ErrorKind::Invalid);
+    assert!(e.to_string().contains("no function `resolv`"), "{e}");
+    assert_eq!(
+        e.at.unwrap().line,
+        line_of(&t.path().join("games/experior.yaml"), "then: resolv")
+    );
+}
+
+#[test]
+fn parameter_default_outside_bounds() {
+    let (e, t) = broken(
+        |y| y.replace("wound_limit: {default: 100,", "wound_limit: {default: 0,"),
+        None,
+    );
+    assert!(e.to_string().contains("outside its bounds"), "{e}");
+    assert_eq!(
+        e.at.unwrap().line,
+        line_of(
+            &t.path().join("games/experior.yaml"),
+            "wound_limit: {default: 0"
+        )
+    );
+}
+
+#[test]
+fn rhai_syntax_error_points_into_the_script() {
+    let (e, _) = broken(
+        |y| y.to_string(),
+        Some("fn resolve(plays) {\n  let x = ;\n}\n"),
+    );
+    assert_eq!(e.kind, ErrorKind::Script);
+    let at = e.at.expect("position");
+    assert!(at.file.ends_with("experior.rhai"));
+    assert_eq!(at.line, 2);
+}
+
+/// A game whose script fails at run time: the error names the hook, the
+/// script line and the turn, and the state is unchanged.
+#[test]
+fn runtime_error_leaves_the_state_as_it_was() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    std::fs::copy(
+        root.join("games/experior.yaml"),
+        tmp.path().join("games/experior.yaml"),
+    )
+    .unwrap();
+    let script = "fn resolve(plays) {\n  add_stat(\"elf\", \"wounds\", 1);\n  add_stat(\"elf\", \"wonds\", 1);\n}\n";
+    std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
+    let game = tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
+    let (mut state, _) = tabula::State::new(&game, 1).unwrap();
+    let before = format!("{:?}", tabula::view::view(&game, &state, None));
+    let c = state.parse(&game, 0, "quick-sword").unwrap();
+    state.act(&game, 0, c).unwrap();
+    let c = state.parse(&game, 1, "quick-bow").unwrap();
+    let mid = format!("{:?}", tabula::view::view(&game, &state, None));
+    let e = state.act(&game, 1, c).expect_err("the script fails");
+    assert_eq!(e.kind, ErrorKind::Runtime);
+    let text = e.to_string();
+    assert!(text.contains("in hook `resolve`"), "{text}");
+    assert!(text.contains("unknown stat `wonds`"), "{text}");
+    assert!(text.contains("did you mean `wounds`?"), "{text}");
+    assert!(text.contains("during turn 1"), "{text}");
+    assert_eq!(e.at.unwrap().line, 3);
+    assert_eq!(
+        format!("{:?}", tabula::view::view(&game, &state, None)),
+        mid
+    );
+    assert_ne!(before, mid);
+}
+
+#[test]
+fn endless_loop_in_a_script_is_stopped() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    std::fs::copy(
+        root.join("games/experior.yaml"),
+        tmp.path().join("games/experior.yaml"),
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("scripts/experior.rhai"),
+        "fn resolve(plays) { loop { } }\n",
+    )
+    .unwrap();
+    let game = tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
+    let (mut state, _) = tabula::State::new(&game, 1).unwrap();
+    let c = state.parse(&game, 0, "qs").unwrap();
+    state.act(&game, 0, c).unwrap();
+    let c = state.parse(&game, 1, "qs").unwrap();
+    let e = state.act(&game, 1, c).expect_err("stopped");
+    assert!(e.to_string().contains("endless loop"), "{e}");
+}
