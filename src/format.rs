@@ -93,6 +93,19 @@ pub struct GameFile {
     pub rules: Option<String>,
     #[serde(default)]
     pub variants: IndexMap<String, VariantDef>,
+    /// Play a match of several games instead of one.
+    #[serde(rename = "match")]
+    pub match_: Option<MatchDef>,
+}
+
+/// A match: games are played until a player has `wins` game wins; drawn
+/// games are replayed (they count toward `max_games` only).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchDef {
+    pub wins: u32,
+    /// After this many games without a match winner, the match is a draw.
+    pub max_games: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -126,8 +139,11 @@ pub enum StartValue {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VarDef {
+    pub name: Option<String>,
     #[serde(default)]
     pub start: i64,
+    /// Shown to players on the board (default true); bookkeeping vars say false.
+    pub show: Option<bool>,
     pub doc: Option<String>,
 }
 
@@ -153,6 +169,25 @@ pub struct CardDef {
     /// Free attributes a script reads with `attr(card, key)`.
     #[serde(default)]
     pub attrs: IndexMap<String, AttrValue>,
+    /// The name a player's copy shows, by player id (a faction's own names
+    /// for the same card).
+    #[serde(default)]
+    pub names: IndexMap<String, String>,
+}
+
+impl CardDef {
+    /// Field by field: what `top` gives replaces, maps merge by key.
+    fn merge(mut self, top: CardDef) -> CardDef {
+        self.name = top.name.or(self.name);
+        if !top.aliases.is_empty() {
+            self.aliases = top.aliases;
+        }
+        self.copies = top.copies.or(self.copies);
+        self.text = top.text.or(self.text);
+        self.attrs.extend(top.attrs);
+        self.names.extend(top.names);
+        self
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -308,7 +343,18 @@ pub fn merge(base: GameFile, top: GameFile) -> GameFile {
         stats: keyed(base.stats, top.stats),
         vars: keyed(base.vars, top.vars),
         params: keyed(base.params, top.params),
-        cards: keyed(base.cards, top.cards),
+        cards: {
+            let mut cards = base.cards;
+            for (k, v) in top.cards {
+                match cards.get_mut(&k) {
+                    Some(old) => *old = std::mem::take(old).merge(v),
+                    None => {
+                        cards.insert(k, v);
+                    }
+                }
+            }
+            cards
+        },
         zones: keyed(base.zones, top.zones),
         dice: keyed(base.dice, top.dice),
         board: top.board.or(base.board),
@@ -316,5 +362,6 @@ pub fn merge(base: GameFile, top: GameFile) -> GameFile {
         flow: top.flow.or(base.flow),
         rules: top.rules.or(base.rules),
         variants: keyed(base.variants, top.variants),
+        match_: top.match_.or(base.match_),
     }
 }

@@ -32,6 +32,8 @@ pub struct Stat {
 #[derive(Debug, Clone)]
 pub struct Var {
     pub id: String,
+    pub name: String,
+    pub show: bool,
     pub start: i64,
     pub doc: String,
 }
@@ -54,10 +56,19 @@ pub struct Card {
     pub copies: u32,
     pub text: String,
     pub attrs: Vec<(String, AttrValue)>,
+    /// Display name by owner (index = player), for factions with own names.
+    pub names: Vec<String>,
     pub(crate) key: ImmutableString,
 }
 
 impl Card {
+    /// The name a player's copy shows (their faction's name, if any).
+    pub fn name_for(&self, owner: Option<PlayerIx>) -> &str {
+        owner
+            .and_then(|p| self.names.get(p))
+            .filter(|n| !n.is_empty())
+            .unwrap_or(&self.name)
+    }
     pub fn attr(&self, key: &str) -> Option<&AttrValue> {
         self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
@@ -169,6 +180,10 @@ pub struct Def {
     pub applied: Vec<String>,
     /// Parameters set on the command line or in a replay (after variants).
     pub sets: Vec<(String, i64)>,
+    /// Play a match: games until someone has this many wins.
+    pub match_wins: Option<u32>,
+    /// A match with no winner after this many games is a draw.
+    pub match_max_games: u32,
     /// Total number of zone slots in a state.
     pub(crate) slots: usize,
 }

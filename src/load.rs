@@ -116,11 +116,15 @@ fn read_merged(path: &Path, dir: &Path, depth: usize) -> Result<GameFile> {
     let (mut file, _) = parse_file(path)?;
     let here = path.parent().unwrap_or(Path::new("."));
     if let Some(s) = &mut file.script {
-        s.value = here.join(&s.value).to_string_lossy().into_owned();
+        s.value = normalize(&here.join(&s.value))
+            .to_string_lossy()
+            .into_owned();
     }
     for v in file.variants.values_mut() {
         if let Some(s) = v.overlay.as_mut().and_then(|o| o.script.as_mut()) {
-            s.value = here.join(&s.value).to_string_lossy().into_owned();
+            s.value = normalize(&here.join(&s.value))
+                .to_string_lossy()
+                .into_owned();
         }
     }
     let Some(parent) = file.extends.take() else {
@@ -345,6 +349,8 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         .iter()
         .map(|(vid, v)| Var {
             id: vid.clone(),
+            name: v.name.clone().unwrap_or_else(|| vid.clone()),
+            show: v.show.unwrap_or(true),
             start: v.start,
             doc: v.doc.clone().unwrap_or_default(),
         })
@@ -364,10 +370,26 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            names: player_ids
+                .iter()
+                .map(|p| c.names.get(p).cloned().unwrap_or_default())
+                .collect(),
             key: ImmutableString::from(cid.as_str()),
         })
         .collect();
     let card_ids: Vec<String> = cards.iter().map(|c| c.id.clone()).collect();
+    for (cid, c) in &file.cards {
+        if let Some(p) = c.names.keys().find(|p| !player_ids.contains(p)) {
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                format!(
+                    "card `{cid}`: `names` has no player `{p}` (players: {})",
+                    player_ids.join(", ")
+                ),
+            )
+            .note(format!("in {}", path.display())));
+        }
+    }
 
     let mut zones = Vec::new();
     let mut slots = 0;
@@ -599,6 +621,13 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         variants: variants_offered,
         applied: settings.variants.clone(),
         sets: settings.sets.clone(),
+        match_wins: file.match_.as_ref().map(|m| m.wins.max(1)),
+        match_max_games: file
+            .match_
+            .as_ref()
+            .and_then(|m| m.max_games)
+            .unwrap_or(20)
+            .max(1),
         slots,
     };
     Ok(Game {
@@ -612,4 +641,24 @@ fn card_index(cards: &[Card], w: &At<String>, ids: &[String]) -> Result<usize> {
         .iter()
         .position(|c| c.id == w.value)
         .ok_or_else(|| unknown("card", w, ids))
+}
+
+/// `games/../scripts/x.rhai` -> `scripts/x.rhai`, without touching the disk,
+/// so that messages show short paths.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        return PathBuf::from(".");
+    }
+    out.iter().collect()
 }

@@ -110,6 +110,9 @@ pub struct State {
     /// The next simultaneous decision is ordered: this player reveals first.
     pub(crate) reveal_first: Option<PlayerIx>,
     pub outcome: Option<Outcome>,
+    /// In a match: the game being played (from 1) and each player's wins.
+    pub game_no: u32,
+    pub match_wins: Vec<u32>,
 }
 
 /// Uniform integer in 0..n from the RNG (rejection sampling, so unbiased and
@@ -134,18 +137,10 @@ pub(crate) fn shuffle(rng: &mut ChaCha8Rng, cards: &mut [CardIx]) {
 impl State {
     /// A new game: setup run, advanced to the first decision.
     pub fn new(game: &Game, seed: u64) -> Result<(State, Vec<Event>)> {
-        let def = &game.def;
-        let n = def.nplayers();
-        let mut stats = vec![0; n * def.stats.len()];
-        for (s, stat) in def.stats.iter().enumerate() {
-            for p in 0..n {
-                stats[p * def.stats.len() + s] = stat.start[p];
-            }
-        }
         let mut state = State {
-            stats,
-            vars: def.vars.iter().map(|v| v.start).collect(),
-            zones: vec![Vec::new(); def.slots],
+            stats: Vec::new(),
+            vars: Vec::new(),
+            zones: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             cursor: 0,
             turn: 0,
@@ -153,28 +148,102 @@ impl State {
             pending: VecDeque::new(),
             reveal_first: None,
             outcome: None,
+            game_no: 1,
+            match_wins: vec![0; game.def.nplayers()],
         };
         let mut events = Vec::new();
+        state.start_game(game, &mut events)?;
+        state.advance(game, &mut events)?;
+        Ok((state, events))
+    }
+
+    /// Reset everything but the RNG and the match score, and run setup.
+    fn start_game(&mut self, game: &Game, events: &mut Vec<Event>) -> Result<()> {
+        let def = &game.def;
+        let n = def.nplayers();
+        self.stats = vec![0; n * def.stats.len()];
+        for (s, stat) in def.stats.iter().enumerate() {
+            for p in 0..n {
+                self.stats[p * def.stats.len() + s] = stat.start[p];
+            }
+        }
+        self.vars = def.vars.iter().map(|v| v.start).collect();
+        self.zones = vec![Vec::new(); def.slots];
+        self.cursor = 0;
+        self.turn = 0;
+        self.active = 0;
+        self.pending.clear();
+        self.reveal_first = None;
+        self.outcome = None;
         for step in &def.setup {
             match step {
                 Setup::Put { zone, cards } => {
                     for p in def.owners(*zone) {
                         let slot = def.slot(*zone, p);
-                        state.zones[slot].extend_from_slice(cards);
+                        self.zones[slot].extend_from_slice(cards);
                     }
                 }
                 Setup::Shuffle { zone } => {
                     for p in def.owners(*zone) {
                         let slot = def.slot(*zone, p);
-                        shuffle(&mut state.rng, &mut state.zones[slot]);
+                        shuffle(&mut self.rng, &mut self.zones[slot]);
                     }
                 }
-                Setup::Hook { name } => state.run(game, &mut events, name, ())?,
+                Setup::Hook { name } => self.run(game, events, name, ())?,
             }
         }
-        state.turn = 1;
-        state.advance(game, &mut events)?;
-        Ok((state, events))
+        self.turn = 1;
+        Ok(())
+    }
+
+    /// In a match, a game's end scores it and starts the next one, until
+    /// someone has the wins needed (drawn games are replayed).
+    fn settle_match(&mut self, game: &Game, events: &mut Vec<Event>) -> Result<bool> {
+        let def = &game.def;
+        let (Some(need), Some(result)) = (def.match_wins, self.outcome) else {
+            return Ok(false);
+        };
+        let said = match result {
+            Outcome::Win(p) => {
+                self.match_wins[p] += 1;
+                format!("{} wins game {}", def.players[p].name, self.game_no)
+            }
+            Outcome::Draw => format!("game {} is a draw and is replayed", self.game_no),
+        };
+        let score: Vec<String> = def
+            .players
+            .iter()
+            .zip(&self.match_wins)
+            .map(|(p, w)| format!("{} {w}", p.name))
+            .collect();
+        events.push(Event {
+            to: None,
+            text: format!("{said}. Match: {}.", score.join(", ")),
+        });
+        if let Outcome::Win(p) = result {
+            if self.match_wins[p] >= need {
+                events.push(Event {
+                    to: None,
+                    text: format!("{} wins the match.", def.players[p].name),
+                });
+                return Ok(false);
+            }
+        }
+        if self.game_no >= def.match_max_games {
+            self.outcome = Some(Outcome::Draw);
+            events.push(Event {
+                to: None,
+                text: format!("No match winner after {} games: a draw.", self.game_no),
+            });
+            return Ok(false);
+        }
+        self.game_no += 1;
+        events.push(Event {
+            to: None,
+            text: format!("Game {} begins.", self.game_no),
+        });
+        self.start_game(game, events)?;
+        Ok(true)
     }
 
     pub fn stat(&self, game: &Game, player: PlayerIx, stat: usize) -> i64 {
@@ -308,7 +377,10 @@ impl State {
                 text: format!(
                     "{} reveals {} first",
                     game.def.players[player].name,
-                    d.chosen[i].as_ref().map(|c| c.text(game)).unwrap_or("")
+                    d.chosen[i]
+                        .as_ref()
+                        .map(|c| choice_name(game, c, Some(player)))
+                        .unwrap_or_default()
                 ),
             });
         }
@@ -321,7 +393,7 @@ impl State {
             for (p, c) in d.players.iter().zip(d.chosen.iter().flatten()) {
                 let id = &game.def.players[*p];
                 map.insert(id.id.as_str().into(), c.to_dynamic(game));
-                shown.push(format!("{} {}", id.name, choice_name(game, c)));
+                shown.push(format!("{} {}", id.name, choice_name(game, c, Some(*p))));
             }
             if d.players.len() > 1 {
                 events.push(Event {
@@ -355,6 +427,15 @@ impl State {
 
     /// Run flow steps until a decision is pending or the game is over.
     fn advance(&mut self, game: &Game, events: &mut Vec<Event>) -> Result<()> {
+        loop {
+            self.advance_game(game, events)?;
+            if !self.settle_match(game, events)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn advance_game(&mut self, game: &Game, events: &mut Vec<Event>) -> Result<()> {
         let def = &game.def;
         let mut ran = 0;
         while self.outcome.is_none() && self.pending.is_empty() {
@@ -471,13 +552,16 @@ fn placeholder(s: &State) -> State {
         pending: VecDeque::new(),
         reveal_first: None,
         outcome: None,
+        game_no: 0,
+        match_wins: Vec::new(),
     }
 }
 
-/// A choice as players read it: a card's name, or the word.
-pub fn choice_name(game: &Game, c: &Choice) -> String {
+/// A choice as players read it: a card's name (as `owner`'s copy shows it),
+/// or the word.
+pub fn choice_name(game: &Game, c: &Choice, owner: Option<PlayerIx>) -> String {
     match c {
-        Choice::Card(ix) => game.def.cards[*ix as usize].name.clone(),
+        Choice::Card(ix) => game.def.cards[*ix as usize].name_for(owner).to_string(),
         Choice::Word(w) => w.clone(),
     }
 }

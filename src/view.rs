@@ -159,7 +159,9 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             .collect();
         let _ = writeln!(out, "  {}{me}: {}", pl.name, stats.join(", "));
         for (z, zone) in def.zones.iter().enumerate() {
-            if zone.per != Per::Player {
+            // An empty zone is left out, but for the viewer's own hand.
+            let own = viewer == Some(p) && zone.visibility == Visibility::Owner;
+            if zone.per != Per::Player || (state.zone(game, z, p).is_empty() && !own) {
                 continue;
             }
             let _ = writeln!(
@@ -171,7 +173,7 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
         }
     }
     for (z, zone) in def.zones.iter().enumerate() {
-        if zone.per == Per::Game {
+        if zone.per == Per::Game && !state.zone(game, z, 0).is_empty() {
             let _ = writeln!(
                 out,
                 "  {}: {}",
@@ -180,8 +182,8 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             );
         }
     }
-    for (i, var) in def.vars.iter().enumerate() {
-        let _ = writeln!(out, "  {}: {}", var.id, state.var(i));
+    for (i, var) in def.vars.iter().enumerate().filter(|(_, v)| v.show) {
+        let _ = writeln!(out, "  {}: {}", var.name, state.var(i));
     }
     out.trim_end().to_string()
 }
@@ -203,7 +205,7 @@ fn zone_text(
     if zone_visible(zone.visibility, owner, viewer) {
         cards
             .iter()
-            .map(|&c| def.cards[c as usize].name.clone())
+            .map(|&c| def.cards[c as usize].name_for(owner).to_string())
             .collect::<Vec<_>>()
             .join(", ")
     } else {
@@ -223,7 +225,7 @@ pub fn chosen_text(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Vec<
             Some(format!(
                 "{}: {}",
                 game.def.players[p].name,
-                choice_name(game, c)
+                choice_name(game, c, Some(p))
             ))
         })
         .collect()

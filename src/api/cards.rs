@@ -69,6 +69,16 @@ pub(super) fn register(engine: &mut Engine) {
             })
         },
     );
+    // The name `owner`'s copy shows (a faction's own name for it).
+    engine.register_fn("card_name", |card: &str, owner: &str| {
+        with_ctx(|cx| {
+            let c = cx.card(card)?;
+            let p = cx.player(owner)?;
+            Ok(ImmutableString::from(
+                cx.def.cards[c as usize].name_for(Some(p)),
+            ))
+        })
+    });
     engine.register_fn("card_name", |card: &str| {
         with_ctx(|cx| {
             let c = cx.card(card)?;

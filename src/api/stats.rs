@@ -26,7 +26,7 @@ pub(super) fn register(engine: &mut Engine) {
             Ok(cx.state.stats[i])
         })
     });
-    engine.register_fn("var", |v: &str| {
+    engine.register_fn("get_var", |v: &str| {
         with_ctx(|cx| match cx.def.var(v) {
             Some(i) => Ok(cx.state.vars[i]),
             None => unknown("var", v, cx.def.vars.iter().map(|v| v.id.clone())),
