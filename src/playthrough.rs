@@ -22,9 +22,7 @@ pub fn record(game: &Game, seed: u64, max_decisions: usize) -> Result<String> {
         def.applied.join(", ")
     };
     let _ = writeln!(out, "game {} seed {seed} variants {variants}", def.id);
-    for e in &events {
-        let _ = writeln!(out, "  log: {}", e.text);
-    }
+    write_events(&mut out, game, &events);
     write_state(&mut out, game, &state);
     let mut bots: Vec<RandomBot> = (0..def.nplayers())
         .map(|p| RandomBot::new(seed.wrapping_mul(31).wrapping_add(p as u64)))
@@ -71,6 +69,15 @@ pub fn record(game: &Game, seed: u64, max_decisions: usize) -> Result<String> {
     Ok(out)
 }
 
+fn write_events(out: &mut String, game: &Game, events: &[crate::state::Event]) {
+    for e in events {
+        let to = e.to.map_or(String::new(), |p| {
+            format!(" (to {})", game.def.players[p].id)
+        });
+        let _ = writeln!(out, "  log{to}: {}", e.text);
+    }
+}
+
 fn write_state(out: &mut String, game: &Game, state: &State) {
     let def = &game.def;
     for (p, pl) in def.players.iter().enumerate() {
@@ -84,7 +91,7 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
             .zones
             .iter()
             .enumerate()
-            .filter(|(_, z)| z.per == Per::Player)
+            .filter(|(z, zone)| zone.per == Per::Player && !state.zone(game, *z, p).is_empty())
             .map(|(z, zone)| format!("{} [{}]", zone.id, cards(game, state.zone(game, z, p))))
             .collect();
         let _ = writeln!(
@@ -96,7 +103,7 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
         );
     }
     for (z, zone) in def.zones.iter().enumerate() {
-        if zone.per == Per::Game {
+        if zone.per == Per::Game && !state.zone(game, z, 0).is_empty() {
             let _ = writeln!(
                 out,
                 "  {}: [{}]",

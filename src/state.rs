@@ -208,7 +208,7 @@ impl State {
                 self.match_wins[p] += 1;
                 format!("{} wins game {}", def.players[p].name, self.game_no)
             }
-            Outcome::Draw => format!("game {} is a draw and is replayed", self.game_no),
+            Outcome::Draw => format!("Game {} is a draw and is replayed", self.game_no),
         };
         let score: Vec<String> = def
             .players

@@ -2,6 +2,8 @@
 //! reads like a ruling: set up a position, play moves, check what follows.
 #![allow(dead_code)]
 
+pub mod braverats_oracle;
+
 use std::path::PathBuf;
 
 use tabula::replay::apply_move;
