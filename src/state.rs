@@ -220,14 +220,14 @@ impl State {
             to: None,
             text: format!("{said}. Match: {}.", score.join(", ")),
         });
-        if let Outcome::Win(p) = result {
-            if self.match_wins[p] >= need {
-                events.push(Event {
-                    to: None,
-                    text: format!("{} wins the match.", def.players[p].name),
-                });
-                return Ok(false);
-            }
+        if let Outcome::Win(p) = result
+            && self.match_wins[p] >= need
+        {
+            events.push(Event {
+                to: None,
+                text: format!("{} wins the match.", def.players[p].name),
+            });
+            return Ok(false);
         }
         if self.game_no >= def.match_max_games {
             self.outcome = Some(Outcome::Draw);

@@ -1,3 +1,4 @@
+#![allow(clippy::needless_range_loop)] // seats 0 and 1 index several arrays at once
 //! An independent implementation of the BraveRats rules (B1-B11), written
 //! from shared/rules/braverats.md without the engine or the script, to check
 //! what the engine computes. Cards are their strengths 0-7.
