@@ -159,9 +159,7 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             .collect();
         let _ = writeln!(out, "  {}{me}: {}", pl.name, stats.join(", "));
         for (z, zone) in def.zones.iter().enumerate() {
-            // An empty zone is left out, but for the viewer's own hand.
-            let own = viewer == Some(p) && zone.visibility == Visibility::Owner;
-            if zone.per != Per::Player || (state.zone(game, z, p).is_empty() && !own) {
+            if zone.per != Per::Player || state.zone(game, z, p).is_empty() {
                 continue;
             }
             let _ = writeln!(
