@@ -41,6 +41,9 @@ impl Bot for RandomBot {
 /// The bot kinds `--bot P=KIND` accepts.
 pub const KINDS: &[&str] = &["random"];
 
+/// The bot that takes the seats nobody asked for.
+pub const STRONGEST: &str = "random";
+
 pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
     match kind {
         "random" => Some(Box::new(RandomBot::new(seed))),

@@ -17,4 +17,5 @@ pub mod bot;
 pub mod cli;
 pub mod playthrough;
 pub mod replay;
+pub mod session;
 pub mod view;

@@ -1,6 +1,7 @@
 //! The command line. `main.rs` only calls `main()`; each command has a file.
 
 mod check;
+mod line;
 mod list;
 mod play;
 mod replay;
@@ -78,6 +79,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions { shell: clap_complete::Shell },
     /// Validate games: schema, references, scripts, and seeded smoke playouts.
     Check {
         /// Game files or ids (default: every game in the games folder).
@@ -107,6 +110,11 @@ pub fn main() -> i32 {
         Command::Play(args) => play::run(&dir, args),
         Command::Replay { file, json } => replay::run(&dir, &file, json),
         Command::Check { paths, playouts } => check::run(&dir, &paths, playouts),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "tabula", &mut std::io::stdout());
+            Ok(0)
+        }
     };
     match result {
         Ok(code) => code,

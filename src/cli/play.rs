@@ -1,20 +1,26 @@
 //! `tabula play`: a game in the terminal, one person against bots or several
-//! people hot-seat. Reads plain lines when stdin is not a terminal, so whole
-//! sessions can be scripted.
+//! people hot-seat. When stdin is not a terminal the same commands are read
+//! line by line, so whole sessions can be scripted.
 
-use std::path::Path;
+use std::cell::RefCell;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
-use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
+use rustyline::history::DefaultHistory;
+use rustyline::{Config, Editor};
 
 use super::GameArgs;
-use crate::bot::{self, Bot};
-use crate::error::{Error, Result};
-use crate::game::{Game, PlayerIx};
-use crate::replay::{Replay, apply_move};
-use crate::state::{Event, State, below};
+use super::line::{LineHelper, Words};
+use crate::bot;
+use crate::error::{Error, Result, did_you_mean};
+use crate::game::PlayerIx;
+use crate::replay::Replay;
+use crate::session::{Reloaded, Seat, Session};
+use crate::state::{Event, Outcome, below};
 use crate::view;
 
 #[derive(clap::Args, Debug)]
@@ -29,11 +35,13 @@ pub struct PlayArgs {
     /// The seat you take (default: drawn with the seed).
     #[arg(long = "as", value_name = "PLAYER")]
     pub seat: Option<String>,
-    /// Who plays a seat: a bot kind (random) or `human` (repeatable). Seats
-    /// not given are yours (`--as`) or the strongest bot's; `human` on every
-    /// seat is hot-seat.
+    /// A bot (random) or `human` on a seat; repeatable. Without --as, the
+    /// seats no --bot names are people at this keyboard (hot-seat).
     #[arg(long = "bot", value_name = "P=KIND", value_parser = parse_bot)]
     pub bots: Vec<(String, String)>,
+    /// Every seat is a person at this keyboard.
+    #[arg(long)]
+    pub hot_seat: bool,
 }
 
 fn parse_bot(s: &str) -> std::result::Result<(String, String), String> {
@@ -43,283 +51,682 @@ fn parse_bot(s: &str) -> std::result::Result<(String, String), String> {
     Ok((p.trim().to_string(), k.trim().to_string()))
 }
 
+const COMMANDS: &[&str] = &[
+    "help", "state", "rules", "cards", "log", "undo", "save", "load", "new", "reload", "quit",
+];
+
 const HELP: &str = "\
-Type a choice by name, alias or unambiguous prefix (e.g. `strong-bow`, `sb`, `strong-b`).
+Type a choice by name, alias or unambiguous prefix (Tab completes).
 Commands:
-  help          this text
   state         the game as you see it
   rules         the rules text
   cards         the cards and what they do
   log           everything that happened so far
-  save FILE     save the game (replay format) to FILE
-  quit          leave (Ctrl-D too)";
+  undo          back to your previous decision
+  save FILE     save the game (replay format)
+  load FILE     load a saved game
+  new           a new game with the same settings and another seed
+  reload        re-read the rules files, replay the moves, say what changed
+  quit          leave (Ctrl-D too; Ctrl-C cancels the line)";
 
-struct Session {
-    game: Game,
-    state: State,
-    replay: Replay,
-    /// The decision being filled in (simultaneous choices so far).
-    current: Vec<(String, String)>,
-    bots: Vec<Option<Box<dyn Bot>>>,
-    /// The people at the table (seats not played by a bot).
-    people: Vec<PlayerIx>,
-    log: Vec<Event>,
+/// ANSI styles, off when NO_COLOR is set or stdout is not a terminal.
+#[derive(Clone, Copy)]
+struct Style {
+    on: bool,
+}
+
+impl Style {
+    fn paint(self, code: &str, s: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn bold(self, s: &str) -> String {
+        self.paint("1", s)
+    }
+    fn dim(self, s: &str) -> String {
+        self.paint("2", s)
+    }
+    fn red(self, s: &str) -> String {
+        self.paint("31", s)
+    }
+    fn green(self, s: &str) -> String {
+        self.paint("32", s)
+    }
+    fn cyan(self, s: &str) -> String {
+        self.paint("36", s)
+    }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
 }
 
 pub fn run(dir: &Path, a: PlayArgs) -> Result<i32> {
-    let settings = a.args.settings();
-    let game = crate::load::load(&a.game, dir, &settings)?;
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs())
-    });
-    let n = game.def.nplayers();
-    let seat_of = |id: &str| {
-        game.def.player(id).ok_or_else(|| {
-            let ids: Vec<&str> = game.def.players.iter().map(|p| p.id.as_str()).collect();
-            Error::usage(format!(
-                "no player `{id}` in {} (players: {})",
-                game.def.id,
-                ids.join(", ")
-            ))
-        })
-    };
-    // E1-style seating: drawn with a stream of its own, so the game's RNG is
-    // the same whichever seat a person takes.
-    let me = match &a.seat {
-        Some(s) => seat_of(s)?,
-        None => below(&mut ChaCha8Rng::seed_from_u64(seed ^ 0x5EA7), n as u64) as usize,
-    };
-    let mut kinds: Vec<String> = (0..n)
-        .map(|p| {
-            if p == me {
-                "human".into()
-            } else {
-                "random".into()
-            }
-        })
-        .collect();
-    for (p, k) in &a.bots {
-        let i = seat_of(p)?;
-        if k != "human" && !bot::KINDS.contains(&k.as_str()) {
-            return Err(Error::usage(format!(
-                "unknown bot kind `{k}` (kinds: human, {})",
-                bot::KINDS.join(", ")
-            )));
-        }
-        kinds[i] = k.clone();
-    }
-    let bots = kinds
-        .iter()
-        .enumerate()
-        .map(|(i, k)| bot::make(k, seed.wrapping_add(1 + i as u64)))
-        .collect::<Vec<_>>();
-    let people: Vec<PlayerIx> = (0..n).filter(|&i| bots[i].is_none()).collect();
-    let (state, log) = State::new(&game, seed)?;
-    let mut s = Session {
-        replay: Replay {
-            game: a.game.clone(),
-            settings,
-            seed,
-            ..Replay::default()
-        },
-        game,
-        state,
-        current: Vec::new(),
-        bots,
-        people,
-        log: Vec::new(),
-    };
-    let seats: Vec<String> = (0..n)
-        .map(|p| format!("{}: {}", s.game.def.players[p].id, kinds[p]))
-        .collect();
-    println!("{} - seed {seed} - {}", s.game.def.name, seats.join(", "));
-    println!("Type `help` for commands.");
-    s.show(&log);
-    s.log.extend(log);
-    s.repl()
+    let seed = a.seed.unwrap_or_else(clock_seed);
+    let mut s = Session::new(dir, &a.game, a.args.settings(), seed, Vec::new())?;
+    s.seats = seats(&s, &a)?;
+    let mut repl = Repl::new(s);
+    repl.welcome();
+    repl.run()
 }
 
-impl Session {
-    /// Events a person at the table may read.
-    fn visible(&self, e: &Event) -> bool {
-        match e.to {
-            None => true,
-            Some(p) => self.people.len() == 1 && self.people[0] == p,
+/// Who plays each seat, from --as, --bot and --hot-seat.
+fn seats(s: &Session, a: &PlayArgs) -> Result<Vec<Seat>> {
+    let def = &s.game.def;
+    let n = def.nplayers();
+    let seat_of = |id: &str| {
+        def.player(id).ok_or_else(|| {
+            let ids: Vec<&str> = def.players.iter().map(|p| p.id.as_str()).collect();
+            let mut e = Error::usage(format!(
+                "no player `{id}` in {} (players: {})",
+                def.id,
+                ids.join(", ")
+            ));
+            if let Some(h) = did_you_mean(id, ids) {
+                e = e.note(h);
+            }
+            e
+        })
+    };
+    let mut given: Vec<Option<Seat>> = vec![None; n];
+    for (p, k) in &a.bots {
+        let i = seat_of(p)?;
+        given[i] = Some(match k.as_str() {
+            "human" | "person" => Seat::Person,
+            k if bot::KINDS.contains(&k) => Seat::Bot(k.to_string()),
+            k => {
+                return Err(Error::usage(format!(
+                    "unknown bot kind `{k}` (kinds: human, {})",
+                    bot::KINDS.join(", ")
+                )));
+            }
+        });
+    }
+    let strongest = Seat::Bot(bot::STRONGEST.to_string());
+    let rest = if a.hot_seat || (a.seat.is_none() && !a.bots.is_empty()) {
+        Seat::Person
+    } else {
+        strongest
+    };
+    if let Some(me) = &a.seat {
+        given[seat_of(me)?] = Some(Seat::Person);
+    } else if a.bots.is_empty() && !a.hot_seat {
+        // E1: a person's seat is drawn, from a stream of its own so that
+        // the game's RNG is the same whichever seat they take.
+        let me = below(
+            &mut ChaCha8Rng::seed_from_u64(s.replay.seed ^ 0x5EA7),
+            n as u64,
+        ) as usize;
+        given[me] = Some(Seat::Person);
+    }
+    Ok(given
+        .into_iter()
+        .map(|g| g.unwrap_or_else(|| rest.clone()))
+        .collect())
+}
+
+struct Repl {
+    s: Session,
+    style: Style,
+    words: Rc<RefCell<Words>>,
+    interactive: bool,
+    /// The last board shown: (moves, viewer), to show it again only when new.
+    shown: Option<(usize, Option<PlayerIx>)>,
+    announced_end: bool,
+    /// The last decision announced: (moves, player).
+    announced: Option<(usize, PlayerIx)>,
+    /// Hot-seat: the person who last had the keyboard.
+    at_keyboard: Option<PlayerIx>,
+    /// Hot-seat: private lines waiting for their reader.
+    private: Vec<Vec<String>>,
+}
+
+impl Repl {
+    fn new(s: Session) -> Repl {
+        let color = std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+        let n = s.game.def.nplayers();
+        Repl {
+            s,
+            style: Style { on: color },
+            words: Rc::new(RefCell::new(Words {
+                commands: COMMANDS.to_vec(),
+                color,
+                ..Words::default()
+            })),
+            interactive: std::io::stdin().is_terminal(),
+            shown: None,
+            announced_end: false,
+            announced: None,
+            at_keyboard: None,
+            private: vec![Vec::new(); n],
         }
     }
 
-    fn show(&self, events: &[Event]) {
-        for e in events.iter().filter(|e| self.visible(e)) {
-            println!("{}", e.text);
+    fn hot_seat(&self) -> bool {
+        self.s.people().len() > 1
+    }
+
+    /// The viewer for the board: the one person, or whoever is to choose.
+    fn viewer(&self, deciding: Option<PlayerIx>) -> Option<PlayerIx> {
+        let people = self.s.people();
+        if people.len() == 1 {
+            Some(people[0])
+        } else {
+            deciding
         }
     }
 
-    fn viewer(&self) -> Option<PlayerIx> {
-        (self.people.len() == 1).then(|| self.people[0])
+    fn welcome(&mut self) {
+        let def = &self.s.game.def;
+        let seats: Vec<String> = def
+            .players
+            .iter()
+            .zip(&self.s.seats)
+            .map(|(p, seat)| match seat {
+                Seat::Person if self.s.people().len() == 1 => format!("{} (you)", p.name),
+                Seat::Person => format!("{} (person)", p.name),
+                Seat::Bot(k) => format!("{} ({k} bot)", p.name),
+            })
+            .collect();
+        let variants = if def.applied.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", def.applied.join(", "))
+        };
+        println!(
+            "{}{variants} - seed {} - {}",
+            self.style.bold(&def.name),
+            self.s.replay.seed,
+            seats.join(", ")
+        );
+        println!(
+            "{}",
+            self.style.dim("Type `help` for commands, Tab to complete.")
+        );
+        let log = self.s.log.clone();
+        self.print_events(&log);
     }
 
-    fn act(&mut self, p: PlayerIx, text: &str) -> Result<()> {
-        // Recorded by canonical id, whatever prefix or alias was typed.
-        let choice = self.state.parse(&self.game, p, text)?;
-        let entry = vec![(
-            self.game.def.players[p].id.clone(),
-            choice.text(&self.game).to_string(),
-        )];
-        let events = apply_move(&self.game, &mut self.state, &entry)?;
-        self.current.extend(entry);
-        let fresh = self
-            .state
-            .decision()
-            .is_none_or(|d| d.chosen.iter().all(Option::is_none));
-        if fresh {
-            // Written in seat order, whoever chose first.
-            let def = &self.game.def;
-            self.current.sort_by_key(|(p, _)| def.player(p));
-            self.replay.moves.push(std::mem::take(&mut self.current));
+    fn print_events(&mut self, events: &[Event]) {
+        let people = self.s.people();
+        for e in events {
+            match e.to {
+                None => println!("{}", self.style_line(&e.text)),
+                Some(p) if people.len() == 1 && people[0] == p => {
+                    println!("{}", self.style.cyan(&e.text))
+                }
+                Some(p) if self.s.is_person(p) => self.private[p].push(e.text.clone()),
+                Some(_) => {}
+            }
         }
-        self.show(&events);
-        self.log.extend(events);
-        Ok(())
     }
 
-    fn repl(&mut self) -> Result<i32> {
-        let mut rl = DefaultEditor::new().map_err(|e| Error::usage(format!("terminal: {e}")))?;
-        let mut shown_turn = 0;
-        loop {
-            // Bots move once no person is to choose: in a simultaneous
-            // decision the people commit first, so a save made meanwhile
-            // never holds a bot's secret choice.
-            let waiting = self.state.waiting();
-            let person_waiting = waiting.iter().any(|&p| self.bots[p].is_none());
-            if let Some(&p) = waiting
-                .iter()
-                .find(|&&p| !person_waiting && self.bots[p].is_some())
-            {
-                let choice = match self.bots[p].as_mut() {
-                    Some(b) => b.choose(&self.game, &self.state, p),
-                    None => None,
-                };
-                let Some(c) = choice else {
-                    return Err(Error::usage("a bot found no legal choice"));
-                };
-                let text = c.text(&self.game).to_string();
-                self.act(p, &text)?;
-                continue;
-            }
-            let waiting = self.state.waiting();
-            let prompt = match waiting.first() {
-                Some(&p) => {
-                    if self.state.turn != shown_turn {
-                        shown_turn = self.state.turn;
-                        println!();
-                        println!(
-                            "{}",
-                            view::render(&self.game, &self.state, self.viewer().or(Some(p)))
-                        );
-                    }
-                    let d = self
-                        .state
-                        .decision()
-                        .map(|d| d.prompt.clone())
-                        .unwrap_or_default();
-                    for c in view::chosen_text(&self.game, &self.state, Some(p)) {
-                        if self.state.decision().is_some_and(|d| d.first.is_some()) {
-                            println!("revealed first - {c}");
-                        }
-                    }
-                    let legal: Vec<String> = self
-                        .state
-                        .legal(p)
-                        .iter()
-                        .map(|c| c.text(&self.game).to_string())
-                        .collect();
-                    println!(
-                        "{} - {d}: {}",
-                        self.game.def.players[p].name,
-                        legal.join(", ")
-                    );
-                    format!("{}> ", self.game.def.players[p].id)
-                }
-                None => {
-                    if self.state.is_over() && shown_turn != u32::MAX {
-                        shown_turn = u32::MAX;
-                        println!();
-                        println!("{}", view::render(&self.game, &self.state, self.viewer()));
-                        println!("{}", self.outcome_text());
-                        println!("The game is over: `save FILE`, `log` or `quit`.");
-                    }
-                    "> ".to_string()
-                }
-            };
-            let line = match rl.readline(&prompt) {
-                Ok(l) => l,
-                Err(ReadlineError::Interrupted) => continue,
-                Err(ReadlineError::Eof) => return Ok(0),
-                Err(e) => return Err(Error::usage(format!("reading input: {e}"))),
-            };
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            let _ = rl.add_history_entry(line);
-            let (cmd, arg) = line
-                .split_once(' ')
-                .map_or((line, ""), |(c, a)| (c, a.trim()));
-            match cmd {
-                "help" | "?" => println!("{HELP}"),
-                "quit" | "exit" => return Ok(0),
-                "state" => println!(
-                    "{}",
-                    view::render(
-                        &self.game,
-                        &self.state,
-                        self.viewer().or(waiting.first().copied())
-                    )
-                ),
-                "rules" => println!("{}", self.game.def.rules.trim_end()),
-                "cards" => {
-                    for c in &self.game.def.cards {
-                        println!("{:<16} {}  {}", c.id, c.name, c.text);
-                    }
-                }
-                "log" => {
-                    for e in self.log.iter().filter(|e| self.visible(e)) {
-                        println!("{}", e.text);
-                    }
-                }
-                "save" => {
-                    if arg.is_empty() {
-                        println!("save FILE: give a file name");
-                        continue;
-                    }
-                    let mut r = self.replay.clone();
-                    if !self.current.is_empty() {
-                        r.moves.push(self.current.clone());
-                    }
-                    match r.save(Path::new(arg)) {
-                        Ok(()) => println!("saved to {arg} ({} moves)", r.moves.len()),
-                        Err(e) => super::print_error(&e),
-                    }
-                }
-                _ => match waiting.first() {
-                    Some(&p) => {
-                        if let Err(e) = self.act(p, line) {
-                            println!("{e}");
-                        }
-                    }
-                    None => println!("unknown command `{cmd}` (type `help`)"),
-                },
-            }
+    fn style_line(&self, text: &str) -> String {
+        if text.starts_with("revealed:") || text.contains("reveals") {
+            self.style.cyan(text)
+        } else if text.contains(" wins") {
+            self.style.bold(text)
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn show_board(&mut self, viewer: Option<PlayerIx>) {
+        let key = (self.s.move_count(), viewer);
+        if self.shown == Some(key) {
+            return;
+        }
+        self.shown = Some(key);
+        println!();
+        let board = view::render(&self.s.game, &self.s.state, viewer);
+        let mut lines = board.lines();
+        if let Some(first) = lines.next() {
+            println!("{}", self.style.bold(first));
+        }
+        for l in lines {
+            println!("{l}");
         }
     }
 
     fn outcome_text(&self) -> String {
-        match self.state.outcome {
-            Some(crate::Outcome::Win(p)) => format!("{} wins.", self.game.def.players[p].name),
-            Some(crate::Outcome::Draw) => "A draw.".into(),
+        let def = &self.s.game.def;
+        match self.s.state.outcome {
+            Some(Outcome::Win(p)) => format!("{} wins.", def.players[p].name),
+            Some(Outcome::Draw) => "A draw.".into(),
             None => String::new(),
         }
     }
+
+    /// Hot-seat: hand the keyboard to `p`, clearing the screen between.
+    fn hand_off(&mut self, p: PlayerIx, rl: &mut Editor<LineHelper, DefaultHistory>) {
+        let name = self.s.game.def.players[p].name.clone();
+        println!();
+        println!(
+            "{}",
+            self.style
+                .bold(&format!("--- Pass the keyboard to {name}. ---"))
+        );
+        if self.interactive {
+            let _ = rl.readline(&format!("{name}, press Enter when ready "));
+            print!("\x1b[2J\x1b[H");
+        }
+        self.at_keyboard = Some(p);
+        self.shown = None;
+        for line in std::mem::take(&mut self.private[p]) {
+            println!("{}", self.style.cyan(&line));
+        }
+    }
+
+    fn run(&mut self) -> Result<i32> {
+        let config = Config::builder().auto_add_history(false).build();
+        let mut rl: Editor<LineHelper, DefaultHistory> =
+            Editor::with_config(config).map_err(|e| Error::usage(format!("terminal: {e}")))?;
+        rl.set_helper(Some(LineHelper::new(self.words.clone())));
+        let history = history_file();
+        if self.interactive {
+            if let Some(h) = &history {
+                let _ = rl.load_history(h);
+            }
+        }
+        let code = self.lines(&mut rl);
+        if self.interactive {
+            if let Some(h) = &history {
+                if let Some(d) = h.parent() {
+                    let _ = std::fs::create_dir_all(d);
+                }
+                let _ = rl.save_history(h);
+            }
+        }
+        code
+    }
+
+    fn lines(&mut self, rl: &mut Editor<LineHelper, DefaultHistory>) -> Result<i32> {
+        loop {
+            // Bots choose as soon as no person is to.
+            loop {
+                match self.s.bot_step() {
+                    Ok(Some((_, events))) => self.print_events(&events),
+                    Ok(None) => break,
+                    Err(e) => {
+                        println!("{}", self.style.red(&format!("error: {e}")));
+                        break;
+                    }
+                }
+            }
+            let deciding = self
+                .s
+                .state
+                .waiting()
+                .into_iter()
+                .find(|&p| self.s.is_person(p));
+            let secret =
+                self.hot_seat() && self.s.state.decision().is_some_and(|d| d.players.len() > 1);
+            let prompt = match deciding {
+                Some(p) => {
+                    if self.hot_seat() && self.at_keyboard != Some(p) {
+                        self.hand_off(p, rl);
+                    }
+                    self.show_board(self.viewer(Some(p)));
+                    if self.announced != Some((self.s.move_count(), p)) {
+                        self.announced = Some((self.s.move_count(), p));
+                        self.announce_decision(p);
+                    }
+                    format!("{}> ", self.s.game.def.players[p].id)
+                }
+                None => {
+                    if self.s.state.is_over() && !self.announced_end {
+                        self.announced_end = true;
+                        self.show_board(self.viewer(None));
+                        println!("{}", self.style.green(&self.outcome_text()));
+                        println!("The game is over: `new`, `undo`, `save FILE`, `log` or `quit`.");
+                    }
+                    "> ".to_string()
+                }
+            };
+            {
+                let mut w = self.words.borrow_mut();
+                w.actions = deciding.map(|p| self.legal_words(p)).unwrap_or_default();
+                w.mask = secret;
+            }
+            let line = match rl.readline(&prompt) {
+                Ok(l) => l,
+                Err(ReadlineError::Interrupted) => {
+                    println!("{}", self.style.dim("(line cancelled; `quit` leaves)"));
+                    continue;
+                }
+                Err(ReadlineError::Eof) => {
+                    self.offer_save(rl);
+                    return Ok(0);
+                }
+                Err(e) => return Err(Error::usage(format!("reading input: {e}"))),
+            };
+            self.words.borrow_mut().mask = false;
+            let line = line.trim().to_string();
+            if line.is_empty() {
+                continue;
+            }
+            if !secret {
+                let _ = rl.add_history_entry(line.as_str());
+            }
+            if secret && self.interactive {
+                // Hide the masked line too before the next person looks.
+                print!("\x1b[2J\x1b[H");
+                self.shown = None;
+            }
+            if !self.command(&line, deciding, rl)? {
+                return Ok(0);
+            }
+        }
+    }
+
+    /// Legal choices of `p` with their aliases, for completion.
+    fn legal_words(&self, p: PlayerIx) -> Vec<String> {
+        let game = &self.s.game;
+        let mut out = Vec::new();
+        for c in self.s.state.legal(p) {
+            out.push(c.text(game).to_string());
+        }
+        for c in self.s.state.legal(p) {
+            if let crate::Choice::Card(ix) = c {
+                out.extend(game.def.cards[*ix as usize].aliases.iter().cloned());
+            }
+        }
+        out
+    }
+
+    fn announce_decision(&mut self, p: PlayerIx) {
+        let game = &self.s.game;
+        let Some(d) = self.s.state.decision() else {
+            return;
+        };
+        let def = &game.def;
+        if let Some(f) = d.first {
+            if f == p {
+                let others: Vec<&str> = d
+                    .players
+                    .iter()
+                    .filter(|&&q| q != p)
+                    .map(|&q| def.players[q].name.as_str())
+                    .collect();
+                println!(
+                    "{}",
+                    self.style.cyan(&format!(
+                        "You choose first: your card is revealed before {} chooses.",
+                        others.join(", ")
+                    ))
+                );
+            } else {
+                for c in view::chosen_text(game, &self.s.state, Some(p)) {
+                    println!("{}", self.style.cyan(&format!("Revealed first - {c}")));
+                }
+            }
+        }
+        let legal: Vec<String> = self
+            .s
+            .state
+            .legal(p)
+            .iter()
+            .map(|c| c.text(game).to_string())
+            .collect();
+        let prompt = if d.prompt.is_empty() {
+            &d.name
+        } else {
+            &d.prompt
+        };
+        println!(
+            "{} - {prompt}: {}",
+            self.style.bold(&def.players[p].name),
+            legal.join(", ")
+        );
+    }
+
+    /// Run one line; false to leave.
+    fn command(
+        &mut self,
+        line: &str,
+        deciding: Option<PlayerIx>,
+        rl: &mut Editor<LineHelper, DefaultHistory>,
+    ) -> Result<bool> {
+        let (cmd, arg) = line
+            .split_once(' ')
+            .map_or((line, ""), |(c, a)| (c, a.trim()));
+        let is_action = deciding.is_some_and(|p| {
+            self.s
+                .state
+                .legal(p)
+                .iter()
+                .any(|c| c.text(&self.s.game) == cmd)
+        });
+        match cmd {
+            _ if is_action => self.act(deciding, line),
+            "help" | "?" => println!("{HELP}"),
+            "quit" | "exit" => {
+                self.offer_save(rl);
+                return Ok(false);
+            }
+            "state" => {
+                self.shown = None;
+                self.announced = None;
+                self.show_board(self.viewer(deciding));
+            }
+            "rules" => println!("{}", self.s.game.def.rules.trim_end()),
+            "cards" => {
+                let viewer = self.viewer(deciding);
+                for c in &self.s.game.def.cards {
+                    let aliases = if c.aliases.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", c.aliases.join(", "))
+                    };
+                    println!(
+                        "{}{aliases} - {}",
+                        self.style.bold(c.name_for(viewer)),
+                        c.id
+                    );
+                    if !c.text.is_empty() {
+                        println!("    {}", c.text);
+                    }
+                }
+            }
+            "log" => {
+                let people = self.s.people();
+                for e in &self.s.log {
+                    let mine = e.to.is_some_and(|p| people.len() == 1 && people[0] == p);
+                    if e.to.is_none() || mine {
+                        println!("{}", e.text);
+                    }
+                }
+            }
+            "undo" => match self.s.undo() {
+                Ok(true) => {
+                    self.announced_end = false;
+                    self.shown = None;
+                    self.announced = None;
+                    println!(
+                        "Back to your previous decision (turn {}).",
+                        self.s.state.turn
+                    );
+                }
+                Ok(false) => println!("Nothing to undo."),
+                Err(e) => self.error(&e),
+            },
+            "save" => {
+                if arg.is_empty() {
+                    println!("save FILE: give a file name");
+                } else {
+                    match self.s.save(Path::new(arg)) {
+                        Ok(n) => println!("Saved to {arg} ({n} moves)."),
+                        Err(e) => self.error(&e),
+                    }
+                }
+            }
+            "load" => {
+                if arg.is_empty() {
+                    println!("load FILE: give a file name");
+                } else {
+                    self.load(Path::new(arg));
+                }
+            }
+            "new" => {
+                let seed = clock_seed();
+                match self.s.restart(seed) {
+                    Ok(events) => {
+                        self.reset_screen();
+                        println!("A new game, seed {seed}.");
+                        self.print_events(&events);
+                    }
+                    Err(e) => self.error(&e),
+                }
+            }
+            "reload" => self.reload(),
+            _ => match deciding {
+                Some(_) => self.act(deciding, line),
+                None => {
+                    let mut msg = format!("unknown command `{cmd}` (type `help`)");
+                    if let Some(h) = did_you_mean(cmd, COMMANDS.iter().copied()) {
+                        msg = format!("{msg}; {h}");
+                    }
+                    println!("{msg}");
+                }
+            },
+        }
+        Ok(true)
+    }
+
+    fn act(&mut self, deciding: Option<PlayerIx>, line: &str) {
+        let Some(p) = deciding else {
+            return;
+        };
+        match self.s.act(p, line) {
+            Ok(events) => {
+                if self.hot_seat()
+                    && self
+                        .s
+                        .state
+                        .decision()
+                        .is_some_and(|d| d.chosen.iter().any(Option::is_some))
+                {
+                    println!("{}", self.style.dim("Choice made (hidden)."));
+                }
+                self.print_events(&events);
+            }
+            Err(e) => {
+                let word = line.split_whitespace().next().unwrap_or(line);
+                println!("{}", self.style.red(&e.to_string()));
+                if let Some(h) = did_you_mean(word, COMMANDS.iter().copied()) {
+                    if !e.to_string().contains("did you mean") {
+                        println!("(or the command? {h})");
+                    }
+                }
+            }
+        }
+    }
+
+    fn error(&self, e: &Error) {
+        println!("{}", self.style.red(&e.render(false)));
+    }
+
+    fn reset_screen(&mut self) {
+        self.shown = None;
+        self.announced = None;
+        self.announced_end = false;
+        self.at_keyboard = None;
+        for p in &mut self.private {
+            p.clear();
+        }
+    }
+
+    fn load(&mut self, path: &Path) {
+        let loaded = Replay::read(path).and_then(|r| {
+            let seats = if r.game == self.s.replay.game {
+                self.s.seats.clone()
+            } else {
+                Vec::new()
+            };
+            Session::from_replay(&self.s.dir, r, Some(path), seats)
+        });
+        match loaded {
+            Ok(mut s) => {
+                if s.people().is_empty() {
+                    s.seats[0] = Seat::Person;
+                }
+                self.s = s;
+                self.private = vec![Vec::new(); self.s.game.def.nplayers()];
+                self.reset_screen();
+                println!(
+                    "Loaded {} ({} moves, seed {}).",
+                    path.display(),
+                    self.s.replay.moves.len(),
+                    self.s.replay.seed
+                );
+            }
+            Err(e) => {
+                self.error(&e);
+                println!("The game in progress is unchanged.");
+            }
+        }
+    }
+
+    fn reload(&mut self) {
+        match self.s.reload() {
+            Ok(Reloaded::Same) => println!("Reloaded: the position is the same after every move."),
+            Ok(Reloaded::Diverged { after, changes }) => {
+                let at = if after == 0 {
+                    "right after setup".to_string()
+                } else {
+                    format!("after move {after}")
+                };
+                println!("Reloaded: the first difference is {at}:");
+                for c in changes {
+                    println!("  {c}");
+                }
+            }
+            Ok(Reloaded::Illegal { index, error }) => {
+                println!("Reloaded: move {index} is illegal under the new rules: {error}");
+                println!("The game now stands before move {index}.");
+            }
+            Err(e) => {
+                self.error(&e);
+                println!("The game goes on with the rules as they were.");
+                return;
+            }
+        }
+        self.shown = None;
+        self.announced = None;
+        self.announced_end = false;
+    }
+
+    /// On leaving a game in progress with unsaved moves, offer to save it.
+    fn offer_save(&mut self, rl: &mut Editor<LineHelper, DefaultHistory>) {
+        if !self.interactive || !self.s.unsaved() || self.s.state.is_over() {
+            return;
+        }
+        let Ok(name) = rl.readline("Save the game before leaving? File name (Enter: no): ") else {
+            return;
+        };
+        let name = name.trim();
+        if !name.is_empty() {
+            match self.s.save(Path::new(name)) {
+                Ok(n) => println!("Saved to {name} ({n} moves)."),
+                Err(e) => self.error(&e),
+            }
+        }
+    }
+}
+
+/// Where line history is kept across sessions: $TABULA_HISTORY, else the
+/// XDG state folder.
+fn history_file() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("TABULA_HISTORY") {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))?;
+    Some(base.join("tabula/history"))
 }
