@@ -110,13 +110,15 @@ impl Session {
         }
         seats.resize(game.def.nplayers(), Seat::Bot(bot::STRONGEST.into()));
         let moves = std::mem::take(&mut replay.moves);
-        replay.positions.clear();
+        let positions = std::mem::take(&mut replay.positions);
         let (state, log, failed) = replay_moves(&game, replay.seed, &moves)?;
         if let Some((i, e)) = failed {
+            let at = positions.get(i - 1).cloned().flatten();
             return Err(Error {
                 message: format!("move {i}: {}", e.message),
                 ..e
-            });
+            }
+            .at(at));
         }
         let saved = moves.len();
         replay.moves = moves;
@@ -298,14 +300,13 @@ impl Session {
         };
         // A partial decision stays partial: re-split the last move.
         self.current.clear();
-        if let Some(last) = self.replay.moves.last() {
-            if new_state
+        if let Some(last) = self.replay.moves.last()
+            && new_state
                 .decision()
                 .is_some_and(|d| d.chosen.iter().any(Option::is_some))
-            {
-                self.current = last.clone();
-                self.replay.moves.pop();
-            }
+        {
+            self.current = last.clone();
+            self.replay.moves.pop();
         }
         self.game = new;
         self.state = new_state;

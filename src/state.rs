@@ -321,9 +321,21 @@ impl State {
         if game.def.card(text).is_some() {
             return Err(illegal(format!("`{text}` is not playable now")));
         }
+        // An unambiguous prefix of a legal choice's id or of one of its aliases.
+        fn words<'a>(game: &'a Game, c: &'a Choice) -> Vec<&'a str> {
+            match c {
+                Choice::Card(ix) => {
+                    let card = &game.def.cards[*ix as usize];
+                    std::iter::once(card.id.as_str())
+                        .chain(card.aliases.iter().map(String::as_str))
+                        .collect()
+                }
+                Choice::Word(w) => vec![w.as_str()],
+            }
+        }
         let prefixed: Vec<&Choice> = legal
             .iter()
-            .filter(|c| !text.is_empty() && c.text(game).starts_with(text))
+            .filter(|c| !text.is_empty() && words(game, c).iter().any(|w| w.starts_with(text)))
             .collect();
         match prefixed.as_slice() {
             [one] => Ok((*one).clone()),

@@ -272,7 +272,7 @@ fn b10_spy_makes_the_opponent_reveal_first() {
     assert_eq!(
         texts[1..],
         [
-            "Blue's Wizard has +2 from the General: strength 7.",
+            "Blue's Wizard has +2 from last round's General: strength 7.",
             "Musician vs Wizard: 7 beats 0; Blue wins the round - Red 0, Blue 2"
         ]
     );
@@ -523,7 +523,8 @@ fn imperio_shows_each_factions_names() {
         "revealed: Empire Death Star, Rebels Luke Skywalker"
     );
     assert!(
-        text[1].starts_with("Death Star vs Luke Skywalker: the Princess"),
+        text[1]
+            == "Death Star vs Luke Skywalker: Luke Skywalker wins over Death Star: Rebels wins the game.",
         "{text:?}"
     );
     assert_eq!(st.outcome, Some(Outcome::Win(1)));

@@ -223,7 +223,7 @@ fn piped_play_session_saves_a_replay_that_replays() {
     assert!(o.status.success());
     let out = stdout(&o);
     assert!(out.contains("`bogus` is not a legal choice"), "{out}");
-    assert!(out.contains("saved to"), "{out}");
+    assert!(out.contains("Saved to"), "{out}");
     let text = std::fs::read_to_string(&save).unwrap();
     assert!(
         text.starts_with("game: experior\nseed: 5\nmoves:\n  - {human: strong-sword, elf: "),

@@ -175,11 +175,11 @@ struct Repl {
     style: Style,
     words: Rc<RefCell<Words>>,
     interactive: bool,
-    /// The last board shown: (moves, viewer), to show it again only when new.
-    shown: Option<(usize, Option<PlayerIx>)>,
+    /// The last board shown: (position, viewer), to show it again only when new.
+    shown: Option<((usize, usize), Option<PlayerIx>)>,
     announced_end: bool,
-    /// The last decision announced: (moves, player).
-    announced: Option<(usize, PlayerIx)>,
+    /// The last decision announced: (position, player).
+    announced: Option<((usize, usize), PlayerIx)>,
     /// Hot-seat: the person who last had the keyboard.
     at_keyboard: Option<PlayerIx>,
     /// Hot-seat: private lines waiting for their reader.
@@ -205,6 +205,11 @@ impl Repl {
             at_keyboard: None,
             private: vec![Vec::new(); n],
         }
+    }
+
+    /// Where the game is: decisions completed, choices in the current one.
+    fn position(&self) -> (usize, usize) {
+        (self.s.replay.moves.len(), self.s.current.len())
     }
 
     fn hot_seat(&self) -> bool {
@@ -277,7 +282,7 @@ impl Repl {
     }
 
     fn show_board(&mut self, viewer: Option<PlayerIx>) {
-        let key = (self.s.move_count(), viewer);
+        let key = (self.position(), viewer);
         if self.shown == Some(key) {
             return;
         }
@@ -328,19 +333,19 @@ impl Repl {
             Editor::with_config(config).map_err(|e| Error::usage(format!("terminal: {e}")))?;
         rl.set_helper(Some(LineHelper::new(self.words.clone())));
         let history = history_file();
-        if self.interactive {
-            if let Some(h) = &history {
-                let _ = rl.load_history(h);
-            }
+        if self.interactive
+            && let Some(h) = &history
+        {
+            let _ = rl.load_history(h);
         }
         let code = self.lines(&mut rl);
-        if self.interactive {
-            if let Some(h) = &history {
-                if let Some(d) = h.parent() {
-                    let _ = std::fs::create_dir_all(d);
-                }
-                let _ = rl.save_history(h);
+        if self.interactive
+            && let Some(h) = &history
+        {
+            if let Some(d) = h.parent() {
+                let _ = std::fs::create_dir_all(d);
             }
+            let _ = rl.save_history(h);
         }
         code
     }
@@ -372,8 +377,8 @@ impl Repl {
                         self.hand_off(p, rl);
                     }
                     self.show_board(self.viewer(Some(p)));
-                    if self.announced != Some((self.s.move_count(), p)) {
-                        self.announced = Some((self.s.move_count(), p));
+                    if self.announced != Some((self.position(), p)) {
+                        self.announced = Some((self.position(), p));
                         self.announce_decision(p);
                     }
                     format!("{}> ", self.s.game.def.players[p].id)
@@ -618,10 +623,10 @@ impl Repl {
             Err(e) => {
                 let word = line.split_whitespace().next().unwrap_or(line);
                 println!("{}", self.style.red(&e.to_string()));
-                if let Some(h) = did_you_mean(word, COMMANDS.iter().copied()) {
-                    if !e.to_string().contains("did you mean") {
-                        println!("(or the command? {h})");
-                    }
+                if let Some(h) = did_you_mean(word, COMMANDS.iter().copied())
+                    && !e.to_string().contains("did you mean")
+                {
+                    println!("(or the command? {h})");
                 }
             }
         }

@@ -1,0 +1,229 @@
+//! Scripted `tabula play` sessions (stdin not a terminal): full games against
+//! a seeded bot, undo, save then load, reload after an edit, bad input.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn play(args: &[&str], input: &str, cwd: &Path) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .arg("--games-dir")
+        .arg(root().join("games"))
+        .arg("play")
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn experior_full_game_against_the_bot() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Alternating two cards is always legal (the other one rests).
+    let input = "qs\nsb\nqs\nsb\nqs\nsb\nqs\nquit\n";
+    let out = play(
+        &[
+            "experior",
+            "--seed",
+            "3",
+            "--as",
+            "human",
+            "--set",
+            "wound_limit=20",
+        ],
+        input,
+        tmp.path(),
+    );
+    assert!(out.contains("Human wins."), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn braverats_full_game_against_the_bot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = "7\nspy\n4\nassassin\n6\n0\n1\nquit\n";
+    let out = play(
+        &["braverats", "--seed", "11", "--as", "blue"],
+        input,
+        tmp.path(),
+    );
+    assert!(out.contains("wins."), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn imperio_full_game_against_the_bot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = "death-star\ngreedo\ntarkin\nboba\nvader\nquit\n";
+    let out = play(
+        &["imperio", "--seed", "5", "--as", "empire"],
+        input,
+        tmp.path(),
+    );
+    assert!(out.contains("wins.") || out.contains("A draw."), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn undo_goes_back_and_the_bot_replays_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = "prince\nspy\nundo\nspy\nlog\nquit\n";
+    let out = play(
+        &["braverats", "--seed", "2", "--as", "red"],
+        input,
+        tmp.path(),
+    );
+    // The bot's answer to red's second card is the same after the undo.
+    let rounds: Vec<&str> = out.lines().filter(|l| l.starts_with("revealed:")).collect();
+    assert_eq!(rounds[1], rounds[2], "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn save_then_load() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = "qs\nsave g.yaml\nsb\nqs\nload g.yaml\nstate\nquit\n";
+    let out = play(
+        &["experior", "--seed", "4", "--as", "elf"],
+        input,
+        tmp.path(),
+    );
+    let saved = std::fs::read_to_string(tmp.path().join("g.yaml")).unwrap();
+    assert_eq!(saved.matches("- {").count(), 1, "{saved}");
+    assert!(out.contains("Loaded g.yaml (1 moves, seed 4)."), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn bad_input_never_loses_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("broken.yaml"),
+        "game: braverats\nmoves: [{red: 7}, {red: 7}]\n",
+    )
+    .unwrap();
+    let input = "\nprinse\nelevn\n9\nhlep\nsave\nload\nload nothing.yaml\nload broken.yaml\nsave /no/such/dir/x.yaml\nprincess\nquit\n";
+    let out = play(
+        &["braverats", "--seed", "1", "--as", "red"],
+        input,
+        tmp.path(),
+    );
+    assert!(
+        out.contains("did you mean `prince`?") || out.contains("did you mean `princess`?"),
+        "{out}"
+    );
+    assert!(out.contains("The game in progress is unchanged."), "{out}");
+    assert!(
+        out.contains("revealed: Red Princess"),
+        "the game went on: {out}"
+    );
+    insta::assert_snapshot!(out.replace(&tmp.path().display().to_string(), "<tmp>"));
+}
+
+/// Edit a copy of the rules in the middle of a session; `reload` reports
+/// the first divergence.
+#[test]
+fn reload_after_editing_the_rules_reports_the_first_divergence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    for (from, to) in [("games", &games), ("scripts", &tmp.path().join("scripts"))] {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(root().join(from)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "--games-dir",
+            games.to_str().unwrap(),
+            "play",
+            "experior",
+            "--seed",
+            "3",
+            "--as",
+            "human",
+        ])
+        .current_dir(tmp.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut out = String::new();
+    let mut read_until = |marker: &str, out: &mut String| loop {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "session ended early: {out}"
+        );
+        *out += &line;
+        if line.starts_with(marker) {
+            break;
+        }
+    };
+    stdin.write_all(b"qs\nsb\nsave mark.yaml\n").unwrap();
+    stdin.flush().unwrap();
+    read_until("Saved to mark.yaml", &mut out);
+    // The designer doubles strong attacks in the script.
+    let script = tmp.path().join("scripts/experior.rhai");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, text.replace("{ 3 * xp }", "{ 6 * xp }")).unwrap();
+    stdin.write_all(b"reload\nsave mark.yaml\n").unwrap();
+    stdin.flush().unwrap();
+    read_until("Saved to mark.yaml", &mut out);
+    // Then breaks the YAML: the game goes on with the rules as they were.
+    std::fs::write(games.join("experior.yaml"), "id: experior\nplayers: [\n").unwrap();
+    stdin.write_all(b"reload\nquit\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    read_until("The game goes on", &mut rest);
+    assert!(child.wait().unwrap().success());
+    out += &rest;
+    assert!(
+        out.contains("Reloaded: the first difference is after move 1:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("The game goes on with the rules as they were."),
+        "{out}"
+    );
+    insta::assert_snapshot!(out.replace(&tmp.path().display().to_string(), "<tmp>"));
+}
+
+#[test]
+fn completions_for_bash() {
+    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("_tabula()") && s.contains("replay"), "{s}");
+}
