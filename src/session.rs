@@ -58,13 +58,12 @@ pub fn bot_seed(seed: u64, moves: usize, player: PlayerIx) -> u64 {
     x ^ (x >> 31)
 }
 
-/// Play `moves` from a new game; the state, the log, and the first failing
-/// move (1-based) with its error, if any.
-fn replay_moves(
-    game: &Game,
-    seed: u64,
-    moves: &[Vec<(String, String)>],
-) -> Result<(State, Vec<Event>, Option<(usize, Error)>)> {
+/// The state and log after some moves, and the first failing move (1-based)
+/// with its error, if any.
+type Replayed = (State, Vec<Event>, Option<(usize, Error)>);
+
+/// Play `moves` from a new game.
+fn replay_moves(game: &Game, seed: u64, moves: &[Vec<(String, String)>]) -> Result<Replayed> {
     let (mut state, mut log) = State::new(game, seed)?;
     for (i, m) in moves.iter().enumerate() {
         match apply_move(game, &mut state, m) {
