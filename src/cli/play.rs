@@ -328,7 +328,12 @@ impl Repl {
     }
 
     fn run(&mut self) -> Result<i32> {
-        let config = Config::builder().auto_add_history(false).build();
+        // Forced: the helper's highlighting is what masks a secret choice;
+        // it adds no colour of its own unless colour is on.
+        let config = Config::builder()
+            .auto_add_history(false)
+            .color_mode(rustyline::ColorMode::Forced)
+            .build();
         let mut rl: Editor<LineHelper, DefaultHistory> =
             Editor::with_config(config).map_err(|e| Error::usage(format!("terminal: {e}")))?;
         rl.set_helper(Some(LineHelper::new(self.words.clone())));

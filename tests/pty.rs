@@ -1,0 +1,117 @@
+//! `tabula play` in a pseudo-terminal, as a person sees it: tab completion
+//! and the hidden hot-seat choice.
+#![cfg(unix)]
+
+use std::process::Command;
+use std::time::Duration;
+
+use expectrl::Expect;
+use expectrl::session::OsSession as Session;
+
+fn spawn(args: &[&str], history: &std::path::Path) -> Session {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tabula"));
+    cmd.arg("--games-dir")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
+        .arg("play")
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm")
+        .env("TABULA_HISTORY", history);
+    let mut s = Session::spawn(cmd).expect("spawn in a pty");
+    s.set_expect_timeout(Some(Duration::from_secs(20)));
+    s
+}
+
+fn text(c: &expectrl::Captures) -> String {
+    String::from_utf8_lossy(c.before()).into_owned()
+}
+
+#[test]
+fn tab_completes_legal_actions_and_commands() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = spawn(
+        &["braverats", "--seed", "1", "--as", "red"],
+        &tmp.path().join("h"),
+    );
+    s.expect("red> ").unwrap();
+    // "sp" + Tab -> "spy", the only legal choice starting so.
+    s.send("sp\t").unwrap();
+    s.expect("spy").unwrap();
+    s.send("\r").unwrap();
+    s.expect("revealed: Red Spy").unwrap();
+    s.expect("red> ").unwrap();
+    // A command: "und" + Tab -> "undo".
+    s.send("und\t").unwrap();
+    s.expect("undo").unwrap();
+    s.send("\r").unwrap();
+    s.expect("Back to your previous decision").unwrap();
+    s.expect("red> ").unwrap();
+    s.send("prince\r").unwrap();
+    s.expect("revealed: Red Prince").unwrap();
+    s.expect("red> ").unwrap();
+    s.send("quit\r").unwrap();
+    // Unsaved moves: leaving offers a save; decline.
+    s.expect("Save the game before leaving?").unwrap();
+    s.send("\r").unwrap();
+    s.expect(expectrl::Eof).unwrap();
+    // History was kept for the next session.
+    let h = std::fs::read_to_string(tmp.path().join("h")).unwrap();
+    assert!(
+        h.contains("spy") && h.contains("undo") && h.contains("prince"),
+        "{h}"
+    );
+}
+
+#[test]
+fn hot_seat_choices_are_hidden() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = spawn(
+        &["braverats", "--seed", "1", "--hot-seat"],
+        &tmp.path().join("h"),
+    );
+    s.expect("Pass the keyboard to Red").unwrap();
+    s.expect("press Enter when ready").unwrap();
+    s.send("\r").unwrap();
+    // Red sees their own hand.
+    s.expect("Hand: Musician, Princess").unwrap();
+    s.expect("red> ").unwrap();
+    s.send("prince\r").unwrap();
+    let typed = s.expect("Choice made (hidden)").unwrap();
+    let echoed = text(&typed);
+    assert!(
+        !echoed.contains("prince"),
+        "the choice was echoed: {echoed:?}"
+    );
+    assert!(echoed.contains("******"), "masked: {echoed:?}");
+    // Blue is asked after a hand-off that clears the screen.
+    let handoff = s.expect("Pass the keyboard to Blue").unwrap();
+    assert!(!text(&handoff).contains("prince"));
+    s.expect("press Enter when ready").unwrap();
+    s.send("\r").unwrap();
+    let blue = s.expect("blue> ").unwrap();
+    let screen = text(&blue);
+    assert!(screen.contains("\x1b[2J"), "the screen was cleared");
+    // Blue's view: red's hand is hidden, and nothing says what red chose.
+    let after_clear = screen.rsplit("\x1b[2J").next().unwrap_or("");
+    assert!(
+        after_clear.contains("Hand: 8 card(s), hidden"),
+        "{after_clear:?}"
+    );
+    assert!(
+        !after_clear.contains("prince") && !after_clear.contains("Prince,"),
+        "{after_clear:?}"
+    );
+    s.send("wizard\r").unwrap();
+    s.expect("revealed: Red Prince, Blue Wizard").unwrap();
+    s.expect("Pass the keyboard to Red").unwrap();
+    s.expect("press Enter when ready").unwrap();
+    s.send("\r").unwrap();
+    s.expect("red> ").unwrap();
+    // Secret choices stay out of the history.
+    s.send("quit\r").unwrap();
+    s.expect("Save the game before leaving?").unwrap();
+    s.send("\r").unwrap();
+    s.expect(expectrl::Eof).unwrap();
+    let h = std::fs::read_to_string(tmp.path().join("h")).unwrap_or_default();
+    assert!(!h.contains("prince") && !h.contains("wizard"), "{h}");
+}
