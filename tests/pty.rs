@@ -98,7 +98,7 @@ fn hot_seat_choices_are_hidden() {
         "{after_clear:?}"
     );
     assert!(
-        !after_clear.contains("prince") && !after_clear.contains("Prince,"),
+        !after_clear.contains("Red Prince") && !after_clear.contains("revealed"),
         "{after_clear:?}"
     );
     s.send("wizard\r").unwrap();
