@@ -19,3 +19,4 @@ pub mod playthrough;
 pub mod replay;
 pub mod session;
 pub mod view;
+pub mod sim;

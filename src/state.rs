@@ -110,6 +110,9 @@ pub struct State {
     /// The next simultaneous decision is ordered: this player reveals first.
     pub(crate) reveal_first: Option<PlayerIx>,
     pub outcome: Option<Outcome>,
+    /// No log lines (scripts may ask `logging()` to skip building them):
+    /// for bots' and simulations' playouts.
+    pub quiet: bool,
     /// In a match: the game being played (from 1) and each player's wins.
     pub game_no: u32,
     pub match_wins: Vec<u32>,
@@ -137,6 +140,15 @@ pub(crate) fn shuffle(rng: &mut ChaCha8Rng, cards: &mut [CardIx]) {
 impl State {
     /// A new game: setup run, advanced to the first decision.
     pub fn new(game: &Game, seed: u64) -> Result<(State, Vec<Event>)> {
+        State::start(game, seed, false)
+    }
+
+    /// A new game that writes no log (for playouts).
+    pub fn new_quiet(game: &Game, seed: u64) -> Result<State> {
+        State::start(game, seed, true).map(|(s, _)| s)
+    }
+
+    fn start(game: &Game, seed: u64, quiet: bool) -> Result<(State, Vec<Event>)> {
         let mut state = State {
             stats: Vec::new(),
             vars: Vec::new(),
@@ -148,6 +160,7 @@ impl State {
             pending: VecDeque::new(),
             reveal_first: None,
             outcome: None,
+            quiet,
             game_no: 1,
             match_wins: vec![0; game.def.nplayers()],
         };
@@ -276,6 +289,23 @@ impl State {
         }
         self.pending.front()
     }
+    /// The first player who may choose now (no allocation: for playouts).
+    pub fn first_waiting(&self) -> Option<PlayerIx> {
+        let d = self.decision()?;
+        if let Some(f) = d.first {
+            if let Some(i) = d.players.iter().position(|&p| p == f) {
+                if d.chosen[i].is_none() {
+                    return Some(f);
+                }
+            }
+        }
+        d.players
+            .iter()
+            .zip(&d.chosen)
+            .find(|(_, c)| c.is_none())
+            .map(|(&p, _)| p)
+    }
+
     /// Players who may choose now.
     pub fn waiting(&self) -> Vec<PlayerIx> {
         self.decision().map(|d| d.waiting()).unwrap_or_default()
@@ -377,13 +407,23 @@ impl State {
             ));
         }
         let mut work = self.clone();
+        let events = work.apply(game, player, choice)?;
+        *self = work;
+        Ok(events)
+    }
+
+    /// `act` for a legal choice, without keeping the state on error: for
+    /// bots and simulation, which drop a state whose hook failed. Skips the
+    /// copy `act` makes.
+    pub fn apply(&mut self, game: &Game, player: PlayerIx, choice: Choice) -> Result<Vec<Event>> {
         let mut events = Vec::new();
-        let Some(d) = work.pending.front_mut() else {
+        let quiet = self.quiet;
+        let Some(d) = self.pending.front_mut() else {
             return Err(Error::new(ErrorKind::Move, "the game is over"));
         };
         let i = d.players.iter().position(|&p| p == player).unwrap_or(0);
         d.chosen[i] = Some(choice);
-        if d.first == Some(player) {
+        if d.first == Some(player) && !quiet {
             events.push(Event {
                 to: None,
                 text: format!(
@@ -397,26 +437,30 @@ impl State {
             });
         }
         if d.chosen.iter().all(Option::is_some) {
-            let Some(d) = work.pending.pop_front() else {
+            let Some(d) = self.pending.pop_front() else {
                 return Err(Error::new(ErrorKind::Move, "the game is over"));
             };
             let mut map = Map::new();
-            let mut shown = Vec::new();
             for (p, c) in d.players.iter().zip(d.chosen.iter().flatten()) {
-                let id = &game.def.players[*p];
-                map.insert(id.id.as_str().into(), c.to_dynamic(game));
-                shown.push(format!("{} {}", id.name, choice_name(game, c, Some(*p))));
+                map.insert(game.def.players[*p].key.clone().into(), c.to_dynamic(game));
             }
-            if d.players.len() > 1 {
+            if d.players.len() > 1 && !quiet {
+                let shown: Vec<String> = d
+                    .players
+                    .iter()
+                    .zip(d.chosen.iter().flatten())
+                    .map(|(p, c)| {
+                        format!("{} {}", game.def.players[*p].name, choice_name(game, c, Some(*p)))
+                    })
+                    .collect();
                 events.push(Event {
                     to: None,
                     text: format!("revealed: {}", shown.join(", ")),
                 });
             }
-            work.run(game, &mut events, &d.then, (map,))?;
-            work.advance(game, &mut events)?;
+            self.run(game, &mut events, &d.then, (map,))?;
+            self.advance(game, &mut events)?;
         }
-        *self = work;
         Ok(events)
     }
 
@@ -564,6 +608,7 @@ fn placeholder(s: &State) -> State {
         pending: VecDeque::new(),
         reveal_first: None,
         outcome: None,
+        quiet: s.quiet,
         game_no: 0,
         match_wins: Vec::new(),
     }

@@ -7,8 +7,14 @@ use crate::script::{Ctx, Fallible, with_ctx};
 use crate::state::{Choice, Decision, Event, Outcome};
 
 pub(super) fn register(engine: &mut Engine) {
+    // False in bots' and simulations' playouts: a script may skip building
+    // its log lines then.
+    engine.register_fn("logging", || with_ctx(|cx| Ok(!cx.state.quiet)));
     engine.register_fn("log", |text: &str| {
         with_ctx(|cx| {
+            if cx.state.quiet {
+                return Ok(());
+            }
             cx.events.push(Event {
                 to: None,
                 text: text.to_string(),
@@ -20,6 +26,9 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("log_to", |player: &str, text: &str| {
         with_ctx(|cx| {
             let p = cx.player(player)?;
+            if cx.state.quiet {
+                return Ok(());
+            }
             cx.events.push(Event {
                 to: Some(p),
                 text: text.to_string(),

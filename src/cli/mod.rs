@@ -6,6 +6,7 @@ mod list;
 mod play;
 mod replay;
 mod rules;
+mod sim;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -72,6 +73,8 @@ pub enum Command {
     },
     /// Play in the terminal against bots or hot-seat.
     Play(play::PlayArgs),
+    /// Simulate many seeded games between bots: balance figures and speed.
+    Sim(sim::SimArgs),
     /// Re-run a saved game and print the final state.
     Replay {
         file: PathBuf,
@@ -108,6 +111,7 @@ pub fn main() -> i32 {
         Command::List => list::run(&dir),
         Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),
         Command::Play(args) => play::run(&dir, args),
+        Command::Sim(args) => sim::run(&dir, args),
         Command::Replay { file, json } => replay::run(&dir, &file, json),
         Command::Check { paths, playouts } => check::run(&dir, &paths, playouts),
         Command::Completions { shell } => {

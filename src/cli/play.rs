@@ -44,7 +44,7 @@ pub struct PlayArgs {
     pub hot_seat: bool,
 }
 
-fn parse_bot(s: &str) -> std::result::Result<(String, String), String> {
+pub(super) fn parse_bot(s: &str) -> std::result::Result<(String, String), String> {
     let (p, k) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}`: expected PLAYER=KIND"))?;

@@ -1,0 +1,296 @@
+//! Batch simulation: many seeded games between bots, on all cores, and the
+//! balance figures a designer reads (win rates with confidence intervals,
+//! draws, lengths, seat advantage, per-card figures).
+//!
+//! Game `i` is seeded from (seed, i) and its bots from the game's seed, so
+//! the results are the same for any number of threads.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::bot;
+use crate::error::{Error, Result};
+use crate::game::{CardIx, Game, PlayerIx};
+use crate::load::{self, Settings};
+use crate::session::bot_seed;
+use crate::state::{Choice, Outcome, State};
+
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    pub games: u64,
+    pub seed: u64,
+    /// Bot kind per seat.
+    pub bots: Vec<String>,
+    pub jobs: usize,
+    /// A game not over after this many decisions is counted as unfinished.
+    pub max_decisions: u32,
+}
+
+/// One simulated game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub outcome: Option<Outcome>,
+    pub turns: u32,
+    pub decisions: u32,
+    /// Cards played (chosen), by whom.
+    pub plays: Vec<(PlayerIx, CardIx)>,
+    pub error: Option<String>,
+}
+
+/// The seed of game `i` of a run.
+pub fn game_seed(seed: u64, i: u64) -> u64 {
+    bot_seed(seed, i as usize, usize::MAX >> 8)
+}
+
+/// Play one game between bots, quietly.
+pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> Record {
+    let mut rec = Record {
+        outcome: None,
+        turns: 0,
+        decisions: 0,
+        plays: Vec::new(),
+        error: None,
+    };
+    let mut seats: Vec<Box<dyn bot::Bot>> = Vec::new();
+    for (p, kind) in bots.iter().enumerate() {
+        match bot::make(kind, bot_seed(seed, 0, p)) {
+            Some(b) => seats.push(b),
+            None => {
+                rec.error = Some(format!("unknown bot kind `{kind}`"));
+                return rec;
+            }
+        }
+    }
+    let mut state = match State::new_quiet(game, seed) {
+        Ok(s) => s,
+        Err(e) => {
+            rec.error = Some(e.to_string());
+            return rec;
+        }
+    };
+    while let Some(p) = state.first_waiting() {
+        if rec.decisions >= max_decisions {
+            break;
+        }
+        let Some(choice) = seats[p].choose(game, &state, p) else {
+            rec.error = Some("a bot found no legal choice".into());
+            break;
+        };
+        if let Choice::Card(c) = choice {
+            rec.plays.push((p, c));
+        }
+        rec.decisions += 1;
+        if let Err(e) = state.apply(game, p, choice) {
+            rec.error = Some(e.to_string());
+            break;
+        }
+    }
+    rec.outcome = state.outcome;
+    rec.turns = state.turn;
+    rec
+}
+
+/// Run a simulation: `games` games of the game at `path`, each thread with
+/// its own loaded copy of the rules. `progress` is told of finished games.
+pub fn run(
+    path: &Path,
+    dir: &Path,
+    settings: &Settings,
+    cfg: &SimConfig,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Record>> {
+    // Load once here to report a bad game before any thread starts.
+    let game = load::load_path(path, dir, settings)?;
+    if cfg.bots.len() != game.def.nplayers() {
+        return Err(Error::usage("one bot kind per seat is needed"));
+    }
+    drop(game);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.jobs.max(1))
+        .build()
+        .map_err(|e| Error::usage(format!("threads: {e}")))?;
+    // Chunks big enough to pay for loading the rules, small enough to
+    // balance the threads.
+    let chunk = (cfg.games / (cfg.jobs.max(1) as u64 * 8)).clamp(1, 5_000);
+    let starts: Vec<u64> = (0..cfg.games).step_by(chunk as usize).collect();
+    let done = AtomicU64::new(0);
+    let path: PathBuf = path.to_path_buf();
+    let chunks: Vec<Result<Vec<Record>>> = pool.install(|| {
+        starts
+            .par_iter()
+            .map(|&start| {
+                let game = load::load_path(&path, dir, settings)?;
+                let end = (start + chunk).min(cfg.games);
+                let mut out = Vec::with_capacity((end - start) as usize);
+                for i in start..end {
+                    out.push(play_one(&game, game_seed(cfg.seed, i), &cfg.bots, cfg.max_decisions));
+                    if i % 64 == 63 || i + 1 == end {
+                        let n = done.fetch_add((i % 64) + 1, Ordering::Relaxed);
+                        progress(n + (i % 64) + 1);
+                    }
+                }
+                Ok(out)
+            })
+            .collect()
+    });
+    let mut records = Vec::with_capacity(cfg.games as usize);
+    for c in chunks {
+        records.extend(c?);
+    }
+    Ok(records)
+}
+
+/// A proportion with its 95% Wilson score interval, in percent.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Rate {
+    pub count: u64,
+    pub percent: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    pub fn new(count: u64, n: u64) -> Rate {
+        if n == 0 {
+            return Rate { count, percent: 0.0, low: 0.0, high: 0.0 };
+        }
+        let (k, n) = (count as f64, n as f64);
+        let p = k / n;
+        let z = 1.959_964;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
+        Rate {
+            count,
+            percent: 100.0 * p,
+            low: 100.0 * (centre - half).max(0.0),
+            high: 100.0 * (centre + half).min(1.0),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Length {
+    pub mean: f64,
+    pub median: u32,
+    pub p95: u32,
+}
+
+impl Length {
+    fn of(mut xs: Vec<u32>) -> Length {
+        if xs.is_empty() {
+            return Length { mean: 0.0, median: 0, p95: 0 };
+        }
+        xs.sort_unstable();
+        let mean = xs.iter().map(|&x| x as f64).sum::<f64>() / xs.len() as f64;
+        let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize];
+        Length { mean, median: at(0.5), p95: at(0.95) }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CardFigures {
+    pub card: String,
+    /// Times chosen, by anyone.
+    pub played: u64,
+    /// Of those plays, how often the player who made it won the game.
+    pub won_game: Rate,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SeatFigures {
+    pub player: String,
+    pub bot: String,
+    pub wins: Rate,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub game: String,
+    pub variants: Vec<String>,
+    pub params: Vec<(String, i64)>,
+    pub games: u64,
+    pub seed: u64,
+    pub seats: Vec<SeatFigures>,
+    pub draws: Rate,
+    pub unfinished: u64,
+    pub errors: Vec<String>,
+    pub turns: Length,
+    pub decisions: Length,
+    /// First seat's win rate minus the second's, in points, with a 95% CI.
+    pub first_seat_advantage: Option<(f64, f64)>,
+    pub cards: Vec<CardFigures>,
+}
+
+pub fn report(game: &Game, cfg: &SimConfig, records: &[Record]) -> Report {
+    let def = &game.def;
+    let n = records.len() as u64;
+    let mut wins = vec![0u64; def.nplayers()];
+    let (mut draws, mut unfinished) = (0, 0);
+    let mut errors = Vec::new();
+    let mut played = vec![0u64; def.cards.len()];
+    let mut played_won = vec![0u64; def.cards.len()];
+    for (i, r) in records.iter().enumerate() {
+        match r.outcome {
+            Some(Outcome::Win(p)) => wins[p] += 1,
+            Some(Outcome::Draw) => draws += 1,
+            None => unfinished += 1,
+        }
+        if let Some(e) = &r.error {
+            if errors.len() < 5 {
+                errors.push(format!("game {i}: {e}"));
+            }
+        }
+        for &(p, c) in &r.plays {
+            played[c as usize] += 1;
+            if r.outcome == Some(Outcome::Win(p)) {
+                played_won[c as usize] += 1;
+            }
+        }
+    }
+    let seats: Vec<SeatFigures> = def
+        .players
+        .iter()
+        .enumerate()
+        .map(|(p, pl)| SeatFigures {
+            player: pl.id.clone(),
+            bot: cfg.bots[p].clone(),
+            wins: Rate::new(wins[p], n),
+        })
+        .collect();
+    // Difference of two proportions from one multinomial sample.
+    let first_seat_advantage = (def.nplayers() >= 2 && n > 0).then(|| {
+        let (a, b) = (wins[0] as f64 / n as f64, wins[1] as f64 / n as f64);
+        let var = (a + b - (a - b) * (a - b)) / n as f64;
+        (100.0 * (a - b), 100.0 * 1.959_964 * var.sqrt())
+    });
+    let cards = def
+        .cards
+        .iter()
+        .enumerate()
+        .filter(|(c, _)| played[*c] > 0)
+        .map(|(c, card)| CardFigures {
+            card: card.id.clone(),
+            played: played[c],
+            won_game: Rate::new(played_won[c], played[c]),
+        })
+        .collect();
+    Report {
+        game: def.id.clone(),
+        variants: def.applied.clone(),
+        params: def.sets.clone(),
+        games: n,
+        seed: cfg.seed,
+        seats,
+        draws: Rate::new(draws, n),
+        unfinished,
+        errors,
+        turns: Length::of(records.iter().map(|r| r.turns).collect()),
+        decisions: Length::of(records.iter().map(|r| r.decisions).collect()),
+        first_seat_advantage,
+        cards,
+    }
+}
