@@ -279,6 +279,9 @@ pub struct FlowDef {
     /// `all` (every turn is everyone's, a round) or `rotate` (one active player
     /// per turn, in seat order).
     pub turns: Option<TurnKind>,
+    /// A game still going after this many turns is a draw (a safety cap):
+    /// a number or `{param: NAME}`.
+    pub max_turns: Option<At<StartValue>>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Default)]

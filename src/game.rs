@@ -174,6 +174,8 @@ pub struct Def {
     pub setup: Vec<Setup>,
     pub flow: Vec<Step>,
     pub turns: TurnKind,
+    /// Turns after which the game is a draw.
+    pub max_turns: Option<i64>,
     /// Every variant the file offers.
     pub variants: Vec<VariantInfo>,
     /// The variants applied to this game, in order.
@@ -238,10 +240,18 @@ impl Def {
 pub struct Game {
     pub def: Rc<Def>,
     pub(crate) script: Script,
+    /// Recorded hook runs, replayed in playouts.
+    pub(crate) memo: std::cell::RefCell<crate::memo::Memo>,
 }
 
 impl Game {
     pub fn id(&self) -> &str {
         &self.def.id
+    }
+
+    /// Hook runs replayed from the memo, and runs of the script, so far.
+    pub fn memo_stats(&self) -> (u64, u64) {
+        let m = self.memo.borrow();
+        (m.hits, m.misses)
     }
 }

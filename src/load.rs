@@ -574,6 +574,26 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         ));
     }
 
+    let max_turns = match flow_def.max_turns.as_ref().map(|m| (&m.value, &m.pos)) {
+        None => None,
+        Some((StartValue::All(n), _)) => Some(*n),
+        Some((StartValue::Param { param }, at)) => {
+            match params.iter().find(|p| p.id == param.value) {
+                Some(p) => Some(p.value),
+                None => {
+                    let name = At {
+                        value: param.value.clone(),
+                        pos: at.clone(),
+                    };
+                    return Err(unknown("parameter", &name, &param_ids));
+                }
+            }
+        }
+        Some((StartValue::ByPlayer(_), at)) => {
+            return Err(invalid("`max_turns` is a number or {param: NAME}", at));
+        }
+    };
+
     let Some(script_path) = file.script.as_ref().map(|s| PathBuf::from(&s.value)) else {
         return Err(Error::new(
             ErrorKind::Invalid,
@@ -618,6 +638,7 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         setup,
         flow,
         turns: flow_def.turns.unwrap_or(TurnKind::All),
+        max_turns,
         variants: variants_offered,
         applied: settings.variants.clone(),
         sets: settings.sets.clone(),
@@ -633,6 +654,7 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     Ok(Game {
         def: Rc::new(def),
         script,
+        memo: std::cell::RefCell::new(crate::memo::Memo::new()),
     })
 }
 

@@ -12,6 +12,7 @@ use rhai::{
 
 use crate::error::{Error, ErrorKind, Pos, Result};
 use crate::game::Def;
+use crate::memo::{self, Op, Read, Val, Write};
 use crate::state::{Event, State};
 
 /// Sandbox limits, set explicitly (Rhai's defaults differ between debug and
@@ -34,6 +35,42 @@ pub(crate) struct Ctx {
     pub def: Rc<Def>,
     pub state: State,
     pub events: Vec<Event>,
+    /// The reads and writes of this run, when it is being recorded.
+    pub trace: Option<Vec<Op>>,
+}
+
+impl Ctx {
+    /// Read the state (recorded for the memo).
+    pub fn read(&mut self, key: Read) -> Val {
+        let v = memo::read(&mut self.state, &key);
+        if let Some(t) = &mut self.trace {
+            t.push(Op::Read(key, v.clone()));
+        }
+        v
+    }
+
+    pub fn read_int(&mut self, key: Read) -> i64 {
+        match self.read(key) {
+            Val::Int(i) => i,
+            Val::Cards(c) => c.len() as i64,
+        }
+    }
+
+    /// Change the state (recorded for the memo).
+    pub fn write(&mut self, w: Write) -> Fallible<()> {
+        if memo::write(&mut self.state, &w).is_none() {
+            return Err(format!("cannot apply {w:?}").into());
+        }
+        if let Some(t) = &mut self.trace {
+            t.push(Op::Write(w));
+        }
+        Ok(())
+    }
+
+    /// The run drew from the RNG: it cannot be replayed from a record.
+    pub fn impure(&mut self) {
+        self.trace = None;
+    }
 }
 
 thread_local! {
@@ -107,7 +144,8 @@ impl Script {
     }
 
     /// Call `hook` with the state parked where the API can reach it. The state
-    /// comes back whatever happens; on error the caller drops it.
+    /// comes back whatever happens; on error the caller drops it. With
+    /// `record`, also the run's reads and writes (None if it used the RNG).
     pub(crate) fn call(
         &self,
         def: &Rc<Def>,
@@ -115,12 +153,14 @@ impl Script {
         events: &mut Vec<Event>,
         hook: &str,
         args: impl FuncArgs,
-    ) -> (State, Result<Dynamic>) {
+        record: bool,
+    ) -> (State, Result<Dynamic>, Option<Vec<Op>>) {
         CTX.with(|c| {
             *c.borrow_mut() = Some(Ctx {
                 def: def.clone(),
                 state,
                 events: std::mem::take(events),
+                trace: record.then(Vec::new),
             })
         });
         let mut scope = Scope::new();
@@ -134,7 +174,11 @@ impl Script {
             unreachable!("hook context vanished")
         };
         *events = cx.events;
-        (cx.state, result.map_err(|e| self.runtime_error(hook, *e)))
+        (
+            cx.state,
+            result.map_err(|e| self.runtime_error(hook, *e)),
+            cx.trace,
+        )
     }
 
     fn runtime_error(&self, hook: &str, err: EvalAltResult) -> Error {

@@ -126,7 +126,12 @@ pub fn run(
                 let end = (start + chunk).min(cfg.games);
                 let mut out = Vec::with_capacity((end - start) as usize);
                 for i in start..end {
-                    out.push(play_one(&game, game_seed(cfg.seed, i), &cfg.bots, cfg.max_decisions));
+                    out.push(play_one(
+                        &game,
+                        game_seed(cfg.seed, i),
+                        &cfg.bots,
+                        cfg.max_decisions,
+                    ));
                     if i % 64 == 63 || i + 1 == end {
                         let n = done.fetch_add((i % 64) + 1, Ordering::Relaxed);
                         progress(n + (i % 64) + 1);
@@ -155,7 +160,12 @@ pub struct Rate {
 impl Rate {
     pub fn new(count: u64, n: u64) -> Rate {
         if n == 0 {
-            return Rate { count, percent: 0.0, low: 0.0, high: 0.0 };
+            return Rate {
+                count,
+                percent: 0.0,
+                low: 0.0,
+                high: 0.0,
+            };
         }
         let (k, n) = (count as f64, n as f64);
         let p = k / n;
@@ -182,12 +192,20 @@ pub struct Length {
 impl Length {
     fn of(mut xs: Vec<u32>) -> Length {
         if xs.is_empty() {
-            return Length { mean: 0.0, median: 0, p95: 0 };
+            return Length {
+                mean: 0.0,
+                median: 0,
+                p95: 0,
+            };
         }
         xs.sort_unstable();
         let mean = xs.iter().map(|&x| x as f64).sum::<f64>() / xs.len() as f64;
         let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize];
-        Length { mean, median: at(0.5), p95: at(0.95) }
+        Length {
+            mean,
+            median: at(0.5),
+            p95: at(0.95),
+        }
     }
 }
 

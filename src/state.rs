@@ -35,7 +35,7 @@ impl Choice {
 }
 
 /// A decision the game waits for.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     pub name: String,
     pub prompt: String,
@@ -202,7 +202,7 @@ impl State {
                         shuffle(&mut self.rng, &mut self.zones[slot]);
                     }
                 }
-                Setup::Hook { name } => self.run(game, events, name, ())?,
+                Setup::Hook { name } => self.run(game, events, name, Args::None)?,
             }
         }
         self.turn = 1;
@@ -440,17 +440,17 @@ impl State {
             let Some(d) = self.pending.pop_front() else {
                 return Err(Error::new(ErrorKind::Move, "the game is over"));
             };
-            let mut map = Map::new();
-            for (p, c) in d.players.iter().zip(d.chosen.iter().flatten()) {
-                map.insert(game.def.players[*p].key.clone().into(), c.to_dynamic(game));
-            }
             if d.players.len() > 1 && !quiet {
                 let shown: Vec<String> = d
                     .players
                     .iter()
                     .zip(d.chosen.iter().flatten())
                     .map(|(p, c)| {
-                        format!("{} {}", game.def.players[*p].name, choice_name(game, c, Some(*p)))
+                        format!(
+                            "{} {}",
+                            game.def.players[*p].name,
+                            choice_name(game, c, Some(*p))
+                        )
                     })
                     .collect();
                 events.push(Event {
@@ -458,27 +458,55 @@ impl State {
                     text: format!("revealed: {}", shown.join(", ")),
                 });
             }
-            self.run(game, &mut events, &d.then, (map,))?;
+            self.run(
+                game,
+                &mut events,
+                &d.then,
+                Args::Choices(&d.players, &d.chosen),
+            )?;
             self.advance(game, &mut events)?;
         }
         Ok(events)
     }
 
     /// Call a hook on this state. On error the state is garbage: callers
-    /// work on a copy and drop it.
+    /// work on a copy and drop it. Quiet states replay recorded runs of the
+    /// hook when they can (see memo.rs).
     pub(crate) fn run(
         &mut self,
         game: &Game,
         events: &mut Vec<Event>,
         name: &str,
-        args: impl rhai::FuncArgs,
+        args: Args,
     ) -> Result<()> {
+        let record = self.quiet && game.memo.borrow().enabled(name);
+        let key = if record { args.key() } else { Vec::new() };
+        if record && game.memo.borrow_mut().replay(name, &key, self) {
+            return Ok(());
+        }
         let turn = self.turn;
         let taken = std::mem::replace(self, placeholder(self));
-        let (state, r) = game.script.call(&game.def, taken, events, name, args);
+        let (state, r, trace) = match &args {
+            Args::None => game.script.call(&game.def, taken, events, name, (), record),
+            Args::Face(f) => game
+                .script
+                .call(&game.def, taken, events, name, (f.clone(),), record),
+            Args::Choices(players, chosen) => {
+                let mut map = Map::new();
+                for (p, c) in players.iter().zip(chosen.iter().flatten()) {
+                    map.insert(game.def.players[*p].key.clone().into(), c.to_dynamic(game));
+                }
+                game.script
+                    .call(&game.def, taken, events, name, (map,), record)
+            }
+        };
         *self = state;
-        r.map(|_| ())
-            .map_err(|e| e.note(format!("during turn {turn}")))
+        r.map_err(|e| e.note(format!("during turn {turn}")))
+            .map(|_| ())?;
+        if let Some(ops) = trace {
+            game.memo.borrow_mut().insert(name, &key, ops);
+        }
+        Ok(())
     }
 
     /// Run flow steps until a decision is pending or the game is over.
@@ -508,6 +536,16 @@ impl State {
             if self.cursor == def.flow.len() {
                 // A new turn starts when its first step runs.
                 self.cursor = 0;
+                if def.max_turns.is_some_and(|m| i64::from(self.turn) >= m) {
+                    self.outcome = Some(Outcome::Draw);
+                    if !self.quiet {
+                        events.push(Event {
+                            to: None,
+                            text: format!("{} turns played (max_turns): a draw.", self.turn),
+                        });
+                    }
+                    break;
+                }
                 self.turn += 1;
                 if def.turns == TurnKind::Rotate {
                     self.active = (self.active + 1) % def.nplayers();
@@ -562,10 +600,10 @@ impl State {
                 Step::Roll { die, then } => {
                     let faces = &def.dice[*die].faces;
                     let face = faces[below(&mut self.rng, faces.len() as u64) as usize].clone();
-                    self.run(game, events, then, (face,))?;
+                    self.run(game, events, then, Args::Face(face))?;
                 }
                 Step::Hook { name } => {
-                    self.run(game, events, name, ())?;
+                    self.run(game, events, name, Args::None)?;
                 }
             }
         }
@@ -591,6 +629,25 @@ impl State {
                 cards.into_iter().map(Choice::Card).collect()
             }
             Options::Words(w) => w.iter().cloned().map(Choice::Word).collect(),
+        }
+    }
+}
+
+/// What a hook is called with.
+pub(crate) enum Args<'a> {
+    None,
+    /// A rolled face.
+    Face(String),
+    /// A decision's choices, by decider.
+    Choices(&'a [PlayerIx], &'a [Option<Choice>]),
+}
+
+impl Args<'_> {
+    fn key(&self) -> Vec<Choice> {
+        match self {
+            Args::None => Vec::new(),
+            Args::Face(f) => vec![Choice::Word(f.clone())],
+            Args::Choices(p, c) => crate::memo::key(p, c),
         }
     }
 }

@@ -4,25 +4,33 @@
 use rhai::{Array, Dynamic, Engine, ImmutableString};
 
 use crate::format::AttrValue;
+use crate::memo::{Read, Val, Write};
 use crate::script::with_ctx;
 
 pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("cards", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
-            Ok(cx.state.zones[slot]
+            let Val::Cards(cards) = cx.read(Read::Cards(slot)) else {
+                return Ok(Array::new());
+            };
+            Ok(cards
                 .iter()
                 .map(|&c| Dynamic::from(cx.def.cards[c as usize].key.clone()))
                 .collect::<Array>())
         })
     });
     engine.register_fn("count", |owner: &str, zone: &str| {
-        with_ctx(|cx| Ok(cx.state.zones[cx.slot(owner, zone)?].len() as i64))
+        with_ctx(|cx| {
+            let slot = cx.slot(owner, zone)?;
+            Ok(cx.read_int(Read::Count(slot)))
+        })
     });
     engine.register_fn("has", |owner: &str, zone: &str, card: &str| {
         with_ctx(|cx| {
             let c = cx.card(card)?;
-            Ok(cx.state.zones[cx.slot(owner, zone)?].contains(&c))
+            let slot = cx.slot(owner, zone)?;
+            Ok(cx.read_int(Read::Has(slot, c)) != 0)
         })
     });
     engine.register_fn(
@@ -31,12 +39,14 @@ pub(super) fn register(engine: &mut Engine) {
             with_ctx(|cx| {
                 let c = cx.card(card)?;
                 let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
-                let Some(i) = cx.state.zones[a].iter().rposition(|&x| x == c) else {
+                if !cx.state.zones[a].contains(&c) {
                     return Err(format!("`{card}` is not in {from_owner} {from}").into());
-                };
-                cx.state.zones[a].remove(i);
-                cx.state.zones[b].push(c);
-                Ok(())
+                }
+                cx.write(Write::MoveCard {
+                    card: c,
+                    from: a,
+                    to: b,
+                })
             })
         },
     );
@@ -45,11 +55,7 @@ pub(super) fn register(engine: &mut Engine) {
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
-                if a != b {
-                    let moved = std::mem::take(&mut cx.state.zones[a]);
-                    cx.state.zones[b].extend(moved);
-                }
-                Ok(())
+                cx.write(Write::MoveAll { from: a, to: b })
             })
         },
     );
@@ -59,12 +65,9 @@ pub(super) fn register(engine: &mut Engine) {
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
-                Ok(match cx.state.zones[a].pop() {
-                    Some(c) => {
-                        cx.state.zones[b].push(c);
-                        Dynamic::from(cx.def.cards[c as usize].key.clone())
-                    }
-                    None => Dynamic::UNIT,
+                Ok(match cx.read_int(Read::Draw { from: a, to: b }) {
+                    c if c >= 0 => Dynamic::from(cx.def.cards[c as usize].key.clone()),
+                    _ => Dynamic::UNIT,
                 })
             })
         },

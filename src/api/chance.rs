@@ -14,6 +14,7 @@ pub(super) fn register(engine: &mut Engine) {
             if n <= 0 {
                 return Err(format!("random({n}): n must be positive").into());
             }
+            cx.impure();
             Ok(below(&mut cx.state.rng, n as u64) as i64)
         })
     });
@@ -22,6 +23,7 @@ pub(super) fn register(engine: &mut Engine) {
             let Some(d) = cx.def.die(die) else {
                 return unknown("die", die, cx.def.dice.iter().map(|d| d.id.clone()));
             };
+            cx.impure();
             let faces = &cx.def.dice[d].faces;
             let f = below(&mut cx.state.rng, faces.len() as u64) as usize;
             Ok(ImmutableString::from(faces[f].as_str()))
@@ -30,6 +32,7 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("shuffle", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
+            cx.impure();
             shuffle(&mut cx.state.rng, &mut cx.state.zones[slot]);
             Ok(())
         })

@@ -3,6 +3,7 @@
 use rhai::{Array, Engine, ImmutableString};
 
 use crate::game::PlayerIx;
+use crate::memo::{Read, Write};
 use crate::script::{Ctx, Fallible, with_ctx};
 use crate::state::{Choice, Decision, Event, Outcome};
 
@@ -39,30 +40,25 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("end_game", |winner: &str| {
         with_ctx(|cx| {
             let p = cx.player(winner)?;
-            cx.state.outcome = Some(Outcome::Win(p));
-            Ok(())
+            cx.write(Write::End(Outcome::Win(p)))
         })
     });
     engine.register_fn("end_game", || {
-        with_ctx(|cx| {
-            cx.state.outcome = Some(Outcome::Draw);
-            Ok(())
-        })
+        with_ctx(|cx| cx.write(Write::End(Outcome::Draw)))
     });
-    engine.register_fn("is_over", || with_ctx(|cx| Ok(cx.state.outcome.is_some())));
+    engine.register_fn("is_over", || {
+        with_ctx(|cx| Ok(cx.read_int(Read::IsOver) != 0))
+    });
     // The next simultaneous decision is ordered: `player` chooses and reveals
     // first, the others choose seeing it.
     engine.register_fn("reveal_first", |player: &str| {
         with_ctx(|cx| {
-            cx.state.reveal_first = Some(cx.player(player)?);
-            Ok(())
+            let p = cx.player(player)?;
+            cx.write(Write::RevealFirst(Some(p)))
         })
     });
     engine.register_fn("cancel_reveal_first", || {
-        with_ctx(|cx| {
-            cx.state.reveal_first = None;
-            Ok(())
-        })
+        with_ctx(|cx| cx.write(Write::RevealFirst(None)))
     });
     // Ask one player to choose among `options` (card ids or words); the
     // answer goes to the script function `then` as a map player -> choice.
@@ -109,7 +105,7 @@ fn ask(
             _ => Choice::Word(text.to_string()),
         });
     }
-    cx.state.push_decision(Decision {
+    cx.write(Write::Ask(Decision {
         name: name.to_string(),
         prompt: String::new(),
         chosen: vec![None; players.len()],
@@ -117,6 +113,5 @@ fn ask(
         players,
         then: then.to_string(),
         first: None,
-    });
-    Ok(())
+    }))
 }

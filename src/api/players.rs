@@ -2,6 +2,7 @@
 
 use rhai::{Array, Dynamic, Engine, ImmutableString};
 
+use crate::memo::{Read, Write};
 use crate::script::with_ctx;
 
 pub(super) fn register(engine: &mut Engine) {
@@ -36,13 +37,16 @@ pub(super) fn register(engine: &mut Engine) {
         })
     });
     engine.register_fn("active", || {
-        with_ctx(|cx| Ok(cx.def.players[cx.state.active].key.clone()))
+        with_ctx(|cx| {
+            let a = cx.read_int(Read::Active) as usize;
+            Ok(cx.def.players[a].key.clone())
+        })
     });
     engine.register_fn("set_active", |p: &str| {
         with_ctx(|cx| {
-            cx.state.active = cx.player(p)?;
-            Ok(())
+            let p = cx.player(p)?;
+            cx.write(Write::SetActive(p))
         })
     });
-    engine.register_fn("turn", || with_ctx(|cx| Ok(cx.state.turn as i64)));
+    engine.register_fn("turn", || with_ctx(|cx| Ok(cx.read_int(Read::Turn))));
 }

@@ -3,53 +3,69 @@
 use rhai::Engine;
 
 use super::unknown;
-use crate::script::with_ctx;
+use crate::memo::{Read, Write};
+use crate::script::{Ctx, Fallible, with_ctx};
+
+impl Ctx {
+    fn stat_ix(&self, p: &str, s: &str) -> Fallible<usize> {
+        Ok(self.player(p)? * self.def.stats.len() + self.stat(s)?)
+    }
+    fn var_ix(&self, v: &str) -> Fallible<usize> {
+        match self.def.var(v) {
+            Some(i) => Ok(i),
+            None => unknown("var", v, self.def.vars.iter().map(|v| v.id.clone())),
+        }
+    }
+}
 
 pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("stat", |p: &str, s: &str| {
         with_ctx(|cx| {
-            let i = cx.player(p)? * cx.def.stats.len() + cx.stat(s)?;
-            Ok(cx.state.stats[i])
+            let i = cx.stat_ix(p, s)?;
+            Ok(cx.read_int(Read::Stat(i)))
         })
     });
     engine.register_fn("set_stat", |p: &str, s: &str, v: i64| {
         with_ctx(|cx| {
-            let i = cx.player(p)? * cx.def.stats.len() + cx.stat(s)?;
-            cx.state.stats[i] = v;
-            Ok(())
+            let i = cx.stat_ix(p, s)?;
+            cx.write(Write::SetStat(i, v))
         })
     });
+    // Returns nothing: read the stat to branch on it (see memo.rs).
     engine.register_fn("add_stat", |p: &str, s: &str, d: i64| {
         with_ctx(|cx| {
-            let i = cx.player(p)? * cx.def.stats.len() + cx.stat(s)?;
-            cx.state.stats[i] = cx.state.stats[i].saturating_add(d);
-            Ok(cx.state.stats[i])
+            let i = cx.stat_ix(p, s)?;
+            cx.write(Write::AddStat(i, d))
+        })
+    });
+    // Whether any player's stat is at least `n`: an end condition that does
+    // not depend on the exact values (playouts replay it faster).
+    engine.register_fn("any_at_least", |s: &str, n: i64| {
+        with_ctx(|cx| {
+            let stat = cx.stat(s)?;
+            let nstats = cx.def.stats.len();
+            Ok(cx.read_int(Read::AnyAtLeast { stat, nstats, n }) != 0)
         })
     });
     engine.register_fn("get_var", |v: &str| {
-        with_ctx(|cx| match cx.def.var(v) {
-            Some(i) => Ok(cx.state.vars[i]),
-            None => unknown("var", v, cx.def.vars.iter().map(|v| v.id.clone())),
+        with_ctx(|cx| {
+            let i = cx.var_ix(v)?;
+            Ok(cx.read_int(Read::Var(i)))
         })
     });
     engine.register_fn("set_var", |v: &str, x: i64| {
-        with_ctx(|cx| match cx.def.var(v) {
-            Some(i) => {
-                cx.state.vars[i] = x;
-                Ok(())
-            }
-            None => unknown("var", v, cx.def.vars.iter().map(|v| v.id.clone())),
+        with_ctx(|cx| {
+            let i = cx.var_ix(v)?;
+            cx.write(Write::SetVar(i, x))
         })
     });
     engine.register_fn("add_var", |v: &str, d: i64| {
-        with_ctx(|cx| match cx.def.var(v) {
-            Some(i) => {
-                cx.state.vars[i] = cx.state.vars[i].saturating_add(d);
-                Ok(cx.state.vars[i])
-            }
-            None => unknown("var", v, cx.def.vars.iter().map(|v| v.id.clone())),
+        with_ctx(|cx| {
+            let i = cx.var_ix(v)?;
+            cx.write(Write::AddVar(i, d))
         })
     });
+    // Parameters are fixed for a game: no need to record them.
     engine.register_fn("param", |name: &str| {
         with_ctx(|cx| match cx.def.param(name) {
             Some(p) => Ok(p.value),

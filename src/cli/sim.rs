@@ -50,12 +50,23 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
             return Err(Error::usage(format!("no player `{p}` in {}", def.id)));
         };
         if !bot::KINDS.contains(&k.as_str()) {
-            return Err(Error::usage(format!("unknown bot kind `{k}` (kinds: {})", bot::KINDS.join(", "))));
+            return Err(Error::usage(format!(
+                "unknown bot kind `{k}` (kinds: {})",
+                bot::KINDS.join(", ")
+            )));
         }
         bots[i] = k.clone();
     }
-    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let cfg = SimConfig { games: a.games, seed: a.seed, bots, jobs, max_decisions: a.max_decisions };
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cfg = SimConfig {
+        games: a.games,
+        seed: a.seed,
+        bots,
+        jobs,
+        max_decisions: a.max_decisions,
+    };
     let mut columns = vec![base.clone()];
     for c in &a.compare {
         let variants = c
@@ -64,7 +75,10 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
             .filter(|v| !v.is_empty() && *v != "base")
             .map(str::to_string)
             .collect();
-        columns.push(Settings { variants, sets: base.sets.clone() });
+        columns.push(Settings {
+            variants,
+            sets: base.sets.clone(),
+        });
     }
     let mut reports = Vec::new();
     for settings in &columns {
@@ -101,7 +115,11 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
 }
 
 fn label(s: &Settings) -> String {
-    if s.variants.is_empty() { "base".into() } else { s.variants.join("+") }
+    if s.variants.is_empty() {
+        "base".into()
+    } else {
+        s.variants.join("+")
+    }
 }
 
 /// A progress bar on stderr, only on a terminal and only once a run has
@@ -113,8 +131,13 @@ struct Progress {
 impl Progress {
     fn new(total: u64, label: &str) -> Progress {
         let bar = if std::io::stderr().is_terminal() {
-            let b = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::hidden());
-            if let Ok(style) = indicatif::ProgressStyle::with_template("{prefix} {bar:40} {pos}/{len} games ({per_sec}, eta {eta})") {
+            let b = indicatif::ProgressBar::with_draw_target(
+                Some(total),
+                indicatif::ProgressDrawTarget::hidden(),
+            );
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{prefix} {bar:40} {pos}/{len} games ({per_sec}, eta {eta})",
+            ) {
                 b.set_style(style);
             }
             b.set_prefix(label.to_string());
@@ -125,8 +148,12 @@ impl Progress {
         Progress { bar }
     }
     fn set(&self, n: u64) {
-        if self.bar.is_hidden() && self.bar.elapsed().as_secs_f64() > 1.0 && std::io::stderr().is_terminal() {
-            self.bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        if self.bar.is_hidden()
+            && self.bar.elapsed().as_secs_f64() > 1.0
+            && std::io::stderr().is_terminal()
+        {
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
         }
         self.bar.set_position(n);
     }
@@ -140,14 +167,36 @@ fn pct(r: &sim::Rate) -> String {
 }
 
 fn print_report(r: &Report) {
-    let variants = if r.variants.is_empty() { "-".to_string() } else { r.variants.join(", ") };
-    println!("{} - {} games, seed {}, variants {variants}", r.game, r.games, r.seed);
+    let variants = if r.variants.is_empty() {
+        "-".to_string()
+    } else {
+        r.variants.join(", ")
+    };
+    println!(
+        "{} - {} games, seed {}, variants {variants}",
+        r.game, r.games, r.seed
+    );
     println!();
-    println!("{:<14} {:<8} {:>8}  win rate (95% CI)", "seat", "bot", "wins");
+    println!(
+        "{:<14} {:<8} {:>8}  win rate (95% CI)",
+        "seat", "bot", "wins"
+    );
     for s in &r.seats {
-        println!("{:<14} {:<8} {:>8}  {}", s.player, s.bot, s.wins.count, pct(&s.wins));
+        println!(
+            "{:<14} {:<8} {:>8}  {}",
+            s.player,
+            s.bot,
+            s.wins.count,
+            pct(&s.wins)
+        );
     }
-    println!("{:<14} {:<8} {:>8}  {}", "draws", "", r.draws.count, pct(&r.draws));
+    println!(
+        "{:<14} {:<8} {:>8}  {}",
+        "draws",
+        "",
+        r.draws.count,
+        pct(&r.draws)
+    );
     if r.unfinished > 0 {
         println!("{:<14} {:<8} {:>8}", "unfinished", "", r.unfinished);
     }
@@ -156,10 +205,18 @@ fn print_report(r: &Report) {
     }
     println!(
         "length: turns mean {:.1}, median {}, p95 {}; decisions mean {:.1}, median {}, p95 {}",
-        r.turns.mean, r.turns.median, r.turns.p95, r.decisions.mean, r.decisions.median, r.decisions.p95
+        r.turns.mean,
+        r.turns.median,
+        r.turns.p95,
+        r.decisions.mean,
+        r.decisions.median,
+        r.decisions.p95
     );
     if !r.cards.is_empty() {
-        println!("\n{:<18} {:>9}  player won the game (95% CI)", "card", "played");
+        println!(
+            "\n{:<18} {:>9}  player won the game (95% CI)",
+            "card", "played"
+        );
         for c in &r.cards {
             println!("{:<18} {:>9}  {}", c.card, c.played, pct(&c.won_game));
         }
@@ -172,7 +229,13 @@ fn print_report(r: &Report) {
 fn print_compare(reports: &[Report]) {
     let head: Vec<String> = reports
         .iter()
-        .map(|r| if r.variants.is_empty() { "base".into() } else { r.variants.join("+") })
+        .map(|r| {
+            if r.variants.is_empty() {
+                "base".into()
+            } else {
+                r.variants.join("+")
+            }
+        })
         .collect();
     print!("{:<22}", "");
     for h in &head {
@@ -191,14 +254,19 @@ fn print_compare(reports: &[Report]) {
     }
     row("draws", &|r| pct(&r.draws));
     row("first seat advantage", &|r| {
-        r.first_seat_advantage.map_or("-".into(), |(d, ci)| format!("{d:+.1} +/- {ci:.1}"))
+        r.first_seat_advantage
+            .map_or("-".into(), |(d, ci)| format!("{d:+.1} +/- {ci:.1}"))
     });
     row("turns (mean)", &|r| format!("{:.1}", r.turns.mean));
-    row("turns (median, p95)", &|r| format!("{}, {}", r.turns.median, r.turns.p95));
+    row("turns (median, p95)", &|r| {
+        format!("{}, {}", r.turns.median, r.turns.p95)
+    });
 }
 
 fn print_csv(reports: &[Report]) {
-    println!("variants,seat,bot,games,wins,win_rate,ci_low,ci_high,draws,turns_mean,turns_median,turns_p95");
+    println!(
+        "variants,seat,bot,games,wins,win_rate,ci_low,ci_high,draws,turns_mean,turns_median,turns_p95"
+    );
     for r in reports {
         let v = r.variants.join("+");
         for s in &r.seats {

@@ -1,0 +1,405 @@
+//! Hook memoisation for playouts: a script reaches the state only through
+//! the API, so a hook run is a sequence of reads (with the values seen) and
+//! writes. Recorded runs form a trie per (hook, arguments): replaying walks
+//! it, doing each read on the state and following the branch of its value,
+//! applying each write. A path not seen yet falls back to the script (and
+//! is recorded). Only quiet states (bots' and simulations' playouts) use it;
+//! a hook that draws from the RNG is never memoised.
+//!
+//! Reads and writes here are also how the API itself reads and changes the
+//! state, so a replay means exactly what the script did.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use crate::game::{CardIx, PlayerIx};
+use crate::state::{Choice, Decision, Outcome, State};
+
+/// Something a hook looked at.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Read {
+    /// A stat, by flat index (player * nstats + stat).
+    Stat(usize),
+    Var(usize),
+    Cards(usize),
+    Count(usize),
+    Has(usize, CardIx),
+    Turn,
+    Active,
+    IsOver,
+    /// Whether any player's stat is at least `n`.
+    AnyAtLeast {
+        stat: usize,
+        nstats: usize,
+        n: i64,
+    },
+    /// Move the top card (a read of which card, and a write).
+    Draw {
+        from: usize,
+        to: usize,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Val {
+    Int(i64),
+    Cards(Vec<CardIx>),
+}
+
+/// Something a hook changed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Write {
+    SetStat(usize, i64),
+    AddStat(usize, i64),
+    SetVar(usize, i64),
+    AddVar(usize, i64),
+    MoveCard {
+        card: CardIx,
+        from: usize,
+        to: usize,
+    },
+    MoveAll {
+        from: usize,
+        to: usize,
+    },
+    SetActive(PlayerIx),
+    End(Outcome),
+    RevealFirst(Option<PlayerIx>),
+    Ask(Decision),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Op {
+    Read(Read, Val),
+    Write(Write),
+}
+
+/// How to take a write back when a replay misses half way.
+enum Undo {
+    Stat(usize, i64),
+    Var(usize, i64),
+    /// A card left `from` at `pos` for the end of `to`.
+    Move {
+        from: usize,
+        pos: usize,
+        to: usize,
+    },
+    /// `n` cards were appended to `to` from the (then emptied) `from`.
+    MoveAll {
+        from: usize,
+        to: usize,
+        n: usize,
+    },
+    Active(PlayerIx),
+    Outcome(Option<Outcome>),
+    Reveal(Option<PlayerIx>),
+    Ask,
+}
+
+/// Evaluate a read on the state (a draw also moves the card).
+pub(crate) fn read(state: &mut State, key: &Read) -> Val {
+    match key {
+        Read::Stat(i) => Val::Int(state.stats[*i]),
+        Read::Var(i) => Val::Int(state.vars[*i]),
+        Read::Cards(s) => Val::Cards(state.zones[*s].clone()),
+        Read::Count(s) => Val::Int(state.zones[*s].len() as i64),
+        Read::Has(s, c) => Val::Int(i64::from(state.zones[*s].contains(c))),
+        Read::Turn => Val::Int(i64::from(state.turn)),
+        Read::Active => Val::Int(state.active as i64),
+        Read::IsOver => Val::Int(i64::from(state.outcome.is_some())),
+        Read::AnyAtLeast { stat, nstats, n } => {
+            let hit = state
+                .stats
+                .iter()
+                .skip(*stat)
+                .step_by((*nstats).max(1))
+                .any(|v| v >= n);
+            Val::Int(i64::from(hit))
+        }
+        Read::Draw { from, to } => match state.zones[*from].pop() {
+            Some(c) => {
+                state.zones[*to].push(c);
+                Val::Int(i64::from(c))
+            }
+            None => Val::Int(-1),
+        },
+    }
+}
+
+fn undo_draw(state: &mut State, key: &Read, v: &Val) -> Option<Undo> {
+    match (key, v) {
+        (Read::Draw { from, to }, Val::Int(c)) if *c >= 0 => Some(Undo::Move {
+            from: *from,
+            pos: state.zones[*from].len(),
+            to: *to,
+        }),
+        _ => None,
+    }
+}
+
+/// Apply a write; None if it cannot apply (a card not there), with the
+/// state unchanged.
+pub(crate) fn write(state: &mut State, w: &Write) -> Option<()> {
+    apply(state, w).map(|_| ())
+}
+
+fn apply(state: &mut State, w: &Write) -> Option<Undo> {
+    Some(match w {
+        Write::SetStat(i, v) => Undo::Stat(*i, std::mem::replace(&mut state.stats[*i], *v)),
+        Write::AddStat(i, d) => {
+            let old = state.stats[*i];
+            state.stats[*i] = old.saturating_add(*d);
+            Undo::Stat(*i, old)
+        }
+        Write::SetVar(i, v) => Undo::Var(*i, std::mem::replace(&mut state.vars[*i], *v)),
+        Write::AddVar(i, d) => {
+            let old = state.vars[*i];
+            state.vars[*i] = old.saturating_add(*d);
+            Undo::Var(*i, old)
+        }
+        Write::MoveCard { card, from, to } => {
+            let pos = state.zones[*from].iter().rposition(|x| x == card)?;
+            state.zones[*from].remove(pos);
+            state.zones[*to].push(*card);
+            Undo::Move {
+                from: *from,
+                pos,
+                to: *to,
+            }
+        }
+        Write::MoveAll { from, to } => {
+            if from == to {
+                Undo::MoveAll {
+                    from: *from,
+                    to: *to,
+                    n: 0,
+                }
+            } else {
+                let moved = std::mem::take(&mut state.zones[*from]);
+                let n = moved.len();
+                state.zones[*to].extend(moved);
+                Undo::MoveAll {
+                    from: *from,
+                    to: *to,
+                    n,
+                }
+            }
+        }
+        Write::SetActive(p) => Undo::Active(std::mem::replace(&mut state.active, *p)),
+        Write::End(o) => Undo::Outcome(state.outcome.replace(*o)),
+        Write::RevealFirst(p) => Undo::Reveal(std::mem::replace(&mut state.reveal_first, *p)),
+        Write::Ask(d) => {
+            state.push_decision(d.clone());
+            Undo::Ask
+        }
+    })
+}
+
+fn undo(state: &mut State, u: Undo) {
+    match u {
+        Undo::Stat(i, v) => state.stats[i] = v,
+        Undo::Var(i, v) => state.vars[i] = v,
+        Undo::Move { from, pos, to } => {
+            if let Some(c) = state.zones[to].pop() {
+                state.zones[from].insert(pos, c);
+            }
+        }
+        Undo::MoveAll { from, to, n } => {
+            if n > 0 {
+                let at = state.zones[to].len() - n;
+                let back = state.zones[to].split_off(at);
+                state.zones[from] = back;
+            }
+        }
+        Undo::Active(p) => state.active = p,
+        Undo::Outcome(o) => state.outcome = o,
+        Undo::Reveal(p) => state.reveal_first = p,
+        Undo::Ask => {
+            state.pending.pop_back();
+        }
+    }
+}
+
+enum Node {
+    Unknown,
+    Done,
+    Read {
+        key: Read,
+        children: Vec<(Val, u32)>,
+    },
+    Write {
+        op: Write,
+        next: u32,
+    },
+}
+
+/// The recorded runs of a game's hooks.
+pub(crate) struct Memo {
+    nodes: Vec<Node>,
+    /// hash of (hook, args) -> (hook, args, root).
+    roots: HashMap<u64, Vec<(String, Vec<Choice>, u32)>>,
+    /// Hooks found to use the RNG or to behave differently on equal reads.
+    off: Vec<String>,
+    pub hits: u64,
+    pub misses: u64,
+}
+
+/// The arguments of a hook call as a memo key: each decider (as a
+/// reserved card index) then their choice; or a rolled face.
+pub(crate) fn key(players: &[PlayerIx], chosen: &[Option<Choice>]) -> Vec<Choice> {
+    let mut k = Vec::with_capacity(players.len() * 2);
+    for (p, c) in players.iter().zip(chosen) {
+        k.push(Choice::Card(CardIx::MAX - *p as CardIx));
+        if let Some(c) = c {
+            k.push(c.clone());
+        }
+    }
+    k
+}
+
+/// Recorded nodes at most (memory bound); beyond, only replays.
+const MAX_NODES: usize = 4_000_000;
+
+fn key_hash(hook: &str, args: &[Choice]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    hook.hash(&mut h);
+    args.hash(&mut h);
+    h.finish()
+}
+
+impl Memo {
+    pub fn new() -> Memo {
+        Memo {
+            nodes: Vec::new(),
+            roots: HashMap::new(),
+            off: Vec::new(),
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    pub fn enabled(&self, hook: &str) -> bool {
+        !self.off.iter().any(|h| h == hook)
+    }
+
+    pub fn disable(&mut self, hook: &str) {
+        if self.enabled(hook) {
+            self.off.push(hook.to_string());
+        }
+    }
+
+    fn root(&self, hook: &str, args: &[Choice]) -> Option<u32> {
+        self.roots
+            .get(&key_hash(hook, args))?
+            .iter()
+            .find(|(h, a, _)| h == hook && a == args)
+            .map(|(_, _, r)| *r)
+    }
+
+    /// Replay a recorded run on `state`: true if it went all the way; on a
+    /// miss the state is as it was.
+    pub fn replay(&mut self, hook: &str, args: &[Choice], state: &mut State) -> bool {
+        let Some(mut n) = self.root(hook, args) else {
+            self.misses += 1;
+            return false;
+        };
+        let mut undos: Vec<Undo> = Vec::new();
+        let hit = loop {
+            match &self.nodes[n as usize] {
+                Node::Done => break true,
+                Node::Unknown => break false,
+                Node::Read { key, children } => {
+                    let v = read(state, key);
+                    if let Some(u) = undo_draw(state, key, &v) {
+                        undos.push(u);
+                    }
+                    match children.iter().find(|(cv, _)| *cv == v) {
+                        Some((_, c)) => n = *c,
+                        None => break false,
+                    }
+                }
+                Node::Write { op, next } => match apply(state, op) {
+                    Some(u) => {
+                        undos.push(u);
+                        n = *next;
+                    }
+                    None => break false,
+                },
+            }
+        };
+        if hit {
+            self.hits += 1;
+        } else {
+            self.misses += 1;
+            while let Some(u) = undos.pop() {
+                undo(state, u);
+            }
+        }
+        hit
+    }
+
+    fn push(&mut self, node: Node) -> u32 {
+        self.nodes.push(node);
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Add a recorded run. A run that contradicts an earlier one (the same
+    /// reads, other writes) turns memoisation off for that hook.
+    pub fn insert(&mut self, hook: &str, args: &[Choice], ops: Vec<Op>) {
+        if self.nodes.len() + ops.len() + 1 > MAX_NODES || !self.enabled(hook) {
+            return;
+        }
+        let mut n = match self.root(hook, args) {
+            Some(r) => r,
+            None => {
+                let r = self.push(Node::Unknown);
+                self.roots.entry(key_hash(hook, args)).or_default().push((
+                    hook.to_string(),
+                    args.to_vec(),
+                    r,
+                ));
+                r
+            }
+        };
+        for op in ops {
+            let next = match (&self.nodes[n as usize], op) {
+                (Node::Unknown, Op::Read(key, v)) => {
+                    let c = self.push(Node::Unknown);
+                    self.nodes[n as usize] = Node::Read {
+                        key,
+                        children: vec![(v, c)],
+                    };
+                    c
+                }
+                (Node::Unknown, Op::Write(w)) => {
+                    let c = self.push(Node::Unknown);
+                    self.nodes[n as usize] = Node::Write { op: w, next: c };
+                    c
+                }
+                (Node::Read { key, children }, Op::Read(k, v)) if *key == k => {
+                    match children.iter().find(|(cv, _)| *cv == v) {
+                        Some((_, c)) => *c,
+                        None => {
+                            let c = self.push(Node::Unknown);
+                            if let Node::Read { children, .. } = &mut self.nodes[n as usize] {
+                                children.push((v, c));
+                            }
+                            c
+                        }
+                    }
+                }
+                (Node::Write { op, next }, Op::Write(w)) if *op == w => *next,
+                _ => {
+                    self.disable(hook);
+                    return;
+                }
+            };
+            n = next;
+        }
+        match self.nodes[n as usize] {
+            Node::Unknown => self.nodes[n as usize] = Node::Done,
+            Node::Done => {}
+            _ => self.disable(hook),
+        }
+    }
+}
