@@ -257,10 +257,10 @@ pub fn report(game: &Game, cfg: &SimConfig, records: &[Record]) -> Report {
             Some(Outcome::Draw) => draws += 1,
             None => unfinished += 1,
         }
-        if let Some(e) = &r.error {
-            if errors.len() < 5 {
-                errors.push(format!("game {i}: {e}"));
-            }
+        if let Some(e) = &r.error
+            && errors.len() < 5
+        {
+            errors.push(format!("game {i}: {e}"));
         }
         for &(p, c) in &r.plays {
             played[c as usize] += 1;

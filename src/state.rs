@@ -292,12 +292,11 @@ impl State {
     /// The first player who may choose now (no allocation: for playouts).
     pub fn first_waiting(&self) -> Option<PlayerIx> {
         let d = self.decision()?;
-        if let Some(f) = d.first {
-            if let Some(i) = d.players.iter().position(|&p| p == f) {
-                if d.chosen[i].is_none() {
-                    return Some(f);
-                }
-            }
+        if let Some(f) = d.first
+            && let Some(i) = d.players.iter().position(|&p| p == f)
+            && d.chosen[i].is_none()
+        {
+            return Some(f);
         }
         d.players
             .iter()
