@@ -130,12 +130,12 @@ pub enum Options {
 #[derive(Debug, Clone)]
 pub enum Step {
     Decide {
-        name: String,
+        name: Rc<str>,
         who: Who,
         simultaneous: bool,
         options: Options,
-        then: String,
-        prompt: String,
+        then: Rc<str>,
+        prompt: Rc<str>,
     },
     Roll {
         die: usize,

@@ -542,12 +542,12 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
             let then = then(name)?;
             hooks.push((then.clone(), 1));
             flow.push(Step::Decide {
-                name: name.value.clone(),
+                name: name.value.as_str().into(),
                 who,
                 simultaneous: s.simultaneous,
                 options,
-                then: then.value,
-                prompt: s.prompt.clone().unwrap_or_else(|| name.value.clone()),
+                then: then.value.as_str().into(),
+                prompt: s.prompt.as_deref().unwrap_or(&name.value).into(),
             });
         } else if let Some(die) = &s.roll {
             let d = die_ids

@@ -9,11 +9,12 @@
 //! Reads and writes here are also how the API itself reads and changes the
 //! state, so a replay means exactly what the script did.
 
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
+use rustc_hash::{FxHashMap, FxHasher};
+
 use crate::game::{CardIx, PlayerIx};
-use crate::state::{Choice, Decision, Outcome, State};
+use crate::state::{Args, Choice, Decision, Outcome, State};
 
 /// Something a hook looked at.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -237,33 +238,67 @@ enum Node {
 pub(crate) struct Memo {
     nodes: Vec<Node>,
     /// hash of (hook, args) -> (hook, args, root).
-    roots: HashMap<u64, Vec<(String, Vec<Choice>, u32)>>,
+    roots: FxHashMap<u64, Vec<(String, Vec<Choice>, u32)>>,
+    /// Undo records of the replay in progress (kept to reuse the buffer).
+    undos: Vec<Undo>,
     /// Hooks found to use the RNG or to behave differently on equal reads.
     off: Vec<String>,
     pub hits: u64,
     pub misses: u64,
 }
 
-/// The arguments of a hook call as a memo key: each decider (as a
-/// reserved card index) then their choice; or a rolled face.
-pub(crate) fn key(players: &[PlayerIx], chosen: &[Option<Choice>]) -> Vec<Choice> {
-    let mut k = Vec::with_capacity(players.len() * 2);
-    for (p, c) in players.iter().zip(chosen) {
-        k.push(Choice::Card(CardIx::MAX - *p as CardIx));
-        if let Some(c) = c {
-            k.push(c.clone());
+/// The arguments of a hook call as memo key parts: each decider (as a
+/// reserved card index) then their choice; or a rolled face. `visit` sees
+/// them in order, without building a list.
+fn each_part(args: &Args, mut visit: impl FnMut(&Choice) -> bool) -> bool {
+    match args {
+        Args::None => true,
+        Args::Face(f) => visit(&Choice::Word(f.clone())),
+        Args::Choices(players, chosen) => {
+            for (p, c) in players.iter().zip(chosen.iter()) {
+                if !visit(&Choice::Card(CardIx::MAX - *p as CardIx)) {
+                    return false;
+                }
+                if let Some(c) = c {
+                    if !visit(c) {
+                        return false;
+                    }
+                }
+            }
+            true
         }
     }
-    k
+}
+
+fn key_parts(args: &Args) -> Vec<Choice> {
+    let mut out = Vec::new();
+    each_part(args, |c| {
+        out.push(c.clone());
+        true
+    });
+    out
+}
+
+fn same_key(stored: &[Choice], args: &Args) -> bool {
+    let mut i = 0;
+    let prefix = each_part(args, |c| {
+        let ok = stored.get(i) == Some(c);
+        i += 1;
+        ok
+    });
+    prefix && i == stored.len()
 }
 
 /// Recorded nodes at most (memory bound); beyond, only replays.
 const MAX_NODES: usize = 4_000_000;
 
-fn key_hash(hook: &str, args: &[Choice]) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+fn key_hash(hook: &str, args: &Args) -> u64 {
+    let mut h = FxHasher::default();
     hook.hash(&mut h);
-    args.hash(&mut h);
+    each_part(args, |c| {
+        c.hash(&mut h);
+        true
+    });
     h.finish()
 }
 
@@ -271,7 +306,8 @@ impl Memo {
     pub fn new() -> Memo {
         Memo {
             nodes: Vec::new(),
-            roots: HashMap::new(),
+            roots: FxHashMap::default(),
+            undos: Vec::new(),
             off: Vec::new(),
             hits: 0,
             misses: 0,
@@ -288,22 +324,23 @@ impl Memo {
         }
     }
 
-    fn root(&self, hook: &str, args: &[Choice]) -> Option<u32> {
+    fn root(&self, hook: &str, args: &Args) -> Option<u32> {
         self.roots
             .get(&key_hash(hook, args))?
             .iter()
-            .find(|(h, a, _)| h == hook && a == args)
+            .find(|(h, a, _)| h == hook && same_key(a, args))
             .map(|(_, _, r)| *r)
     }
 
     /// Replay a recorded run on `state`: true if it went all the way; on a
     /// miss the state is as it was.
-    pub fn replay(&mut self, hook: &str, args: &[Choice], state: &mut State) -> bool {
+    pub fn replay(&mut self, hook: &str, args: &Args, state: &mut State) -> bool {
         let Some(mut n) = self.root(hook, args) else {
             self.misses += 1;
             return false;
         };
-        let mut undos: Vec<Undo> = Vec::new();
+        let mut undos = std::mem::take(&mut self.undos);
+        undos.clear();
         let hit = loop {
             match &self.nodes[n as usize] {
                 Node::Done => break true,
@@ -335,6 +372,7 @@ impl Memo {
                 undo(state, u);
             }
         }
+        self.undos = undos;
         hit
     }
 
@@ -345,7 +383,7 @@ impl Memo {
 
     /// Add a recorded run. A run that contradicts an earlier one (the same
     /// reads, other writes) turns memoisation off for that hook.
-    pub fn insert(&mut self, hook: &str, args: &[Choice], ops: Vec<Op>) {
+    pub fn insert(&mut self, hook: &str, args: &Args, ops: Vec<Op>) {
         if self.nodes.len() + ops.len() + 1 > MAX_NODES || !self.enabled(hook) {
             return;
         }
@@ -355,7 +393,7 @@ impl Memo {
                 let r = self.push(Node::Unknown);
                 self.roots.entry(key_hash(hook, args)).or_default().push((
                     hook.to_string(),
-                    args.to_vec(),
+                    key_parts(args),
                     r,
                 ));
                 r

@@ -118,26 +118,23 @@ pub fn run(
     let starts: Vec<u64> = (0..cfg.games).step_by(chunk as usize).collect();
     let done = AtomicU64::new(0);
     let path: PathBuf = path.to_path_buf();
+    let run_id = NEXT_RUN.fetch_add(1, Ordering::Relaxed);
     let chunks: Vec<Result<Vec<Record>>> = pool.install(|| {
         starts
             .par_iter()
             .map(|&start| {
-                let game = load::load_path(&path, dir, settings)?;
-                let end = (start + chunk).min(cfg.games);
-                let mut out = Vec::with_capacity((end - start) as usize);
-                for i in start..end {
-                    out.push(play_one(
-                        &game,
-                        game_seed(cfg.seed, i),
-                        &cfg.bots,
-                        cfg.max_decisions,
-                    ));
-                    if i % 64 == 63 || i + 1 == end {
-                        let n = done.fetch_add((i % 64) + 1, Ordering::Relaxed);
-                        progress(n + (i % 64) + 1);
+                // One copy of the rules per thread for the whole run, so
+                // that its memo of hook runs keeps growing.
+                THREAD_GAME.with(|cell| {
+                    let mut cell = cell.borrow_mut();
+                    if cell.as_ref().is_none_or(|(id, _)| *id != run_id) {
+                        *cell = Some((run_id, load::load_path(&path, dir, settings)?));
                     }
-                }
-                Ok(out)
+                    let Some((_, game)) = cell.as_ref() else {
+                        return Err(Error::usage("no game loaded"));
+                    };
+                    play_chunk(game, start, chunk, cfg, &done, progress)
+                })
             })
             .collect()
     });
@@ -146,6 +143,43 @@ pub fn run(
         records.extend(c?);
     }
     Ok(records)
+}
+
+static NEXT_RUN: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    static THREAD_GAME: std::cell::RefCell<Option<(u64, Game)>> = const { std::cell::RefCell::new(None) };
+}
+
+fn play_chunk(
+    game: &Game,
+    start: u64,
+    chunk: u64,
+    cfg: &SimConfig,
+    done: &AtomicU64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Record>> {
+    let end = (start + chunk).min(cfg.games);
+    let mut out = Vec::with_capacity((end - start) as usize);
+    let mut since = 0;
+    for i in start..end {
+        out.push(play_one(
+            game,
+            game_seed(cfg.seed, i),
+            &cfg.bots,
+            cfg.max_decisions,
+        ));
+        since += 1;
+        if since == 64 || i + 1 == end {
+            progress(done.fetch_add(since, Ordering::Relaxed) + since);
+            since = 0;
+        }
+    }
+    if std::env::var_os("TABULA_MEMO_STATS").is_some() {
+        let (hits, misses) = game.memo_stats();
+        eprintln!("memo: {hits} replays, {misses} script runs");
+    }
+    Ok(out)
 }
 
 /// A proportion with its 95% Wilson score interval, in percent.

@@ -3,6 +3,7 @@
 //! flow advances, so seed + moves reproduce a game.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -37,15 +38,15 @@ impl Choice {
 /// A decision the game waits for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
-    pub name: String,
-    pub prompt: String,
+    pub name: Rc<str>,
+    pub prompt: Rc<str>,
     /// Who decides; several players decide simultaneously.
     pub players: Vec<PlayerIx>,
     /// Each decider's legal choices, by position in `players`.
     pub options: Vec<Vec<Choice>>,
     pub chosen: Vec<Option<Choice>>,
     /// The script function that receives the choices.
-    pub then: String,
+    pub then: Rc<str>,
     /// Must choose and reveal before the others (an ordered reveal).
     pub first: Option<PlayerIx>,
 }
@@ -66,6 +67,24 @@ impl Decision {
             .map(|(&p, _)| p)
             .collect()
     }
+    /// Whether `player` may choose now (`waiting` without the allocation).
+    pub fn may_choose(&self, player: PlayerIx) -> bool {
+        let Some(i) = self.players.iter().position(|&p| p == player) else {
+            return false;
+        };
+        if self.chosen[i].is_some() {
+            return false;
+        }
+        match self.first {
+            Some(f) if f != player => self
+                .players
+                .iter()
+                .position(|&p| p == f)
+                .is_none_or(|j| self.chosen[j].is_some()),
+            _ => true,
+        }
+    }
+
     pub fn options_of(&self, player: PlayerIx) -> &[Choice] {
         match self.players.iter().position(|&p| p == player) {
             Some(i) => &self.options[i],
@@ -312,7 +331,7 @@ impl State {
     /// Legal choices of `player` now (empty when it is not their decision).
     pub fn legal(&self, player: PlayerIx) -> &[Choice] {
         match self.decision() {
-            Some(d) if d.waiting().contains(&player) => d.options_of(player),
+            Some(d) if d.may_choose(player) => d.options_of(player),
             _ => &[],
         }
     }
@@ -393,7 +412,7 @@ impl State {
         let Some(d) = self.decision() else {
             return Err(Error::new(ErrorKind::Move, "the game is over"));
         };
-        if !d.waiting().contains(&player) {
+        if !d.may_choose(player) {
             return Err(Error::new(
                 ErrorKind::Move,
                 format!("it is not {}'s decision now", game.def.players[player].id),
@@ -479,8 +498,7 @@ impl State {
         args: Args,
     ) -> Result<()> {
         let record = self.quiet && game.memo.borrow().enabled(name);
-        let key = if record { args.key() } else { Vec::new() };
-        if record && game.memo.borrow_mut().replay(name, &key, self) {
+        if record && game.memo.borrow_mut().replay(name, &args, self) {
             return Ok(());
         }
         let turn = self.turn;
@@ -503,7 +521,7 @@ impl State {
         r.map_err(|e| e.note(format!("during turn {turn}")))
             .map(|_| ())?;
         if let Some(ops) = trace {
-            game.memo.borrow_mut().insert(name, &key, ops);
+            game.memo.borrow_mut().insert(name, &args, ops);
         }
         Ok(())
     }
@@ -622,10 +640,17 @@ impl State {
     fn options(&self, game: &Game, options: &Options, player: PlayerIx) -> Vec<Choice> {
         match options {
             Options::Zone(z) => {
-                let mut cards: Vec<CardIx> = self.zone(game, *z, player).to_vec();
-                cards.sort_unstable();
+                let mut cards: Vec<Choice> = self
+                    .zone(game, *z, player)
+                    .iter()
+                    .map(|&c| Choice::Card(c))
+                    .collect();
+                cards.sort_unstable_by_key(|c| match c {
+                    Choice::Card(c) => *c,
+                    Choice::Word(_) => CardIx::MAX,
+                });
                 cards.dedup();
-                cards.into_iter().map(Choice::Card).collect()
+                cards
             }
             Options::Words(w) => w.iter().cloned().map(Choice::Word).collect(),
         }
@@ -639,16 +664,6 @@ pub(crate) enum Args<'a> {
     Face(String),
     /// A decision's choices, by decider.
     Choices(&'a [PlayerIx], &'a [Option<Choice>]),
-}
-
-impl Args<'_> {
-    fn key(&self) -> Vec<Choice> {
-        match self {
-            Args::None => Vec::new(),
-            Args::Face(f) => vec![Choice::Word(f.clone())],
-            Args::Choices(p, c) => crate::memo::key(p, c),
-        }
-    }
 }
 
 /// A cheap stand-in while the real state is lent to a hook.

@@ -90,8 +90,8 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
         zones.insert(zone.id.clone(), by_owner);
     }
     let decision = state.decision().map(|d| DecisionView {
-        name: d.name.clone(),
-        prompt: d.prompt.clone(),
+        name: d.name.to_string(),
+        prompt: d.prompt.to_string(),
         waiting: d
             .waiting()
             .iter()

@@ -585,7 +585,7 @@ fn draft_deals_all_sixteen_with_hidden_packets() {
     // Red leads: 4 cards to keep one of; blue sees only a count.
     let d = st.decision().unwrap();
     assert_eq!(d.players, vec![0]);
-    assert_eq!(d.name, "keep");
+    assert_eq!(&*d.name, "keep");
     let blue = tabula::view::view(&game, &st, Some(1));
     assert_eq!(
         blue.zones["draft"]["red"],
@@ -597,7 +597,7 @@ fn draft_deals_all_sixteen_with_hidden_packets() {
     let mut st = st;
     let mut bot = RandomBot::new(1);
     let mut picks = 0;
-    while st.decision().unwrap().name == "keep" {
+    while &*st.decision().unwrap().name == "keep" {
         let p = st.waiting()[0];
         let c = bot.choose(&game, &st, p).unwrap();
         st.act(&game, p, c).unwrap();

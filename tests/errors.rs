@@ -151,7 +151,7 @@ fn runtime_error_leaves_the_state_as_it_was() {
         tmp.path().join("games/experior.yaml"),
     )
     .unwrap();
-    let script = "fn resolve(plays) {\n  add_stat(\"elf\", \"wounds\", 1);\n  add_stat(\"elf\", \"wonds\", 1);\n}\n";
+    let script = "fn resolve(plays) {\n  add_stat(\"elf\", \"wounds\", 1);\n  add_stat(\"elf\", \"wonds\", 1);\n}\nfn end_of_turn() {}\n";
     std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
     let game = tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
     let (mut state, _) = tabula::State::new(&game, 1).unwrap();
@@ -188,7 +188,7 @@ fn endless_loop_in_a_script_is_stopped() {
     .unwrap();
     std::fs::write(
         tmp.path().join("scripts/experior.rhai"),
-        "fn resolve(plays) { loop { } }\n",
+        "fn resolve(plays) { loop { } }\nfn end_of_turn() {}\n",
     )
     .unwrap();
     let game = tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();

@@ -106,12 +106,12 @@ fn ask(
         });
     }
     cx.write(Write::Ask(Decision {
-        name: name.to_string(),
-        prompt: String::new(),
+        name: name.into(),
+        prompt: name.into(),
         chosen: vec![None; players.len()],
         options: vec![choices; players.len()],
         players,
-        then: then.to_string(),
+        then: then.into(),
         first: None,
     }))
 }
