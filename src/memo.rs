@@ -259,10 +259,10 @@ fn each_part(args: &Args, mut visit: impl FnMut(&Choice) -> bool) -> bool {
                 if !visit(&Choice::Card(CardIx::MAX - *p as CardIx)) {
                     return false;
                 }
-                if let Some(c) = c {
-                    if !visit(c) {
-                        return false;
-                    }
+                if let Some(c) = c
+                    && !visit(c)
+                {
+                    return false;
                 }
             }
             true
