@@ -206,6 +206,10 @@ pub struct ZoneDef {
     pub per: Option<Per>,
     /// Who sees the cards: `public`, `owner` (only the owning player) or `hidden`.
     pub visibility: Option<Visibility>,
+    /// Only cards whose attributes match these can be here (a deck of one
+    /// kind). Bots use it when they guess where unseen cards are.
+    #[serde(default)]
+    pub holds: IndexMap<String, AttrValue>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]

@@ -80,6 +80,8 @@ pub struct Zone {
     pub name: String,
     pub per: Per,
     pub visibility: Visibility,
+    /// Only cards with these attributes can be here.
+    pub holds: Option<Vec<(String, AttrValue)>>,
     /// Index of this zone's first slot in `State::zones`.
     pub(crate) slot: usize,
 }

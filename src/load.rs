@@ -400,6 +400,12 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
             name: z.name.clone().unwrap_or_else(|| zid.clone()),
             per,
             visibility: z.visibility.unwrap_or(Visibility::Public),
+            holds: (!z.holds.is_empty()).then(|| {
+                z.holds
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            }),
             slot: slots,
         });
         slots += if per == Per::Player { players.len() } else { 1 };

@@ -205,7 +205,16 @@ fn piped_play_session_saves_a_replay_that_replays() {
     let save = tmp.path().join("s.yaml");
     let input = format!("strong-sword\nbogus\nqs\nsave {}\nquit\n", save.display());
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["play", "experior", "--seed", "5", "--as", "human"])
+        .args([
+            "play",
+            "experior",
+            "--seed",
+            "5",
+            "--as",
+            "human",
+            "--bot",
+            "elf=random",
+        ])
         .current_dir(root())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -30,7 +30,15 @@ fn text(c: &expectrl::Captures) -> String {
 fn tab_completes_legal_actions_and_commands() {
     let tmp = tempfile::tempdir().unwrap();
     let mut s = spawn(
-        &["braverats", "--seed", "1", "--as", "red"],
+        &[
+            "braverats",
+            "--seed",
+            "1",
+            "--as",
+            "red",
+            "--bot",
+            "blue=random",
+        ],
         &tmp.path().join("h"),
     );
     s.expect("red> ").unwrap();

@@ -52,6 +52,8 @@ fn experior_full_game_against_the_bot() {
             "3",
             "--as",
             "human",
+            "--bot",
+            "elf=random",
             "--set",
             "wound_limit=20",
         ],
@@ -67,7 +69,15 @@ fn braverats_full_game_against_the_bot() {
     let tmp = tempfile::tempdir().unwrap();
     let input = "7\nspy\n4\nassassin\n6\n0\n1\nquit\n";
     let out = play(
-        &["braverats", "--seed", "11", "--as", "blue"],
+        &[
+            "braverats",
+            "--seed",
+            "11",
+            "--as",
+            "blue",
+            "--bot",
+            "red=random",
+        ],
         input,
         tmp.path(),
     );
@@ -80,7 +90,15 @@ fn imperio_full_game_against_the_bot() {
     let tmp = tempfile::tempdir().unwrap();
     let input = "death-star\ngreedo\ntarkin\nboba\nvader\nquit\n";
     let out = play(
-        &["imperio", "--seed", "5", "--as", "empire"],
+        &[
+            "imperio",
+            "--seed",
+            "5",
+            "--as",
+            "empire",
+            "--bot",
+            "rebels=random",
+        ],
         input,
         tmp.path(),
     );
@@ -93,7 +111,15 @@ fn undo_goes_back_and_the_bot_replays_the_same() {
     let tmp = tempfile::tempdir().unwrap();
     let input = "prince\nspy\nundo\nspy\nlog\nquit\n";
     let out = play(
-        &["braverats", "--seed", "2", "--as", "red"],
+        &[
+            "braverats",
+            "--seed",
+            "2",
+            "--as",
+            "red",
+            "--bot",
+            "blue=random",
+        ],
         input,
         tmp.path(),
     );
@@ -108,7 +134,15 @@ fn save_then_load() {
     let tmp = tempfile::tempdir().unwrap();
     let input = "qs\nsave g.yaml\nsb\nqs\nload g.yaml\nstate\nquit\n";
     let out = play(
-        &["experior", "--seed", "4", "--as", "elf"],
+        &[
+            "experior",
+            "--seed",
+            "4",
+            "--as",
+            "elf",
+            "--bot",
+            "human=random",
+        ],
         input,
         tmp.path(),
     );
@@ -128,7 +162,15 @@ fn bad_input_never_loses_the_game() {
     .unwrap();
     let input = "\nprinse\nelevn\n9\nhlep\nsave\nload\nload nothing.yaml\nload broken.yaml\nsave /no/such/dir/x.yaml\nprincess\nquit\n";
     let out = play(
-        &["braverats", "--seed", "1", "--as", "red"],
+        &[
+            "braverats",
+            "--seed",
+            "1",
+            "--as",
+            "red",
+            "--bot",
+            "blue=random",
+        ],
         input,
         tmp.path(),
     );
@@ -167,6 +209,8 @@ fn reload_after_editing_the_rules_reports_the_first_divergence() {
             "3",
             "--as",
             "human",
+            "--bot",
+            "elf=random",
         ])
         .current_dir(tmp.path())
         .env("NO_COLOR", "1")

@@ -138,7 +138,7 @@ fn seats(s: &Session, a: &PlayArgs) -> Result<Vec<Seat>> {
         let i = seat_of(p)?;
         given[i] = Some(match k.as_str() {
             "human" | "person" => Seat::Person,
-            k if bot::KINDS.contains(&k) => Seat::Bot(k.to_string()),
+            k if bot::valid(k) => Seat::Bot(k.to_string()),
             k => {
                 return Err(Error::usage(format!(
                     "unknown bot kind `{k}` (kinds: human, {})",

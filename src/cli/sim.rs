@@ -49,7 +49,7 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         let Some(i) = def.player(p) else {
             return Err(Error::usage(format!("no player `{p}` in {}", def.id)));
         };
-        if !bot::KINDS.contains(&k.as_str()) {
+        if !bot::valid(k) {
             return Err(Error::usage(format!(
                 "unknown bot kind `{k}` (kinds: {})",
                 bot::KINDS.join(", ")

@@ -1,4 +1,8 @@
-//! Bots choose from what a player may see. `random` is the baseline.
+//! Bots choose from what a player may see. `random` is the baseline;
+//! `mcts` searches (mcts.rs).
+
+mod determinize;
+pub mod mcts;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -38,17 +42,43 @@ impl Bot for RandomBot {
     }
 }
 
-/// The bot kinds `--bot P=KIND` accepts.
-pub const KINDS: &[&str] = &["random"];
+/// The bot kinds `--bot P=KIND` accepts: `random`; `mcts` (the default
+/// search); `mcts:N` (N iterations); `mcts:Ts` (T seconds).
+pub const KINDS: &[&str] = &["random", "mcts", "mcts:N", "mcts:Ts"];
 
 /// The bot that takes the seats nobody asked for.
-pub const STRONGEST: &str = "random";
+pub const STRONGEST: &str = "mcts";
+
+/// The default search: iterations (so that games replay exactly), with a
+/// time cap that keeps a REPL answer within about a second.
+pub const MCTS_ITERATIONS: u32 = 4_000;
+pub const MCTS_TIME_CAP: std::time::Duration = std::time::Duration::from_millis(1_500);
 
 pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
-    match kind {
-        "random" => Some(Box::new(RandomBot::new(seed))),
+    let budget = |iterations, time| mcts::Budget { iterations, time };
+    match kind.split_once(':') {
+        None if kind == "random" => Some(Box::new(RandomBot::new(seed))),
+        None if kind == "mcts" => Some(Box::new(mcts::Mcts::new(
+            seed,
+            budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)),
+        ))),
+        Some(("mcts", arg)) => {
+            let b = match arg.strip_suffix('s') {
+                Some(secs) => budget(
+                    u32::MAX,
+                    Some(std::time::Duration::from_secs_f64(secs.parse().ok()?)),
+                ),
+                None => budget(arg.parse().ok()?, None),
+            };
+            Some(Box::new(mcts::Mcts::new(seed, b)))
+        }
         _ => None,
     }
+}
+
+/// Whether `make` knows this kind.
+pub fn valid(kind: &str) -> bool {
+    make(kind, 0).is_some()
 }
 
 /// Play random moves until the game ends or `max_decisions` is reached.

@@ -1,0 +1,86 @@
+//! A state consistent with what one player sees: every card they cannot see
+//! is dealt again at random into the hidden places (keeping how many cards
+//! each holds), others' secret choices are taken back, and the RNG (the
+//! future: decks to come, dice) is reseeded. Built from the player's view
+//! alone: the unseen cards are sorted before they are dealt, so two states
+//! that look the same to the player give the same determinizations.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use crate::format::Per;
+use crate::game::{CardIx, Game, PlayerIx};
+use crate::state::{State, shuffle};
+use crate::view::zone_visible;
+
+impl State {
+    /// A state `viewer` cannot tell from this one, drawn with `rng`.
+    pub fn determinize(&self, game: &Game, viewer: PlayerIx, rng: &mut ChaCha8Rng) -> State {
+        let def = &game.def;
+        let mut s = self.clone();
+        s.quiet = true;
+        s.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        if let Some(d) = s.pending.front_mut() {
+            let shown: Vec<bool> = d
+                .players
+                .iter()
+                .map(|&p| {
+                    self.decision()
+                        .is_some_and(|o| o.visible_choice(p, Some(viewer)).is_some())
+                })
+                .collect();
+            for (c, seen) in d.chosen.iter_mut().zip(shown) {
+                if !seen {
+                    *c = None;
+                }
+            }
+        }
+        // The hidden slots and the pool of unseen cards.
+        let mut hidden: Vec<(
+            usize,
+            usize,
+            Option<&Vec<(String, crate::format::AttrValue)>>,
+        )> = Vec::new();
+        let mut pool: Vec<CardIx> = Vec::new();
+        for (z, zone) in def.zones.iter().enumerate() {
+            for p in def.owners(z) {
+                let owner = (zone.per == Per::Player).then_some(p);
+                if zone_visible(zone.visibility, owner, Some(viewer)) {
+                    continue;
+                }
+                let slot = def.slot(z, p);
+                hidden.push((slot, s.zones[slot].len(), zone.holds.as_ref()));
+                pool.append(&mut s.zones[slot]);
+            }
+        }
+        if pool.is_empty() {
+            return s;
+        }
+        pool.sort_unstable();
+        shuffle(&mut s.rng, &mut pool);
+        // Zones that hold only some cards (a deck of one kind) are filled
+        // first, from the cards that fit; then the rest in order.
+        hidden.sort_by_key(|(slot, _, holds)| (holds.is_none(), *slot));
+        for (slot, n, holds) in hidden {
+            let mut taken = Vec::with_capacity(n);
+            let mut i = 0;
+            while taken.len() < n && i < pool.len() {
+                let fits = holds.is_none_or(|h| {
+                    let card = &def.cards[pool[i] as usize];
+                    h.iter().all(|(k, v)| card.attr(k) == Some(v))
+                });
+                if fits {
+                    taken.push(pool.remove(i));
+                } else {
+                    i += 1;
+                }
+            }
+            // Not enough cards that fit: take any (never lose a card).
+            while taken.len() < n && !pool.is_empty() {
+                taken.push(pool.remove(0));
+            }
+            s.zones[slot] = taken;
+        }
+        s
+    }
+}
