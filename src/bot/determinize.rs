@@ -13,6 +13,9 @@ use crate::game::{CardIx, Game, PlayerIx};
 use crate::state::{State, shuffle};
 use crate::view::zone_visible;
 
+/// A zone's filter of the cards it can hold.
+type Holds = Vec<(String, crate::format::AttrValue)>;
+
 impl State {
     /// A state `viewer` cannot tell from this one, drawn with `rng`.
     pub fn determinize(&self, game: &Game, viewer: PlayerIx, rng: &mut ChaCha8Rng) -> State {
@@ -36,11 +39,7 @@ impl State {
             }
         }
         // The hidden slots and the pool of unseen cards.
-        let mut hidden: Vec<(
-            usize,
-            usize,
-            Option<&Vec<(String, crate::format::AttrValue)>>,
-        )> = Vec::new();
+        let mut hidden: Vec<(usize, usize, Option<&Holds>)> = Vec::new();
         let mut pool: Vec<CardIx> = Vec::new();
         for (z, zone) in def.zones.iter().enumerate() {
             for p in def.owners(z) {
