@@ -1,23 +1,27 @@
 //! Embed the library: load a game from a folder, play a seeded game between
-//! two random bots, print the log and the result.
+//! the search bot and the random bot, print what happened and the result.
 //!
-//!     cargo run --example seeded_game -- experior 7
+//!     cargo run --release --example bot_match -- braverats 7
 
 use std::path::Path;
 
-use tabula::bot::{Bot, RandomBot};
+use tabula::bot;
 use tabula::{Outcome, Settings, State};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let id = args.next().unwrap_or_else(|| "experior".into());
+    let id = args.next().unwrap_or_else(|| "braverats".into());
     let seed: u64 = args.next().map_or(Ok(7), |s| s.parse())?;
     let game = tabula::load(&id, Path::new("games"), &Settings::default())?;
     let (mut state, _) = State::new(&game, seed)?;
-    let mut bots: Vec<RandomBot> = (0..game.def.nplayers())
-        .map(|p| RandomBot::new(seed + p as u64))
+    // Seat 0: the search bot; every other seat: random.
+    let mut bots: Vec<Box<dyn bot::Bot>> = (0..game.def.nplayers())
+        .map(|p| {
+            let kind = if p == 0 { "mcts:2000" } else { "random" };
+            bot::make(kind, seed + p as u64).expect("a known bot kind")
+        })
         .collect();
-    while let Some(&p) = state.waiting().first() {
+    while let Some(p) = state.first_waiting() {
         let Some(choice) = bots[p].choose(&game, &state, p) else {
             break;
         };
@@ -28,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     match state.outcome {
-        Some(Outcome::Win(p)) => println!("{} wins", game.def.players[p].name),
+        Some(Outcome::Win(p)) => println!("{} ({}) wins", game.def.players[p].name, bots[p].name()),
         Some(Outcome::Draw) => println!("a draw"),
         None => println!("unfinished"),
     }
