@@ -75,6 +75,8 @@ pub struct GameFile {
     /// The Rhai script, relative to this file; default `../scripts/<id>.rhai`.
     pub script: Option<Name>,
     pub players: Option<Vec<PlayerDef>>,
+    /// How many of `players` take part: a number or `{param: NAME}` (default all).
+    pub player_count: Option<At<StartValue>>,
     #[serde(default)]
     pub stats: IndexMap<String, StatDef>,
     #[serde(default)]
@@ -243,6 +245,11 @@ pub struct BoardDef {
     /// Terrain name -> the squares that have it.
     #[serde(default)]
     pub terrain: IndexMap<String, Vec<u32>>,
+    /// The stat that holds a player's square (for the board display).
+    pub position: Option<Name>,
+    /// How a terrain is drawn on the board display (one character).
+    #[serde(default)]
+    pub symbols: IndexMap<String, String>,
 }
 
 /// One step of setup, run once before the first turn, in order.
@@ -253,6 +260,8 @@ pub enum SetupStep {
     Put(PutStep),
     /// Shuffle a zone with the game's seeded RNG.
     Shuffle(Name),
+    /// Draw the turn order (seat order) at random: `order: random`.
+    Order(Name),
     /// Call a script function with no arguments.
     Hook(Name),
 }
@@ -266,6 +275,8 @@ pub struct PutStep {
     /// Only cards whose attributes match all of these.
     #[serde(default, rename = "where")]
     pub filter: IndexMap<String, AttrValue>,
+    /// Put this many of each card instead of its `copies`.
+    pub count: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -317,6 +328,17 @@ pub struct FlowStep {
     /// The script function that receives the choices (a map player -> choice).
     pub then: Option<Name>,
     pub prompt: Option<String>,
+    /// For `roll`: a var that receives the face's index (0-based), so that
+    /// no hook is needed just to remember it.
+    pub set: Option<Name>,
+    /// Run the step only when this parameter is not 0: `{param: NAME}`.
+    pub when: Option<WhenDef>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WhenDef {
+    pub param: Name,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -347,6 +369,7 @@ pub fn merge(base: GameFile, top: GameFile) -> GameFile {
         summary: top.summary.or(base.summary),
         script: top.script.or(base.script),
         players: top.players.or(base.players),
+        player_count: top.player_count.or(base.player_count),
         stats: keyed(base.stats, top.stats),
         vars: keyed(base.vars, top.vars),
         params: keyed(base.params, top.params),

@@ -96,6 +96,10 @@ pub struct Die {
 pub struct Board {
     /// Terrain of each square, by index.
     pub squares: Vec<String>,
+    /// The stat that holds positions.
+    pub position: Option<usize>,
+    /// Display character by terrain.
+    pub symbols: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -109,6 +113,8 @@ pub enum Setup {
     Shuffle {
         zone: usize,
     },
+    /// Draw the turn order at random.
+    RandomOrder,
     Hook {
         name: String,
     },
@@ -141,7 +147,9 @@ pub enum Step {
     },
     Roll {
         die: usize,
-        then: String,
+        then: Option<String>,
+        /// The var that receives the face's index.
+        set: Option<usize>,
     },
     Hook {
         name: String,
@@ -255,5 +263,14 @@ impl Game {
     pub fn memo_stats(&self) -> (u64, u64) {
         let m = self.memo.borrow();
         (m.hits, m.misses)
+    }
+
+    /// Script runs in playouts by hook, most first.
+    pub fn memo_runs(&self) -> Vec<(String, u64)> {
+        let m = self.memo.borrow();
+        let mut v: Vec<(String, u64)> = m.runs.iter().map(|(k, n)| (k.clone(), *n)).collect();
+        v.push(("(nodes)".into(), m.node_count() as u64));
+        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v
     }
 }

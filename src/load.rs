@@ -304,6 +304,42 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         }
     }
 
+    // Only the first N players take part, if the file says so.
+    let mut players = players;
+    let mut player_ids = player_ids;
+    if let Some(c) = &file.player_count {
+        let n = match &c.value {
+            StartValue::All(n) => *n,
+            StartValue::Param { param } => match params.iter().find(|p| p.id == param.value) {
+                Some(p) => p.value,
+                None => {
+                    let name = At {
+                        value: param.value.clone(),
+                        pos: c.pos.clone(),
+                    };
+                    return Err(unknown("parameter", &name, &param_ids));
+                }
+            },
+            StartValue::ByPlayer(_) => {
+                return Err(invalid(
+                    "`player_count` is a number or {param: NAME}",
+                    &c.pos,
+                ));
+            }
+        };
+        if n < 1 || n as usize > players.len() {
+            return Err(invalid(
+                format!(
+                    "player_count {n} is not between 1 and the {} players listed",
+                    players.len()
+                ),
+                &c.pos,
+            ));
+        }
+        players.truncate(n as usize);
+        player_ids.truncate(n as usize);
+    }
+
     // Stats
     let mut stats = Vec::new();
     for (sid, s) in &file.stats {
@@ -436,18 +472,39 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     }
     let die_ids: Vec<String> = dice.iter().map(|d| d.id.clone()).collect();
 
-    let board = file.board.as_ref().map(|b| {
-        let mut squares =
-            vec![b.default.clone().unwrap_or_else(|| "plain".into()); b.size as usize];
-        for (t, list) in &b.terrain {
-            for &s in list {
-                if let Some(sq) = squares.get_mut(s as usize) {
-                    *sq = t.clone();
+    let board = match file.board.as_ref() {
+        None => None,
+        Some(b) => {
+            let mut squares =
+                vec![b.default.clone().unwrap_or_else(|| "plain".into()); b.size as usize];
+            for (t, list) in &b.terrain {
+                for &s in list {
+                    if let Some(sq) = squares.get_mut(s as usize) {
+                        *sq = t.clone();
+                    }
                 }
             }
+            let stat_ids: Vec<String> = stats.iter().map(|s: &Stat| s.id.clone()).collect();
+            let position = match &b.position {
+                None => None,
+                Some(n) => Some(
+                    stat_ids
+                        .iter()
+                        .position(|s| *s == n.value)
+                        .ok_or_else(|| unknown("stat", n, &stat_ids))?,
+                ),
+            };
+            Some(Board {
+                squares,
+                position,
+                symbols: b
+                    .symbols
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            })
         }
-        Board { squares }
-    });
+    };
 
     // Hooks named in the YAML must exist in the script with this arity.
     let mut hooks: Vec<(At<String>, usize)> = Vec::new();
@@ -475,7 +532,7 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                 for c in chosen {
                     let card = &cards[c];
                     if put.filter.iter().all(|(k, v)| card.attr(k) == Some(v)) {
-                        for _ in 0..card.copies {
+                        for _ in 0..put.count.unwrap_or(card.copies) {
                             list.push(c as CardIx);
                         }
                     }
@@ -483,6 +540,16 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                 Setup::Put { zone, cards: list }
             }
             format::SetupStep::Shuffle(z) => Setup::Shuffle { zone: zone_of(z)? },
+            format::SetupStep::Order(o) if o.value == "random" => Setup::RandomOrder,
+            format::SetupStep::Order(o) => {
+                return Err(invalid(
+                    format!(
+                        "`order: {}`: the only order setup knows is `random`",
+                        o.value
+                    ),
+                    &o.pos,
+                ));
+            }
             format::SetupStep::Hook(h) => {
                 hooks.push((h.clone(), 0));
                 Setup::Hook {
@@ -495,6 +562,13 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     let flow_def = file.flow.clone().unwrap_or_default();
     let mut flow = Vec::new();
     for (i, s) in flow_def.turn.iter().enumerate() {
+        if let Some(w) = &s.when {
+            match params.iter().find(|p| p.id == w.param.value) {
+                Some(p) if p.value == 0 => continue,
+                Some(_) => {}
+                None => return Err(unknown("parameter", &w.param, &param_ids)),
+            }
+        }
         let kinds = [s.decide.is_some(), s.roll.is_some(), s.hook.is_some()];
         if kinds.iter().filter(|k| **k).count() != 1 {
             let at = s
@@ -560,12 +634,27 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                 .iter()
                 .position(|d| *d == die.value)
                 .ok_or_else(|| unknown("die", die, &die_ids))?;
-            let then = then(die)?;
-            hooks.push((then.clone(), 1));
-            flow.push(Step::Roll {
-                die: d,
-                then: then.value,
-            });
+            let set = match &s.set {
+                None => None,
+                Some(v) => {
+                    let var_ids: Vec<String> = file.vars.keys().cloned().collect();
+                    Some(
+                        var_ids
+                            .iter()
+                            .position(|x| *x == v.value)
+                            .ok_or_else(|| unknown("var", v, &var_ids))?,
+                    )
+                }
+            };
+            let then = match (&s.then, set) {
+                (Some(t), _) => {
+                    hooks.push((t.clone(), 1));
+                    Some(t.value.clone())
+                }
+                (None, Some(_)) => None,
+                (None, None) => Some(then(die)?.value),
+            };
+            flow.push(Step::Roll { die: d, then, set });
         } else if let Some(h) = &s.hook {
             hooks.push((h.clone(), 0));
             flow.push(Step::Hook {

@@ -12,6 +12,7 @@
 use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
+use smallvec::SmallVec;
 
 use crate::game::{CardIx, PlayerIx};
 use crate::state::{Args, Choice, Decision, Outcome, State};
@@ -23,10 +24,13 @@ pub(crate) enum Read {
     Stat(usize),
     Var(usize),
     Cards(usize),
+    /// The distinct cards of a zone, in card order.
+    Distinct(usize),
     Count(usize),
     Has(usize, CardIx),
     Turn,
     Active,
+    Order,
     IsOver,
     /// Whether any player's stat is at least `n`.
     AnyAtLeast {
@@ -44,7 +48,8 @@ pub(crate) enum Read {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Val {
     Int(i64),
-    Cards(Vec<CardIx>),
+    /// Inline for small zones: reads are evaluated on every replay.
+    Cards(SmallVec<[CardIx; 8]>),
 }
 
 /// Something a hook changed.
@@ -64,9 +69,11 @@ pub(crate) enum Write {
         to: usize,
     },
     SetActive(PlayerIx),
+    SetOrder(Vec<PlayerIx>),
     End(Outcome),
     RevealFirst(Option<PlayerIx>),
-    Ask(Decision),
+    /// Boxed: it is large and rare, and nodes should be small.
+    Ask(Box<Decision>),
 }
 
 #[derive(Debug, Clone)]
@@ -92,6 +99,7 @@ enum Undo {
         n: usize,
     },
     Active(PlayerIx),
+    Order(Vec<PlayerIx>),
     Outcome(Option<Outcome>),
     Reveal(Option<PlayerIx>),
     Ask,
@@ -102,11 +110,18 @@ pub(crate) fn read(state: &mut State, key: &Read) -> Val {
     match key {
         Read::Stat(i) => Val::Int(state.stats[*i]),
         Read::Var(i) => Val::Int(state.vars[*i]),
-        Read::Cards(s) => Val::Cards(state.zones[*s].clone()),
+        Read::Cards(s) => Val::Cards(SmallVec::from_slice(&state.zones[*s])),
+        Read::Distinct(s) => {
+            let mut v: SmallVec<[CardIx; 8]> = SmallVec::from_slice(&state.zones[*s]);
+            v.sort_unstable();
+            v.dedup();
+            Val::Cards(v)
+        }
         Read::Count(s) => Val::Int(state.zones[*s].len() as i64),
         Read::Has(s, c) => Val::Int(i64::from(state.zones[*s].contains(c))),
         Read::Turn => Val::Int(i64::from(state.turn)),
         Read::Active => Val::Int(state.active as i64),
+        Read::Order => Val::Cards(state.order.iter().map(|&p| p as CardIx).collect()),
         Read::IsOver => Val::Int(i64::from(state.outcome.is_some())),
         Read::AnyAtLeast { stat, nstats, n } => {
             let hit = state
@@ -187,10 +202,11 @@ fn apply(state: &mut State, w: &Write) -> Option<Undo> {
             }
         }
         Write::SetActive(p) => Undo::Active(std::mem::replace(&mut state.active, *p)),
+        Write::SetOrder(o) => Undo::Order(std::mem::replace(&mut state.order, o.clone())),
         Write::End(o) => Undo::Outcome(state.outcome.replace(*o)),
         Write::RevealFirst(p) => Undo::Reveal(std::mem::replace(&mut state.reveal_first, *p)),
         Write::Ask(d) => {
-            state.push_decision(d.clone());
+            state.push_decision((**d).clone());
             Undo::Ask
         }
     })
@@ -213,6 +229,7 @@ fn undo(state: &mut State, u: Undo) {
             }
         }
         Undo::Active(p) => state.active = p,
+        Undo::Order(o) => state.order = o,
         Undo::Outcome(o) => state.outcome = o,
         Undo::Reveal(p) => state.reveal_first = p,
         Undo::Ask => {
@@ -221,17 +238,39 @@ fn undo(state: &mut State, u: Undo) {
     }
 }
 
+/// A read's branches: a short list, or a table once there are many.
+enum Children {
+    Few(Vec<(Val, u32)>),
+    Many(FxHashMap<Val, u32>),
+}
+
+impl Children {
+    fn get(&self, v: &Val) -> Option<u32> {
+        match self {
+            Children::Few(l) => l.iter().find(|(cv, _)| cv == v).map(|(_, c)| *c),
+            Children::Many(m) => m.get(v).copied(),
+        }
+    }
+    fn add(&mut self, v: Val, c: u32) {
+        match self {
+            Children::Few(l) if l.len() < 8 => l.push((v, c)),
+            Children::Few(l) => {
+                let mut m: FxHashMap<Val, u32> = l.drain(..).collect();
+                m.insert(v, c);
+                *self = Children::Many(m);
+            }
+            Children::Many(m) => {
+                m.insert(v, c);
+            }
+        }
+    }
+}
+
 enum Node {
     Unknown,
     Done,
-    Read {
-        key: Read,
-        children: Vec<(Val, u32)>,
-    },
-    Write {
-        op: Write,
-        next: u32,
-    },
+    Read { key: Read, children: Children },
+    Write { op: Write, next: u32 },
 }
 
 /// The recorded runs of a game's hooks.
@@ -245,6 +284,8 @@ pub(crate) struct Memo {
     off: Vec<String>,
     pub hits: u64,
     pub misses: u64,
+    /// Script runs by hook (for TABULA_MEMO_STATS).
+    pub runs: FxHashMap<String, u64>,
 }
 
 /// The arguments of a hook call as memo key parts: each decider (as a
@@ -253,7 +294,7 @@ pub(crate) struct Memo {
 fn each_part(args: &Args, mut visit: impl FnMut(&Choice) -> bool) -> bool {
     match args {
         Args::None => true,
-        Args::Face(f) => visit(&Choice::Word(f.clone())),
+        Args::Face(f) => visit(&Choice::Word(f.as_str().into())),
         Args::Choices(players, chosen) => {
             for (p, c) in players.iter().zip(chosen.iter()) {
                 if !visit(&Choice::Card(CardIx::MAX - *p as CardIx)) {
@@ -311,7 +352,12 @@ impl Memo {
             off: Vec::new(),
             hits: 0,
             misses: 0,
+            runs: FxHashMap::default(),
         }
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
     }
 
     pub fn enabled(&self, hook: &str) -> bool {
@@ -337,6 +383,7 @@ impl Memo {
     pub fn replay(&mut self, hook: &str, args: &Args, state: &mut State) -> bool {
         let Some(mut n) = self.root(hook, args) else {
             self.misses += 1;
+            *self.runs.entry(hook.to_string()).or_default() += 1;
             return false;
         };
         let mut undos = std::mem::take(&mut self.undos);
@@ -350,8 +397,8 @@ impl Memo {
                     if let Some(u) = undo_draw(state, key, &v) {
                         undos.push(u);
                     }
-                    match children.iter().find(|(cv, _)| *cv == v) {
-                        Some((_, c)) => n = *c,
+                    match children.get(&v) {
+                        Some(c) => n = c,
                         None => break false,
                     }
                 }
@@ -368,6 +415,7 @@ impl Memo {
             self.hits += 1;
         } else {
             self.misses += 1;
+            *self.runs.entry(hook.to_string()).or_default() += 1;
             while let Some(u) = undos.pop() {
                 undo(state, u);
             }
@@ -405,7 +453,7 @@ impl Memo {
                     let c = self.push(Node::Unknown);
                     self.nodes[n as usize] = Node::Read {
                         key,
-                        children: vec![(v, c)],
+                        children: Children::Few(vec![(v, c)]),
                     };
                     c
                 }
@@ -415,12 +463,12 @@ impl Memo {
                     c
                 }
                 (Node::Read { key, children }, Op::Read(k, v)) if *key == k => {
-                    match children.iter().find(|(cv, _)| *cv == v) {
-                        Some((_, c)) => *c,
+                    match children.get(&v) {
+                        Some(c) => c,
                         None => {
                             let c = self.push(Node::Unknown);
                             if let Node::Read { children, .. } = &mut self.nodes[n as usize] {
-                                children.push((v, c));
+                                children.add(v, c);
                             }
                             c
                         }
@@ -439,5 +487,18 @@ impl Memo {
             Node::Done => {}
             _ => self.disable(hook),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nodes_stay_small() {
+        // Replays walk many nodes: they must pack into cache lines.
+        assert!(
+            std::mem::size_of::<super::Node>() <= 64,
+            "{}",
+            std::mem::size_of::<super::Node>()
+        );
     }
 }

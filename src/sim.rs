@@ -177,7 +177,10 @@ fn play_chunk(
     }
     if std::env::var_os("TABULA_MEMO_STATS").is_some() {
         let (hits, misses) = game.memo_stats();
-        eprintln!("memo: {hits} replays, {misses} script runs");
+        eprintln!(
+            "memo: {hits} replays, {misses} script runs {:?}",
+            game.memo_runs()
+        );
     }
     Ok(out)
 }

@@ -17,7 +17,8 @@ use crate::game::{CardIx, Game, Options, PlayerIx, Setup, Step, Who};
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Choice {
     Card(CardIx),
-    Word(String),
+    /// Shared: decisions are cloned often in playouts.
+    Word(Rc<str>),
 }
 
 impl Choice {
@@ -30,7 +31,7 @@ impl Choice {
     fn to_dynamic(&self, game: &Game) -> Dynamic {
         match self {
             Choice::Card(c) => game.def.cards[*c as usize].key.clone().into(),
-            Choice::Word(w) => w.clone().into(),
+            Choice::Word(w) => w.to_string().into(),
         }
     }
 }
@@ -125,6 +126,8 @@ pub struct State {
     pub(crate) cursor: usize,
     pub turn: u32,
     pub active: PlayerIx,
+    /// Turn order for `turns: rotate` (default: seat order).
+    pub(crate) order: Vec<PlayerIx>,
     pub(crate) pending: VecDeque<Decision>,
     /// The next simultaneous decision is ordered: this player reveals first.
     pub(crate) reveal_first: Option<PlayerIx>,
@@ -176,6 +179,7 @@ impl State {
             cursor: 0,
             turn: 0,
             active: 0,
+            order: (0..game.def.nplayers()).collect(),
             pending: VecDeque::new(),
             reveal_first: None,
             outcome: None,
@@ -204,6 +208,7 @@ impl State {
         self.cursor = 0;
         self.turn = 0;
         self.active = 0;
+        self.order = (0..n).collect();
         self.pending.clear();
         self.reveal_first = None;
         self.outcome = None;
@@ -220,6 +225,12 @@ impl State {
                         let slot = def.slot(*zone, p);
                         shuffle(&mut self.rng, &mut self.zones[slot]);
                     }
+                }
+                Setup::RandomOrder => {
+                    let mut order: Vec<CardIx> = (0..n as CardIx).collect();
+                    shuffle(&mut self.rng, &mut order);
+                    self.order = order.into_iter().map(|p| p as PlayerIx).collect();
+                    self.active = self.order[0];
                 }
                 Setup::Hook { name } => self.run(game, events, name, Args::None)?,
             }
@@ -301,6 +312,11 @@ impl State {
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
     }
+    /// The turn order (`turns: rotate`).
+    pub fn order(&self) -> &[PlayerIx] {
+        &self.order
+    }
+
     /// The decision the game waits for, if not over.
     pub fn decision(&self) -> Option<&Decision> {
         if self.outcome.is_some() {
@@ -361,7 +377,7 @@ impl State {
         }
         let exact = legal.iter().find(|c| match c {
             Choice::Card(ix) => game.def.card(text) == Some(*ix),
-            Choice::Word(w) => w == text,
+            Choice::Word(w) => &**w == text,
         });
         if let Some(c) = exact {
             return Ok(c.clone());
@@ -378,7 +394,7 @@ impl State {
                         .chain(card.aliases.iter().map(String::as_str))
                         .collect()
                 }
-                Choice::Word(w) => vec![w.as_str()],
+                Choice::Word(w) => vec![&**w],
             }
         }
         let prefixed: Vec<&Choice> = legal
@@ -565,7 +581,12 @@ impl State {
                 }
                 self.turn += 1;
                 if def.turns == TurnKind::Rotate {
-                    self.active = (self.active + 1) % def.nplayers();
+                    let at = self
+                        .order
+                        .iter()
+                        .position(|&p| p == self.active)
+                        .unwrap_or(0);
+                    self.active = self.order[(at + 1) % self.order.len()];
                 }
             }
             let step = &def.flow[self.cursor];
@@ -614,10 +635,31 @@ impl State {
                         });
                     }
                 }
-                Step::Roll { die, then } => {
+                Step::Roll { die, then, set } => {
                     let faces = &def.dice[*die].faces;
-                    let face = faces[below(&mut self.rng, faces.len() as u64) as usize].clone();
-                    self.run(game, events, then, Args::Face(face))?;
+                    let i = below(&mut self.rng, faces.len() as u64) as usize;
+                    if !self.quiet {
+                        let who = if def.turns == TurnKind::Rotate {
+                            def.players[self.active].name.as_str()
+                        } else {
+                            "The die"
+                        };
+                        let verb = if def.turns == TurnKind::Rotate {
+                            "rolls"
+                        } else {
+                            "shows"
+                        };
+                        events.push(Event {
+                            to: None,
+                            text: format!("{who} {verb} {}.", faces[i]),
+                        });
+                    }
+                    if let Some(v) = set {
+                        self.vars[*v] = i as i64;
+                    }
+                    if let Some(then) = then {
+                        self.run(game, events, then, Args::Face(faces[i].clone()))?;
+                    }
                 }
                 Step::Hook { name } => {
                     self.run(game, events, name, Args::None)?;
@@ -652,7 +694,7 @@ impl State {
                 cards.dedup();
                 cards
             }
-            Options::Words(w) => w.iter().cloned().map(Choice::Word).collect(),
+            Options::Words(w) => w.iter().map(|w| Choice::Word(w.as_str().into())).collect(),
         }
     }
 }
@@ -676,6 +718,7 @@ fn placeholder(s: &State) -> State {
         cursor: 0,
         turn: 0,
         active: 0,
+        order: Vec::new(),
         pending: VecDeque::new(),
         reveal_first: None,
         outcome: None,
@@ -690,6 +733,6 @@ fn placeholder(s: &State) -> State {
 pub fn choice_name(game: &Game, c: &Choice, owner: Option<PlayerIx>) -> String {
     match c {
         Choice::Card(ix) => game.def.cards[*ix as usize].name_for(owner).to_string(),
-        Choice::Word(w) => w.clone(),
+        Choice::Word(w) => w.to_string(),
     }
 }

@@ -180,10 +180,51 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             );
         }
     }
+    if let Some(b) = &def.board {
+        let _ = writeln!(out, "  {}", track(game, state, b));
+    }
     for (i, var) in def.vars.iter().enumerate().filter(|(_, v)| v.show) {
         let _ = writeln!(out, "  {}: {}", var.name, state.var(i));
     }
     out.trim_end().to_string()
+}
+
+/// The board as one line: a character per square (its terrain's symbol,
+/// `.` otherwise), players' seat numbers on their squares (`*` if several).
+fn track(game: &Game, state: &State, b: &crate::game::Board) -> String {
+    let mut chars: Vec<char> = b
+        .squares
+        .iter()
+        .map(|t| {
+            b.symbols
+                .iter()
+                .find(|(k, _)| k == t)
+                .and_then(|(_, v)| v.chars().next())
+                .unwrap_or('.')
+        })
+        .collect();
+    let mut at = Vec::new();
+    if let Some(pos) = b.position {
+        for (p, pl) in game.def.players.iter().enumerate() {
+            let sq = state.stat(game, p, pos);
+            if let Some(c) = usize::try_from(sq).ok().and_then(|s| chars.get_mut(s)) {
+                *c = if c.is_ascii_digit() {
+                    '*'
+                } else {
+                    char::from_digit((p + 1) as u32 % 10, 10).unwrap_or('?')
+                };
+            }
+            at.push(format!("{} {}", pl.id, sq));
+        }
+    }
+    let legend: Vec<String> = b.symbols.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    format!(
+        "Board: 0 {} {}  ({}; {})",
+        chars.into_iter().collect::<String>(),
+        b.squares.len().saturating_sub(1),
+        legend.join(", "),
+        at.join(", ")
+    )
 }
 
 fn zone_text(

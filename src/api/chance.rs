@@ -29,6 +29,19 @@ pub(super) fn register(engine: &mut Engine) {
             Ok(ImmutableString::from(faces[f].as_str()))
         })
     });
+    // Face `i` (0-based) of a die, as a flow step's `set:` stores it.
+    engine.register_fn("die_face", |die: &str, i: i64| {
+        with_ctx(|cx| {
+            let Some(d) = cx.def.die(die) else {
+                return unknown("die", die, cx.def.dice.iter().map(|d| d.id.clone()));
+            };
+            let faces = &cx.def.dice[d].faces;
+            match usize::try_from(i).ok().and_then(|i| faces.get(i)) {
+                Some(f) => Ok(ImmutableString::from(f.as_str())),
+                None => Err(format!("die `{die}` has no face {i}").into()),
+            }
+        })
+    });
     engine.register_fn("shuffle", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;

@@ -102,10 +102,10 @@ fn ask(
         let text: ImmutableString = o.into_immutable_string()?;
         choices.push(match cx.def.card(&text) {
             Some(c) if cx.def.cards[c as usize].id == text.as_str() => Choice::Card(c),
-            _ => Choice::Word(text.to_string()),
+            _ => Choice::Word(text.as_str().into()),
         });
     }
-    cx.write(Write::Ask(Decision {
+    cx.write(Write::Ask(Box::new(Decision {
         name: name.into(),
         prompt: name.into(),
         chosen: vec![None; players.len()],
@@ -113,5 +113,5 @@ fn ask(
         players,
         then: then.into(),
         first: None,
-    }))
+    })))
 }

@@ -49,4 +49,33 @@ pub(super) fn register(engine: &mut Engine) {
         })
     });
     engine.register_fn("turn", || with_ctx(|cx| Ok(cx.read_int(Read::Turn))));
+    // The turn order of `turns: rotate` (seat order unless set).
+    engine.register_fn("order", || {
+        with_ctx(|cx| {
+            let crate::memo::Val::Cards(o) = cx.read(Read::Order) else {
+                return Ok(Array::new());
+            };
+            Ok(o.iter()
+                .map(|&p| Dynamic::from(cx.def.players[p as usize].key.clone()))
+                .collect::<Array>())
+        })
+    });
+    // Set the turn order: every player once.
+    engine.register_fn("set_order", |players: Array| {
+        with_ctx(|cx| {
+            let mut order = Vec::new();
+            for p in players {
+                let id = p.into_immutable_string()?;
+                let i = cx.player(&id)?;
+                if order.contains(&i) {
+                    return Err(format!("set_order: `{id}` twice").into());
+                }
+                order.push(i);
+            }
+            if order.len() != cx.def.nplayers() {
+                return Err("set_order: give every player once".into());
+            }
+            cx.write(Write::SetOrder(order))
+        })
+    });
 }
