@@ -103,23 +103,27 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
         );
     }
     for (z, zone) in def.zones.iter().enumerate() {
-        if zone.per == Per::Game && !state.zone(game, z, 0).is_empty() {
-            let _ = writeln!(
-                out,
-                "  {}: [{}]",
-                zone.id,
-                cards(game, state.zone(game, z, 0))
-            );
+        let here = state.zone(game, z, 0);
+        if zone.per != Per::Game || here.is_empty() {
+            continue;
+        }
+        // A shared hidden pile (a deck) by its size: its order shows in what
+        // is drawn.
+        if zone.visibility == crate::format::Visibility::Hidden {
+            let _ = writeln!(out, "  {}: {} cards", zone.id, here.len());
+        } else {
+            let _ = writeln!(out, "  {}: [{}]", zone.id, cards(game, here));
         }
     }
-    if !def.vars.is_empty() {
-        let vars: Vec<String> = def
-            .vars
-            .iter()
-            .enumerate()
-            .map(|(i, v)| format!("{} {}", v.id, state.var(i)))
-            .collect();
-        let _ = writeln!(out, "  vars: {}", vars.join(", "));
+    let shown: Vec<String> = def
+        .vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.show)
+        .map(|(i, v)| format!("{} {}", v.id, state.var(i)))
+        .collect();
+    if !shown.is_empty() {
+        let _ = writeln!(out, "  vars: {}", shown.join(", "));
     }
 }
 

@@ -309,6 +309,53 @@ impl State {
         self.stats[p * def.stats.len() + s] = value;
         Ok(())
     }
+    /// Replace a zone's cards by ids (for scenarios that start from a
+    /// position). `owner` is ignored for a shared zone.
+    pub fn set_zone(&mut self, game: &Game, owner: &str, zone: &str, cards: &[&str]) -> Result<()> {
+        let def = &game.def;
+        let Some(z) = def.zone(zone) else {
+            return Err(Error::usage(format!("no zone `{zone}`")));
+        };
+        let p = match def.zones[z].per {
+            crate::format::Per::Game => 0,
+            crate::format::Per::Player => def
+                .player(owner)
+                .ok_or_else(|| Error::usage(format!("no player `{owner}`")))?,
+        };
+        let mut ixs = Vec::new();
+        for c in cards {
+            ixs.push(
+                def.card(c)
+                    .ok_or_else(|| Error::usage(format!("no card `{c}`")))?,
+            );
+        }
+        let slot = def.slot(z, p);
+        self.zones[slot] = ixs;
+        Ok(())
+    }
+
+    /// Set a game-wide var by id (for scenarios).
+    pub fn set_var(&mut self, game: &Game, var: &str, value: i64) -> Result<()> {
+        let i = game
+            .def
+            .var(var)
+            .ok_or_else(|| Error::usage(format!("no var `{var}`")))?;
+        self.vars[i] = value;
+        Ok(())
+    }
+
+    /// Card ids in a zone.
+    pub fn zone_ids(&self, game: &Game, owner: &str, zone: &str) -> Vec<String> {
+        let def = &game.def;
+        let (Some(z), p) = (def.zone(zone), def.player(owner).unwrap_or(0)) else {
+            return Vec::new();
+        };
+        self.zone(game, z, p)
+            .iter()
+            .map(|&c| def.cards[c as usize].id.clone())
+            .collect()
+    }
+
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
     }

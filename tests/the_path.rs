@@ -1,0 +1,380 @@
+//! The Path: playthroughs for 2, 3 and 4 players, scenarios for rulings
+//! P4-P8, and thousands of random games that end with cards conserved.
+
+mod common;
+
+use tabula::replay::apply_move;
+use tabula::{Game, Outcome, State};
+
+fn game(players: i64, variants: &[&str]) -> Game {
+    common::load("the-path", variants, &[("players", players)])
+}
+
+/// A 2-player game where the characters are picked in seat order; returns
+/// the players holding each named character.
+struct Path {
+    game: Game,
+    st: State,
+    log: Vec<String>,
+}
+
+impl Path {
+    fn new(chars: &[&str], seed: u64) -> Path {
+        let game = game(chars.len() as i64, &[]);
+        let (st, events) = State::new(&game, seed).unwrap();
+        let mut p = Path {
+            game,
+            st,
+            log: events.into_iter().map(|e| e.text).collect(),
+        };
+        for c in chars {
+            let who = p.waiting();
+            p.act(&who, c);
+        }
+        p
+    }
+    fn waiting(&self) -> String {
+        let p = self.st.first_waiting().expect("a decision");
+        self.game.def.players[p].id.clone()
+    }
+    fn act(&mut self, who: &str, text: &str) {
+        match apply_move(
+            &self.game,
+            &mut self.st,
+            &[(who.to_string(), text.to_string())],
+        ) {
+            Ok(ev) => self.log.extend(ev.into_iter().map(|e| e.text)),
+            Err(e) => panic!("{who} {text}: {e}"),
+        }
+    }
+    /// The player whose character is `c`.
+    fn who(&self, c: &str) -> String {
+        for p in &self.game.def.players {
+            if self.st.zone_ids(&self.game, &p.id, "character") == [c] {
+                return p.id.clone();
+            }
+        }
+        panic!("nobody is {c}")
+    }
+    fn stat(&self, p: &str, s: &str) -> i64 {
+        let d = &self.game.def;
+        self.st
+            .stat(&self.game, d.player(p).unwrap(), d.stat(s).unwrap())
+    }
+    fn set(&mut self, p: &str, s: &str, v: i64) {
+        self.st.set_stat(&self.game, p, s, v).unwrap();
+    }
+    fn zone(&mut self, p: &str, z: &str, cards: &[&str]) {
+        self.st.set_zone(&self.game, p, z, cards).unwrap();
+    }
+    fn legal(&self, p: &str) -> Vec<String> {
+        let i = self.game.def.player(p).unwrap();
+        self.st
+            .legal(i)
+            .iter()
+            .map(|c| c.text(&self.game).to_string())
+            .collect()
+    }
+    fn decision(&self) -> String {
+        self.st
+            .decision()
+            .map(|d| d.name.to_string())
+            .unwrap_or_default()
+    }
+    /// Make the die this turn show `face` (index on d6: 0 avanzar, 3
+    /// dragon, 5 fortuna).
+    fn die(&mut self, face: i64) {
+        self.st.set_var(&self.game, "face", face).unwrap();
+    }
+    fn lines_since(&self, n: usize) -> Vec<&str> {
+        self.log[n..].iter().map(String::as_str).collect()
+    }
+}
+
+fn pt(players: i64, variants: &[&str], seed: u64, max: usize) -> String {
+    let g = game(players, variants);
+    tabula::playthrough::record(&g, seed, max).expect("playthrough")
+}
+
+#[test]
+fn playthrough_2_players_short_path() {
+    insta::assert_snapshot!(pt(2, &["short-path"], 3, 400));
+}
+
+#[test]
+fn playthrough_3_players() {
+    insta::assert_snapshot!(pt(3, &[], 4, 45));
+}
+
+#[test]
+fn playthrough_4_players() {
+    insta::assert_snapshot!(pt(4, &[], 5, 45));
+}
+
+#[test]
+fn p2_highest_destreza_starts() {
+    let p = Path::new(&["caballero", "arquera"], 1);
+    let archer = p.who("arquera");
+    assert_eq!(p.waiting(), archer, "DESTREZA 5 before 2");
+    assert_eq!(p.decision(), "card");
+    assert_eq!(p.stat(&archer, "DESTREZA"), 5);
+    assert_eq!(p.st.zone_ids(&p.game, &archer, "weapons"), ["arco"]);
+}
+
+#[test]
+fn p4_weapon_choice_and_the_third_weapon_refused() {
+    let mut p = Path::new(&["exploradora", "caballero"], 2);
+    let (scout, knight) = (p.who("exploradora"), p.who("caballero"));
+    // The scout (DESTREZA 3) plays first. The knight holds two weapons and
+    // a third in hand: it cannot be used, only discarded.
+    p.zone(&knight, "weapons", &["espada", "arco"]);
+    p.zone(&knight, "hand", &["hacha"]);
+    // A harpy (DESTREZA 4) waits for the knight.
+    let from = format!("from_{scout}");
+    p.zone(&knight, &from, &["harpia"]);
+    p.act(&scout, "pass");
+    // Knight's turn: combat first, with a choice of weapon.
+    assert_eq!(p.waiting(), knight);
+    assert_eq!(p.decision(), "weapon");
+    assert_eq!(p.legal(&knight), ["espada", "arco", "none"]);
+    let n = p.log.len();
+    p.act(&knight, "arco");
+    assert!(
+        p.lines_since(n)
+            .iter()
+            .any(|l| l
+                .contains("with the Arco (bow): DESTREZA 4 against the Harpia (harpy)'s 4: won")),
+        "{:?}",
+        p.lines_since(n)
+    );
+    assert_eq!(p.decision(), "card");
+    let legal = p.legal(&knight);
+    assert!(!legal.contains(&"use hacha".to_string()), "{legal:?}");
+    assert!(legal.contains(&"discard hacha".to_string()));
+    assert!(legal.contains(&"drop espada".to_string()));
+}
+
+#[test]
+fn p5_fights_in_order_ties_to_the_character_defeats_after_all_fights() {
+    let mut p = Path::new(&["exploradora", "caballero"], 3);
+    let (scout, knight) = (p.who("exploradora"), p.who("caballero"));
+    // The scout's turn passes; then the knight's; enemies the knight played
+    // wait for the scout: played troll (FUERZA 5), harpy (DESTREZA 4),
+    // wolf (DESTREZA 3).
+    p.act(&scout, "pass");
+    // Knight's turn: the card decision (no enemies for him).
+    assert_eq!(p.waiting(), knight);
+    p.zone(
+        &scout,
+        &format!("from_{knight}"),
+        &["troll", "harpia", "lobo"],
+    );
+    p.set(&scout, "position", 2);
+    p.zone(&knight, "hand", &[]);
+    let n = p.log.len();
+    p.act(&knight, "pass");
+    // Scout's combat: wolf (3) first: DESTREZA 3 vs 3, a tie: won. Harpy
+    // (4): lost. Troll (5, FUERZA): 3 vs 5: lost. Both lost fights are
+    // decided before any push, and the knight (their owner) pushes.
+    let lines = p.lines_since(n);
+    let fights: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains(" against the "))
+        .collect();
+    assert_eq!(fights.len(), 3, "{lines:?}");
+    assert!(
+        fights[0].contains("Lobo") && fights[0].ends_with("won."),
+        "{fights:?}"
+    );
+    assert!(fights[1].contains("Harpia") && fights[1].ends_with("lost."));
+    assert!(fights[2].contains("Troll") && fights[2].ends_with("lost."));
+    assert!(
+        !lines.iter().any(|l| l.contains("pushes")),
+        "no push before the owner chooses"
+    );
+    assert_eq!(
+        (p.waiting(), p.decision()),
+        (knight.clone(), "push".to_string())
+    );
+    // Back 3 from square 2 stops at 0; then forward 3.
+    p.act(&knight, "back");
+    assert_eq!(p.stat(&scout, "position"), 0);
+    assert_eq!(
+        (p.waiting(), p.decision()),
+        (knight.clone(), "push".to_string())
+    );
+    p.act(&knight, "forward");
+    assert_eq!(p.stat(&scout, "position"), 3);
+    // Fought enemies are discarded; the scout's turn goes on.
+    assert!(p.st.zone_ids(&p.game, "", "dragon_discard").len() >= 3);
+    assert_eq!(
+        (p.waiting(), p.decision()),
+        (scout.clone(), "card".to_string())
+    );
+}
+
+#[test]
+fn p5_a_push_never_reaches_the_egg() {
+    let mut p = Path::new(&["exploradora", "barbaro"], 4);
+    let (scout, barb) = (p.who("exploradora"), p.who("barbaro"));
+    p.act(&scout, "pass");
+    p.zone(&scout, &format!("from_{barb}"), &["basilisco"]);
+    p.set(&scout, "position", 27);
+    p.act(&barb, "pass");
+    p.act(&barb, "forward");
+    assert_eq!(p.stat(&scout, "position"), 29, "27 + 4 stops at 29");
+    assert!(!p.st.is_over());
+}
+
+#[test]
+fn p6_water_and_precipices() {
+    // Without a boat: stop before the water.
+    let mut p = Path::new(&["exploradora", "enano"], 5);
+    let scout = p.who("exploradora");
+    p.set(&scout, "position", 4);
+    p.zone(&scout, "hand", &[]);
+    p.die(0);
+    p.act(&scout, "pass");
+    assert_eq!(
+        p.stat(&scout, "position"),
+        5,
+        "stops on 5, before the water on 6"
+    );
+    // With a boat in play: cross (VELOCIDAD 3: 5 -> 8).
+    let mut p = Path::new(&["exploradora", "enano"], 5);
+    p.set(&scout, "position", 5);
+    p.zone(&scout, "equipment", &["barca"]);
+    p.die(0);
+    p.act(&scout, "pass");
+    assert_eq!(p.stat(&scout, "position"), 8);
+    // A jump card is discarded to pass the precipice on 10.
+    let mut p = Path::new(&["exploradora", "enano"], 5);
+    p.set(&scout, "position", 9);
+    p.zone(&scout, "hand", &["saltar-obstaculo"]);
+    p.die(0);
+    p.act(&scout, "pass");
+    assert_eq!(p.stat(&scout, "position"), 12);
+    assert!(p.st.zone_ids(&p.game, &scout, "hand").is_empty());
+    assert!(
+        p.log
+            .iter()
+            .any(|l| l.contains("jumps the precipicio on square 10"))
+    );
+    // A rope crosses precipices, not water.
+    let mut p = Path::new(&["exploradora", "enano"], 5);
+    p.set(&scout, "position", 12);
+    p.zone(&scout, "equipment", &["cuerda"]);
+    p.die(0);
+    p.act(&scout, "pass");
+    assert_eq!(
+        p.stat(&scout, "position"),
+        13,
+        "stops before the water on 14"
+    );
+}
+
+#[test]
+fn p7_the_storm_moves_every_other_player_back() {
+    let mut p = Path::new(&["exploradora", "enano", "maga"], 6);
+    let scout = p.who("exploradora");
+    let (dwarf, mage) = (p.who("enano"), p.who("maga"));
+    assert_eq!(p.waiting(), p.who("maga"), "DESTREZA 4 first");
+    // The scout gets a storm before its turn (its options are made when the
+    // turn comes).
+    p.zone(&scout, "hand", &["tormenta"]);
+    while p.waiting() != scout {
+        let w = p.waiting();
+        p.act(&w, "pass");
+    }
+    p.set(&dwarf, "position", 4);
+    p.set(&mage, "position", 0);
+    p.set(&scout, "position", 2);
+    p.die(3);
+    p.zone("", "dragon", &["goblin"]);
+    p.act(&scout, "use tormenta");
+    assert_eq!(p.stat(&dwarf, "position"), 3);
+    assert_eq!(p.stat(&mage, "position"), 0, "never below 0");
+    assert_eq!(p.stat(&scout, "position"), 2, "not the one who played it");
+    assert_eq!(p.st.zone_ids(&p.game, "", "dragon_discard"), ["tormenta"]);
+}
+
+#[test]
+fn p8_drawing_from_an_empty_deck_is_a_draw() {
+    let mut p = Path::new(&["exploradora", "enano"], 7);
+    let scout = p.who("exploradora");
+    p.zone("", "dragon", &[]);
+    p.die(3);
+    p.act(&scout, "pass");
+    assert_eq!(p.st.outcome, Some(Outcome::Draw));
+    // And reaching the egg wins at once.
+    let mut p = Path::new(&["exploradora", "enano"], 7);
+    p.set(&scout, "position", 28);
+    p.die(0);
+    p.act(&scout, "pass");
+    let i = p.game.def.player(&scout).unwrap();
+    assert_eq!(p.st.outcome, Some(Outcome::Win(i)));
+    assert_eq!(p.stat(&scout, "position"), 30);
+}
+
+#[test]
+fn hand_limit_3_discards_down_at_the_end_of_the_turn() {
+    let g = game(2, &["hand-limit-3"]);
+    let (mut st, _) = State::new(&g, 8).unwrap();
+    for c in ["exploradora", "enano"] {
+        let p = st.first_waiting().unwrap();
+        let ch = st.parse(&g, p, c).unwrap();
+        st.act(&g, p, ch).unwrap();
+    }
+    let p = st.first_waiting().unwrap();
+    let id = g.def.players[p].id.clone();
+    st.set_zone(&g, &id, "hand", &["espada", "barca", "cuerda", "botas"])
+        .unwrap();
+    st.set_var(&g, "face", 5).unwrap(); // fortuna: draws a fifth card
+    let pass = st.parse(&g, p, "pass").unwrap();
+    st.act(&g, p, pass).unwrap();
+    assert_eq!(&*st.decision().unwrap().name, "discard");
+    for _ in 0..2 {
+        let c = st.legal(p)[0].clone();
+        st.act(&g, p, c).unwrap();
+    }
+    assert_eq!(st.zone_ids(&g, &id, "hand").len(), 3);
+}
+
+#[test]
+fn thousands_of_random_games_end_with_cards_conserved() {
+    for players in 2..=4 {
+        let g = game(players, &[]);
+        let mut results = [0u32; 2];
+        for seed in 0..700u64 {
+            let mut st = State::new_quiet(&g, seed).unwrap();
+            let total: usize = (0..g.def.zones.len())
+                .map(|z| {
+                    g.def
+                        .owners(z)
+                        .map(|p| st.zone(&g, z, p).len())
+                        .sum::<usize>()
+                })
+                .sum();
+            let mut bot = tabula::bot::RandomBot::new(seed);
+            while let Some(p) = st.first_waiting() {
+                let c = tabula::bot::Bot::choose(&mut bot, &g, &st, p).unwrap();
+                st.apply(&g, p, c).unwrap();
+            }
+            let after: usize = (0..g.def.zones.len())
+                .map(|z| {
+                    g.def
+                        .owners(z)
+                        .map(|p| st.zone(&g, z, p).len())
+                        .sum::<usize>()
+                })
+                .sum();
+            assert_eq!(total, after, "{players} players, seed {seed}");
+            match st.outcome {
+                Some(Outcome::Win(_)) => results[0] += 1,
+                Some(Outcome::Draw) => results[1] += 1,
+                None => panic!("not over"),
+            }
+        }
+        assert_eq!(results[0] + results[1], 700);
+    }
+}
