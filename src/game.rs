@@ -270,7 +270,7 @@ impl Game {
         let m = self.memo.borrow();
         let mut v: Vec<(String, u64)> = m.runs.iter().map(|(k, n)| (k.clone(), *n)).collect();
         v.push(("(nodes)".into(), m.node_count() as u64));
-        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
         v
     }
 }

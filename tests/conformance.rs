@@ -15,8 +15,11 @@ use tabula::replay::Replay;
 use tabula::view::{ZoneView, view};
 use tabula::{Game, Settings, State};
 
+/// A game id, its variants and parameter settings.
+type Case = (String, Vec<String>, Vec<(String, i64)>);
+
 /// Every shipped game with every variant, and The Path for 2, 3, 4 players.
-fn all() -> Vec<(String, Vec<String>, Vec<(String, i64)>)> {
+fn all() -> Vec<Case> {
     let mut out = Vec::new();
     for id in ["experior", "braverats", "imperio", "the-path"] {
         let base = common::load(id, &[], &[]);
