@@ -212,6 +212,10 @@ pub struct ZoneDef {
     /// kind). Bots use it when they guess where unseen cards are.
     #[serde(default)]
     pub holds: IndexMap<String, AttrValue>,
+    /// The order of the cards here never matters to the rules (a hand, a
+    /// pile of played cards): `solve` then treats the zone as a set.
+    #[serde(default)]
+    pub unordered: bool,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]

@@ -82,6 +82,8 @@ pub struct Zone {
     pub visibility: Visibility,
     /// Only cards with these attributes can be here.
     pub holds: Option<Vec<(String, AttrValue)>>,
+    /// The order of its cards does not matter.
+    pub unordered: bool,
     /// Index of this zone's first slot in `State::zones`.
     pub(crate) slot: usize,
 }

@@ -21,3 +21,4 @@ pub mod replay;
 pub mod session;
 pub mod sim;
 pub mod view;
+pub mod solve;

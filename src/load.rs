@@ -436,6 +436,7 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
             name: z.name.clone().unwrap_or_else(|| zid.clone()),
             per,
             visibility: z.visibility.unwrap_or(Visibility::Public),
+            unordered: z.unordered,
             holds: (!z.holds.is_empty()).then(|| {
                 z.holds
                     .iter()

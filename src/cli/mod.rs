@@ -7,6 +7,7 @@ mod play;
 mod replay;
 mod rules;
 mod sim;
+mod solve;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -75,6 +76,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Simulate many seeded games between bots: balance figures and speed.
     Sim(sim::SimArgs),
+    /// Solve a two-player zero-sum simultaneous game exactly.
+    Solve(solve::SolveArgs),
     /// Re-run a saved game and print the final state.
     Replay {
         file: PathBuf,
@@ -112,6 +115,7 @@ pub fn main() -> i32 {
         Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),
         Command::Play(args) => play::run(&dir, args),
         Command::Sim(args) => sim::run(&dir, args),
+        Command::Solve(args) => solve::run(&dir, args),
         Command::Replay { file, json } => replay::run(&dir, &file, json),
         Command::Check { paths, playouts } => check::run(&dir, &paths, playouts),
         Command::Completions { shell } => {

@@ -1,0 +1,52 @@
+//! `tabula solve GAME`: the exact value and first-move strategies of a
+//! two-player zero-sum game with simultaneous moves.
+
+use std::path::Path;
+
+use super::GameArgs;
+use crate::error::Result;
+use crate::load;
+use crate::solve;
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    pub game: String,
+    #[command(flatten)]
+    pub args: GameArgs,
+    /// Seed of the setup (for a game whose setup is random: a deal).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
+    let path = load::find(&a.game, dir)?;
+    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let s = solve::solve(&path, dir, &a.args.settings(), a.seed, jobs)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        return Ok(0);
+    }
+    let variants = if s.variants.is_empty() { "-".into() } else { s.variants.join(", ") };
+    println!("{} (variants {variants})", s.game);
+    println!(
+        "value for {}: {:+.6}  ({} wins {:.4}, draws {:.4}, {} wins {:.4})",
+        s.players[0], s.worth.value, s.players[0], s.worth.win, s.worth.draw, s.players[1], s.worth.loss
+    );
+    println!("  payoff: +1 a win of {}, -1 a win of {}, 0 a draw (half a win each)", s.players[0], s.players[1]);
+    println!("\nfirst decision `{}`, optimal strategies:", s.first_decision);
+    for st in &s.strategies {
+        println!("  {}:", st.player);
+        for (c, p) in &st.mix {
+            if *p > 1e-9 {
+                println!("    {c:<18} {:6.2}%", 100.0 * p);
+            }
+        }
+    }
+    println!("\n{} states in {:.2} s ({} thread(s))", s.states, s.seconds, s.threads);
+    Ok(0)
+}

@@ -1,0 +1,432 @@
+//! Exact solution of two-player zero-sum games with simultaneous moves and
+//! no other hidden information or chance after setup, straight from the
+//! rules files: backward induction over the reachable states with a
+//! transposition table; each simultaneous decision is a matrix game solved
+//! by linear programming (microlp); an ordered reveal (or any single
+//! player's decision) is a max or min node.
+//!
+//! Payoff: +1 when the first player wins, -1 when the second does, 0 for a
+//! draw (a draw is worth half a win to each). The value is the first
+//! player's expected payoff under optimal play; the win/draw/loss split is
+//! the one the computed equilibrium strategies produce.
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use dashmap::DashMap;
+use microlp::{ComparisonOp, OptimizationDirection, Problem};
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+use rayon::prelude::*;
+use rustc_hash::FxHasher;
+use serde::Serialize;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::{Game, PlayerIx};
+use crate::load::{self, Settings};
+use crate::state::{Choice, Outcome, State};
+
+/// A position's worth: the first player's payoff, and the chances of each
+/// result under the equilibrium found.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Worth {
+    pub value: f64,
+    pub win: f64,
+    pub draw: f64,
+    pub loss: f64,
+}
+
+impl Worth {
+    fn of(outcome: Option<Outcome>) -> Worth {
+        match outcome {
+            Some(Outcome::Win(0)) => Worth { value: 1.0, win: 1.0, draw: 0.0, loss: 0.0 },
+            Some(Outcome::Win(_)) => Worth { value: -1.0, win: 0.0, draw: 0.0, loss: 1.0 },
+            _ => Worth { value: 0.0, win: 0.0, draw: 1.0, loss: 0.0 },
+        }
+    }
+    fn mix(parts: impl Iterator<Item = (f64, Worth)>) -> Worth {
+        let mut w = Worth { value: 0.0, win: 0.0, draw: 0.0, loss: 0.0 };
+        for (p, x) in parts {
+            w.value += p * x.value;
+            w.win += p * x.win;
+            w.draw += p * x.draw;
+            w.loss += p * x.loss;
+        }
+        w
+    }
+}
+
+/// One player's optimal mixed strategy at the first decision.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Strategy {
+    pub player: String,
+    /// Choice -> probability.
+    pub mix: Vec<(String, f64)>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Solution {
+    pub game: String,
+    pub variants: Vec<String>,
+    pub params: Vec<(String, i64)>,
+    pub players: [String; 2],
+    pub worth: Worth,
+    /// The first decision: each decider's optimal strategy.
+    pub first_decision: String,
+    pub strategies: Vec<Strategy>,
+    pub states: usize,
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+type Table = DashMap<u128, Worth, std::hash::BuildHasherDefault<FxHasher>>;
+
+/// A state's identity for the transposition table: everything that can
+/// matter, with the zones the YAML marks `unordered` taken as multisets.
+fn key(game: &Game, st: &State) -> u128 {
+    let def = &game.def;
+    let mut a = FxHasher::default();
+    let mut b = FxHasher::default();
+    1u8.hash(&mut b);
+    let mut both = |x: &dyn Fn(&mut FxHasher)| {
+        x(&mut a);
+        x(&mut b);
+    };
+    both(&|h| st.stats.hash(h));
+    both(&|h| st.vars.hash(h));
+    for (z, zone) in def.zones.iter().enumerate() {
+        for p in def.owners(z) {
+            let cards = st.zone(game, z, p);
+            if zone.unordered {
+                let mut s = cards.to_vec();
+                s.sort_unstable();
+                both(&|h| s.hash(h));
+            } else {
+                both(&|h| cards.hash(h));
+            }
+        }
+    }
+    both(&|h| (st.turn, st.active, st.cursor, st.game_no).hash(h));
+    both(&|h| st.order.hash(h));
+    both(&|h| st.match_wins.hash(h));
+    both(&|h| st.reveal_first.hash(h));
+    both(&|h| st.outcome.map(|o| match o {
+        Outcome::Win(p) => p as i64,
+        Outcome::Draw => -1,
+    }).hash(h));
+    for d in &st.pending {
+        both(&|h| (&*d.then, &d.players, &d.chosen, &d.options, d.first).hash(h));
+    }
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+struct Solver<'a> {
+    game: &'a Game,
+    table: &'a Table,
+    rng_at: u128,
+    /// States checked for hidden information so far (a sample suffices).
+    checked: usize,
+}
+
+impl Solver<'_> {
+    fn refuse(&self, why: String) -> Error {
+        Error::new(
+            ErrorKind::Usage,
+            format!("solve cannot handle {}: {why}", self.game.def.id),
+        )
+    }
+
+    /// No chance after setup, and nothing a player cannot deduce.
+    fn check(&mut self, st: &State) -> Result<()> {
+        if st.rng.get_word_pos() != self.rng_at {
+            return Err(self.refuse(
+                "it draws from the RNG after setup (a roll, a shuffle or `random`): solve handles no chance".into(),
+            ));
+        }
+        if self.checked < 2_000 {
+            self.checked += 1;
+            let def = &self.game.def;
+            for viewer in 0..2 {
+                for seed in 0..2 {
+                    let d = st.determinize(self.game, viewer, &mut ChaCha8Rng::seed_from_u64(seed));
+                    for (z, zone) in def.zones.iter().enumerate() {
+                        for p in def.owners(z) {
+                            let mut x = st.zone(self.game, z, p).to_vec();
+                            let mut y = d.zone(self.game, z, p).to_vec();
+                            x.sort_unstable();
+                            y.sort_unstable();
+                            if x != y {
+                                return Err(self.refuse(format!(
+                                    "{}'s `{}` holds cards {} cannot know: solve handles no hidden information but the simultaneous choice",
+                                    def.players[p].id, zone.id, def.players[viewer].id
+                                )));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn worth(&mut self, st: &State) -> Result<Worth> {
+        if st.is_over() {
+            return Ok(Worth::of(st.outcome));
+        }
+        let k = key(self.game, st);
+        if let Some(w) = self.table.get(&k) {
+            return Ok(*w);
+        }
+        self.check(st)?;
+        let w = match self.node(st)? {
+            Node::Matrix { rows, cols, children } => {
+                let m: Vec<Vec<f64>> = children
+                    .iter()
+                    .map(|r| r.iter().map(|w| w.value).collect())
+                    .collect();
+                let (x, y, v) = solve_matrix(&m);
+                let mut w = Worth::mix((0..rows.len()).flat_map(|i| {
+                    let x = &x;
+                    let y = &y;
+                    let children = &children;
+                    (0..cols.len()).map(move |j| (x[i] * y[j], children[i][j]))
+                }));
+                // The value is the LP's optimum; the split is the one the
+                // strategies give.
+                w.value = v;
+                w
+            }
+            Node::Single { player, children, .. } => {
+                let best = children
+                    .iter()
+                    .copied()
+                    .max_by(|a, b| {
+                        let (a, b) = if player == 0 { (a.value, b.value) } else { (b.value, a.value) };
+                        a.total_cmp(&b)
+                    })
+                    .unwrap_or(Worth::of(None));
+                best
+            }
+        };
+        self.table.insert(k, w);
+        Ok(w)
+    }
+
+    /// The children of a decision, solved.
+    fn node(&mut self, st: &State) -> Result<Node> {
+        let waiting = st.waiting();
+        match waiting.as_slice() {
+            [a, b] => {
+                let (a, b) = (*a, *b);
+                let rows = st.legal(a).to_vec();
+                let cols = st.legal(b).to_vec();
+                let mut children = Vec::with_capacity(rows.len());
+                for r in &rows {
+                    let mut half = st.clone();
+                    half.apply(self.game, a, r.clone())?;
+                    let mut line = Vec::with_capacity(cols.len());
+                    for c in &cols {
+                        let mut child = half.clone();
+                        child.apply(self.game, b, c.clone())?;
+                        line.push(self.worth(&child)?);
+                    }
+                    children.push(line);
+                }
+                // Rows are the first player's.
+                if a == 0 {
+                    Ok(Node::Matrix { rows, cols, children })
+                } else {
+                    let t: Vec<Vec<Worth>> = (0..cols.len())
+                        .map(|j| (0..rows.len()).map(|i| children[i][j]).collect())
+                        .collect();
+                    Ok(Node::Matrix { rows: cols, cols: rows, children: t })
+                }
+            }
+            [p] => {
+                let p = *p;
+                let choices = st.legal(p).to_vec();
+                let mut children = Vec::with_capacity(choices.len());
+                for c in &choices {
+                    let mut child = st.clone();
+                    child.apply(self.game, p, c.clone())?;
+                    children.push(self.worth(&child)?);
+                }
+                Ok(Node::Single { player: p, choices, children })
+            }
+            _ => Err(self.refuse(format!("a decision of {} players at once", waiting.len()))),
+        }
+    }
+}
+
+enum Node {
+    Matrix { rows: Vec<Choice>, cols: Vec<Choice>, children: Vec<Vec<Worth>> },
+    Single { player: PlayerIx, choices: Vec<Choice>, children: Vec<Worth> },
+}
+
+/// Optimal mixed strategies of a zero-sum matrix game (row player
+/// maximises) and its value: a saddle point when there is one, else two
+/// LPs (the value is the mean of their optima, equal up to tolerance).
+pub fn solve_matrix(m: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>, f64) {
+    let (r, c) = (m.len(), m.first().map_or(0, Vec::len));
+    let row_min: Vec<f64> = m.iter().map(|row| row.iter().copied().fold(f64::INFINITY, f64::min)).collect();
+    let col_max: Vec<f64> = (0..c)
+        .map(|j| (0..r).map(|i| m[i][j]).fold(f64::NEG_INFINITY, f64::max))
+        .collect();
+    let (bi, maximin) = row_min.iter().copied().enumerate().fold((0, f64::NEG_INFINITY), |a, (i, v)| if v > a.1 { (i, v) } else { a });
+    let (bj, minimax) = col_max.iter().copied().enumerate().fold((0, f64::INFINITY), |a, (j, v)| if v < a.1 { (j, v) } else { a });
+    if (maximin - minimax).abs() < 1e-12 {
+        let mut x = vec![0.0; r];
+        let mut y = vec![0.0; c];
+        x[bi] = 1.0;
+        y[bj] = 1.0;
+        return (x, y, maximin);
+    }
+    let (x, vx) = lp_strategy(m, r, c, false);
+    let (y, vy) = lp_strategy(m, r, c, true);
+    (x, y, (vx + vy) / 2.0)
+}
+
+/// The row player's maximin strategy (or, `column`, the column player's
+/// minimax one) and the game's value, by the classic positive form: with
+/// every payoff shifted above 0, minimise the sum of u under M^T u >= 1;
+/// then the value is 1 / sum(u) and the strategy u times the value.
+fn lp_strategy(m: &[Vec<f64>], r: usize, c: usize, column: bool) -> (Vec<f64>, f64) {
+    // The column player of M is the row player of -M^T.
+    let (n, k) = if column { (c, r) } else { (r, c) };
+    let at = |i: usize, j: usize| if column { -m[j][i] } else { m[i][j] };
+    let low = (0..n).flat_map(|i| (0..k).map(move |j| (i, j))).map(|(i, j)| at(i, j)).fold(f64::INFINITY, f64::min);
+    let shift = 1.0 - low;
+    let mut p = Problem::new(OptimizationDirection::Minimize);
+    let us: Vec<_> = (0..n).map(|_| p.add_var(1.0, (0.0, f64::INFINITY))).collect();
+    for j in 0..k {
+        let e: Vec<(microlp::Variable, f64)> = us.iter().enumerate().map(|(i, &u)| (u, at(i, j) + shift)).collect();
+        p.add_constraint(e.as_slice(), ComparisonOp::Ge, 1.0);
+    }
+    match p.solve().ok().and_then(|o| o.into_solution().ok()) {
+        Some(s) => {
+            let raw: Vec<f64> = us.iter().map(|&u| s.var_value(u).max(0.0)).collect();
+            let total: f64 = raw.iter().sum();
+            let v = 1.0 / total - shift;
+            let x = raw.iter().map(|u| u / total).collect();
+            (x, if column { -v } else { v })
+        }
+        None => (vec![1.0 / n as f64; n], f64::NAN),
+    }
+}
+
+thread_local! {
+    static THREAD_GAME: std::cell::RefCell<Option<(PathBuf, Game)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Solve a game (settings applied; setup from `seed`).
+pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usize) -> Result<Solution> {
+    let started = Instant::now();
+    let game = load::load_path(path, dir, settings)?;
+    let def = &game.def;
+    if def.nplayers() != 2 {
+        return Err(Error::usage(format!(
+            "solve cannot handle {}: it solves two-player games, this one has {}",
+            def.id,
+            def.nplayers()
+        )));
+    }
+    let root = State::new_quiet(&game, seed)?;
+    let table: Table = DashMap::default();
+    let mut solver = Solver { game: &game, table: &table, rng_at: root.rng.get_word_pos(), checked: 0 };
+    solver.check(&root)?;
+    let waiting = root.waiting();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| Error::usage(format!("threads: {e}")))?;
+    // The first decision's children, in parallel (each thread with its own
+    // copy of the rules, all sharing the table).
+    let firsts: Vec<Vec<(PlayerIx, String)>> = match waiting.as_slice() {
+        [a, b] => {
+            let (a, b) = (*a, *b);
+            let mut v = Vec::new();
+            for r in root.legal(a) {
+                for c in root.legal(b) {
+                    v.push(vec![(a, r.text(&game).to_string()), (b, c.text(&game).to_string())]);
+                }
+            }
+            v
+        }
+        [p] => root.legal(*p).iter().map(|c| vec![(*p, c.text(&game).to_string())]).collect(),
+        _ => Vec::new(),
+    };
+    let rng_at = solver.rng_at;
+    let path_buf = path.to_path_buf();
+    let results: Vec<Result<()>> = pool.install(|| {
+        firsts
+            .par_iter()
+            .map(|moves| {
+                THREAD_GAME.with(|cell| {
+                    let mut cell = cell.borrow_mut();
+                    if cell.as_ref().is_none_or(|(p, _)| *p != path_buf) {
+                        *cell = Some((path_buf.clone(), load::load_path(&path_buf, dir, settings)?));
+                    }
+                    let Some((_, g)) = cell.as_ref() else {
+                        return Err(Error::usage("no game"));
+                    };
+                    let mut st = State::new_quiet(g, seed)?;
+                    for (p, text) in moves {
+                        let c = st.parse(g, *p, text)?;
+                        st.apply(g, *p, c)?;
+                    }
+                    let mut s = Solver { game: g, table: &table, rng_at, checked: 0 };
+                    s.worth(&st).map(|_| ())
+                })
+            })
+            .collect()
+    });
+    for r in results {
+        r?;
+    }
+    let worth = solver.worth(&root)?;
+    // The first decision's strategies.
+    let mut strategies = Vec::new();
+    match solver.node(&root)? {
+        Node::Matrix { rows, cols, children } => {
+            let m: Vec<Vec<f64>> = children.iter().map(|r| r.iter().map(|w| w.value).collect()).collect();
+            let (x, y, _) = solve_matrix(&m);
+            strategies.push(Strategy {
+                player: def.players[0].id.clone(),
+                mix: rows.iter().zip(&x).map(|(c, p)| (c.text(&game).to_string(), *p)).collect(),
+            });
+            strategies.push(Strategy {
+                player: def.players[1].id.clone(),
+                mix: cols.iter().zip(&y).map(|(c, p)| (c.text(&game).to_string(), *p)).collect(),
+            });
+        }
+        Node::Single { player, choices, children } => {
+            let sign = if player == 0 { 1.0 } else { -1.0 };
+            let best = children.iter().map(|w| sign * w.value).fold(f64::NEG_INFINITY, f64::max);
+            let n = children.iter().filter(|w| (sign * w.value - best).abs() < 1e-9).count().max(1);
+            strategies.push(Strategy {
+                player: def.players[player].id.clone(),
+                mix: choices
+                    .iter()
+                    .zip(&children)
+                    .map(|(c, w)| {
+                        let p = if (sign * w.value - best).abs() < 1e-9 { 1.0 / n as f64 } else { 0.0 };
+                        (c.text(&game).to_string(), p)
+                    })
+                    .collect(),
+            });
+        }
+    }
+    Ok(Solution {
+        game: def.id.clone(),
+        variants: def.applied.clone(),
+        params: def.sets.clone(),
+        players: [def.players[0].id.clone(), def.players[1].id.clone()],
+        worth,
+        first_decision: root.decision().map(|d| d.name.to_string()).unwrap_or_default(),
+        strategies,
+        states: table.len(),
+        seconds: started.elapsed().as_secs_f64(),
+        threads: jobs.max(1),
+    })
+}
