@@ -131,7 +131,7 @@ fn read_merged(path: &Path, dir: &Path, depth: usize) -> Result<GameFile> {
         if file.script.is_none()
             && let Some(id) = &file.id
         {
-            let p = here.join("../scripts").join(format!("{}.rhai", id.value));
+            let p = normalize(&here.join("../scripts").join(format!("{}.rhai", id.value)));
             file.script = Some(At::new(p.to_string_lossy().into_owned()));
         }
         return Ok(file);
