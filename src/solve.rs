@@ -430,3 +430,110 @@ pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usiz
         threads: jobs.max(1),
     })
 }
+
+/// How much a best response wins against a bot: the best responder's
+/// expected payoff (+1 win, -1 loss, 0 draw) in each seat, against the bot's
+/// policy estimated from `samples` seeded decisions per state (exact for
+/// `random`, which is uniform). Exploitability is their mean minus the
+/// game's value for a seat average (0 for a symmetric game).
+pub fn best_response(
+    path: &Path,
+    dir: &Path,
+    settings: &Settings,
+    seed: u64,
+    kind: &str,
+    samples: u32,
+) -> Result<[f64; 2]> {
+    let game = load::load_path(path, dir, settings)?;
+    if game.def.nplayers() != 2 || crate::bot::make(kind, 0).is_none() {
+        return Err(Error::usage(format!("best response: two players and a known bot kind (not `{kind}`)")));
+    }
+    let root = State::new_quiet(&game, seed)?;
+    let mut out = [0.0; 2];
+    for (me, slot) in out.iter_mut().enumerate() {
+        let mut memo = rustc_hash::FxHashMap::default();
+        *slot = br(&game, &root, me, kind, samples, &mut memo)?;
+    }
+    Ok(out)
+}
+
+fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec<(Choice, f64)> {
+    let legal = st.legal(p).to_vec();
+    if kind == "random" || legal.len() == 1 {
+        let q = 1.0 / legal.len() as f64;
+        return legal.into_iter().map(|c| (c, q)).collect();
+    }
+    let base = key(game, st) as u64;
+    let mut counts: Vec<(Choice, f64)> = Vec::new();
+    for i in 0..samples {
+        let Some(mut b) = crate::bot::make(kind, base ^ u64::from(i).wrapping_mul(0x9E37_79B9)) else {
+            continue;
+        };
+        if let Some(c) = b.choose(game, st, p) {
+            match counts.iter_mut().find(|(x, _)| *x == c) {
+                Some((_, n)) => *n += 1.0,
+                None => counts.push((c, 1.0)),
+            }
+        }
+    }
+    let total: f64 = counts.iter().map(|(_, n)| n).sum();
+    counts.into_iter().map(|(c, n)| (c, n / total.max(1.0))).collect()
+}
+
+fn br(
+    game: &Game,
+    st: &State,
+    me: PlayerIx,
+    kind: &str,
+    samples: u32,
+    memo: &mut rustc_hash::FxHashMap<u128, f64>,
+) -> Result<f64> {
+    if st.is_over() {
+        let w = Worth::of(st.outcome).value;
+        return Ok(if me == 0 { w } else { -w });
+    }
+    let k = key(game, st);
+    if let Some(v) = memo.get(&k) {
+        return Ok(*v);
+    }
+    let waiting = st.waiting();
+    let v = if waiting.len() == 2 {
+        let opp = 1 - me;
+        let pi = policy(game, st, opp, kind, samples);
+        let mut best = f64::NEG_INFINITY;
+        for m in st.legal(me).to_vec() {
+            let mut half = st.clone();
+            half.apply(game, me, m)?;
+            let mut v = 0.0;
+            for (o, q) in &pi {
+                let mut child = half.clone();
+                child.apply(game, opp, o.clone())?;
+                v += q * br(game, &child, me, kind, samples, memo)?;
+            }
+            best = best.max(v);
+        }
+        best
+    } else if let Some(&p) = waiting.first() {
+        if p == me {
+            let mut best = f64::NEG_INFINITY;
+            for m in st.legal(me).to_vec() {
+                let mut child = st.clone();
+                child.apply(game, me, m)?;
+                best = best.max(br(game, &child, me, kind, samples, memo)?);
+            }
+            best
+        } else {
+            let mut v = 0.0;
+            for (o, q) in policy(game, st, p, kind, samples) {
+                let mut child = st.clone();
+                child.apply(game, p, o)?;
+                v += q * br(game, &child, me, kind, samples, memo)?;
+            }
+            v
+        }
+    } else {
+        0.0
+    };
+    memo.insert(k, v);
+    Ok(v)
+}

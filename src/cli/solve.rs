@@ -21,6 +21,13 @@ pub struct SolveArgs {
     pub jobs: Option<usize>,
     #[arg(long)]
     pub json: bool,
+    /// Also measure how much a best response wins against this bot kind
+    /// (its exploitability), e.g. --exploit random --exploit mcts:100.
+    #[arg(long, value_name = "KIND")]
+    pub exploit: Vec<String>,
+    /// Decisions sampled per state to estimate a search bot's policy.
+    #[arg(long, default_value_t = 4)]
+    pub samples: u32,
 }
 
 pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
@@ -48,5 +55,18 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         }
     }
     println!("\n{} states in {:.2} s ({} thread(s))", s.states, s.seconds, s.threads);
+    for kind in &a.exploit {
+        let started = std::time::Instant::now();
+        let [r0, r1] = solve::best_response(&path, dir, &a.args.settings(), a.seed, kind, a.samples)?;
+        // Against an optimal opponent a best response gets the game's
+        // value in each seat; the excess is what the bot gives away.
+        let gain = ((r0 - s.worth.value) + (r1 + s.worth.value)) / 2.0;
+        println!(
+            "exploitability of {kind}: {gain:.4} (best response as {}: {r0:+.4}, as {}: {r1:+.4}; {:.1} s)",
+            s.players[0],
+            s.players[1],
+            started.elapsed().as_secs_f64()
+        );
+    }
     Ok(0)
 }
