@@ -1,3 +1,4 @@
+#![deny(clippy::unwrap_used, clippy::expect_used)]
 //! tabula: a rules-as-data engine for tabletop games. A game is a YAML file
 //! plus a Rhai script; this library loads, validates and runs any of them.
 
@@ -20,5 +21,5 @@ pub mod playthrough;
 pub mod replay;
 pub mod session;
 pub mod sim;
-pub mod view;
 pub mod solve;
+pub mod view;

@@ -40,13 +40,33 @@ pub struct Worth {
 impl Worth {
     fn of(outcome: Option<Outcome>) -> Worth {
         match outcome {
-            Some(Outcome::Win(0)) => Worth { value: 1.0, win: 1.0, draw: 0.0, loss: 0.0 },
-            Some(Outcome::Win(_)) => Worth { value: -1.0, win: 0.0, draw: 0.0, loss: 1.0 },
-            _ => Worth { value: 0.0, win: 0.0, draw: 1.0, loss: 0.0 },
+            Some(Outcome::Win(0)) => Worth {
+                value: 1.0,
+                win: 1.0,
+                draw: 0.0,
+                loss: 0.0,
+            },
+            Some(Outcome::Win(_)) => Worth {
+                value: -1.0,
+                win: 0.0,
+                draw: 0.0,
+                loss: 1.0,
+            },
+            _ => Worth {
+                value: 0.0,
+                win: 0.0,
+                draw: 1.0,
+                loss: 0.0,
+            },
         }
     }
     fn mix(parts: impl Iterator<Item = (f64, Worth)>) -> Worth {
-        let mut w = Worth { value: 0.0, win: 0.0, draw: 0.0, loss: 0.0 };
+        let mut w = Worth {
+            value: 0.0,
+            win: 0.0,
+            draw: 0.0,
+            loss: 0.0,
+        };
         for (p, x) in parts {
             w.value += p * x.value;
             w.win += p * x.win;
@@ -111,10 +131,14 @@ fn key(game: &Game, st: &State) -> u128 {
     both(&|h| st.order.hash(h));
     both(&|h| st.match_wins.hash(h));
     both(&|h| st.reveal_first.hash(h));
-    both(&|h| st.outcome.map(|o| match o {
-        Outcome::Win(p) => p as i64,
-        Outcome::Draw => -1,
-    }).hash(h));
+    both(&|h| {
+        st.outcome
+            .map(|o| match o {
+                Outcome::Win(p) => p as i64,
+                Outcome::Draw => -1,
+            })
+            .hash(h)
+    });
     for d in &st.pending {
         both(&|h| (&*d.then, &d.players, &d.chosen, &d.options, d.first).hash(h));
     }
@@ -180,7 +204,11 @@ impl Solver<'_> {
         }
         self.check(st)?;
         let w = match self.node(st)? {
-            Node::Matrix { rows, cols, children } => {
+            Node::Matrix {
+                rows,
+                cols,
+                children,
+            } => {
                 let m: Vec<Vec<f64>> = children
                     .iter()
                     .map(|r| r.iter().map(|w| w.value).collect())
@@ -197,17 +225,20 @@ impl Solver<'_> {
                 w.value = v;
                 w
             }
-            Node::Single { player, children, .. } => {
-                let best = children
-                    .iter()
-                    .copied()
-                    .max_by(|a, b| {
-                        let (a, b) = if player == 0 { (a.value, b.value) } else { (b.value, a.value) };
-                        a.total_cmp(&b)
-                    })
-                    .unwrap_or(Worth::of(None));
-                best
-            }
+            Node::Single {
+                player, children, ..
+            } => children
+                .iter()
+                .copied()
+                .max_by(|a, b| {
+                    let (a, b) = if player == 0 {
+                        (a.value, b.value)
+                    } else {
+                        (b.value, a.value)
+                    };
+                    a.total_cmp(&b)
+                })
+                .unwrap_or(Worth::of(None)),
         };
         self.table.insert(k, w);
         Ok(w)
@@ -235,12 +266,20 @@ impl Solver<'_> {
                 }
                 // Rows are the first player's.
                 if a == 0 {
-                    Ok(Node::Matrix { rows, cols, children })
+                    Ok(Node::Matrix {
+                        rows,
+                        cols,
+                        children,
+                    })
                 } else {
                     let t: Vec<Vec<Worth>> = (0..cols.len())
                         .map(|j| (0..rows.len()).map(|i| children[i][j]).collect())
                         .collect();
-                    Ok(Node::Matrix { rows: cols, cols: rows, children: t })
+                    Ok(Node::Matrix {
+                        rows: cols,
+                        cols: rows,
+                        children: t,
+                    })
                 }
             }
             [p] => {
@@ -252,7 +291,11 @@ impl Solver<'_> {
                     child.apply(self.game, p, c.clone())?;
                     children.push(self.worth(&child)?);
                 }
-                Ok(Node::Single { player: p, choices, children })
+                Ok(Node::Single {
+                    player: p,
+                    choices,
+                    children,
+                })
             }
             _ => Err(self.refuse(format!("a decision of {} players at once", waiting.len()))),
         }
@@ -260,8 +303,16 @@ impl Solver<'_> {
 }
 
 enum Node {
-    Matrix { rows: Vec<Choice>, cols: Vec<Choice>, children: Vec<Vec<Worth>> },
-    Single { player: PlayerIx, choices: Vec<Choice>, children: Vec<Worth> },
+    Matrix {
+        rows: Vec<Choice>,
+        cols: Vec<Choice>,
+        children: Vec<Vec<Worth>>,
+    },
+    Single {
+        player: PlayerIx,
+        choices: Vec<Choice>,
+        children: Vec<Worth>,
+    },
 }
 
 /// Optimal mixed strategies of a zero-sum matrix game (row player
@@ -269,12 +320,31 @@ enum Node {
 /// LPs (the value is the mean of their optima, equal up to tolerance).
 pub fn solve_matrix(m: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>, f64) {
     let (r, c) = (m.len(), m.first().map_or(0, Vec::len));
-    let row_min: Vec<f64> = m.iter().map(|row| row.iter().copied().fold(f64::INFINITY, f64::min)).collect();
+    let row_min: Vec<f64> = m
+        .iter()
+        .map(|row| row.iter().copied().fold(f64::INFINITY, f64::min))
+        .collect();
     let col_max: Vec<f64> = (0..c)
         .map(|j| (0..r).map(|i| m[i][j]).fold(f64::NEG_INFINITY, f64::max))
         .collect();
-    let (bi, maximin) = row_min.iter().copied().enumerate().fold((0, f64::NEG_INFINITY), |a, (i, v)| if v > a.1 { (i, v) } else { a });
-    let (bj, minimax) = col_max.iter().copied().enumerate().fold((0, f64::INFINITY), |a, (j, v)| if v < a.1 { (j, v) } else { a });
+    let (bi, maximin) =
+        row_min
+            .iter()
+            .copied()
+            .enumerate()
+            .fold(
+                (0, f64::NEG_INFINITY),
+                |a, (i, v)| if v > a.1 { (i, v) } else { a },
+            );
+    let (bj, minimax) =
+        col_max
+            .iter()
+            .copied()
+            .enumerate()
+            .fold(
+                (0, f64::INFINITY),
+                |a, (j, v)| if v < a.1 { (j, v) } else { a },
+            );
     if (maximin - minimax).abs() < 1e-12 {
         let mut x = vec![0.0; r];
         let mut y = vec![0.0; c];
@@ -295,12 +365,21 @@ fn lp_strategy(m: &[Vec<f64>], r: usize, c: usize, column: bool) -> (Vec<f64>, f
     // The column player of M is the row player of -M^T.
     let (n, k) = if column { (c, r) } else { (r, c) };
     let at = |i: usize, j: usize| if column { -m[j][i] } else { m[i][j] };
-    let low = (0..n).flat_map(|i| (0..k).map(move |j| (i, j))).map(|(i, j)| at(i, j)).fold(f64::INFINITY, f64::min);
+    let low = (0..n)
+        .flat_map(|i| (0..k).map(move |j| (i, j)))
+        .map(|(i, j)| at(i, j))
+        .fold(f64::INFINITY, f64::min);
     let shift = 1.0 - low;
     let mut p = Problem::new(OptimizationDirection::Minimize);
-    let us: Vec<_> = (0..n).map(|_| p.add_var(1.0, (0.0, f64::INFINITY))).collect();
+    let us: Vec<_> = (0..n)
+        .map(|_| p.add_var(1.0, (0.0, f64::INFINITY)))
+        .collect();
     for j in 0..k {
-        let e: Vec<(microlp::Variable, f64)> = us.iter().enumerate().map(|(i, &u)| (u, at(i, j) + shift)).collect();
+        let e: Vec<(microlp::Variable, f64)> = us
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| (u, at(i, j) + shift))
+            .collect();
         p.add_constraint(e.as_slice(), ComparisonOp::Ge, 1.0);
     }
     match p.solve().ok().and_then(|o| o.into_solution().ok()) {
@@ -320,7 +399,13 @@ thread_local! {
 }
 
 /// Solve a game (settings applied; setup from `seed`).
-pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usize) -> Result<Solution> {
+pub fn solve(
+    path: &Path,
+    dir: &Path,
+    settings: &Settings,
+    seed: u64,
+    jobs: usize,
+) -> Result<Solution> {
     let started = Instant::now();
     let game = load::load_path(path, dir, settings)?;
     let def = &game.def;
@@ -333,7 +418,12 @@ pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usiz
     }
     let root = State::new_quiet(&game, seed)?;
     let table: Table = DashMap::default();
-    let mut solver = Solver { game: &game, table: &table, rng_at: root.rng.get_word_pos(), checked: 0 };
+    let mut solver = Solver {
+        game: &game,
+        table: &table,
+        rng_at: root.rng.get_word_pos(),
+        checked: 0,
+    };
     solver.check(&root)?;
     let waiting = root.waiting();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -348,12 +438,19 @@ pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usiz
             let mut v = Vec::new();
             for r in root.legal(a) {
                 for c in root.legal(b) {
-                    v.push(vec![(a, r.text(&game).to_string()), (b, c.text(&game).to_string())]);
+                    v.push(vec![
+                        (a, r.text(&game).to_string()),
+                        (b, c.text(&game).to_string()),
+                    ]);
                 }
             }
             v
         }
-        [p] => root.legal(*p).iter().map(|c| vec![(*p, c.text(&game).to_string())]).collect(),
+        [p] => root
+            .legal(*p)
+            .iter()
+            .map(|c| vec![(*p, c.text(&game).to_string())])
+            .collect(),
         _ => Vec::new(),
     };
     let rng_at = solver.rng_at;
@@ -365,7 +462,8 @@ pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usiz
                 THREAD_GAME.with(|cell| {
                     let mut cell = cell.borrow_mut();
                     if cell.as_ref().is_none_or(|(p, _)| *p != path_buf) {
-                        *cell = Some((path_buf.clone(), load::load_path(&path_buf, dir, settings)?));
+                        *cell =
+                            Some((path_buf.clone(), load::load_path(&path_buf, dir, settings)?));
                     }
                     let Some((_, g)) = cell.as_ref() else {
                         return Err(Error::usage("no game"));
@@ -375,7 +473,12 @@ pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usiz
                         let c = st.parse(g, *p, text)?;
                         st.apply(g, *p, c)?;
                     }
-                    let mut s = Solver { game: g, table: &table, rng_at, checked: 0 };
+                    let mut s = Solver {
+                        game: g,
+                        table: &table,
+                        rng_at,
+                        checked: 0,
+                    };
                     s.worth(&st).map(|_| ())
                 })
             })
@@ -388,29 +491,59 @@ pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usiz
     // The first decision's strategies.
     let mut strategies = Vec::new();
     match solver.node(&root)? {
-        Node::Matrix { rows, cols, children } => {
-            let m: Vec<Vec<f64>> = children.iter().map(|r| r.iter().map(|w| w.value).collect()).collect();
+        Node::Matrix {
+            rows,
+            cols,
+            children,
+        } => {
+            let m: Vec<Vec<f64>> = children
+                .iter()
+                .map(|r| r.iter().map(|w| w.value).collect())
+                .collect();
             let (x, y, _) = solve_matrix(&m);
             strategies.push(Strategy {
                 player: def.players[0].id.clone(),
-                mix: rows.iter().zip(&x).map(|(c, p)| (c.text(&game).to_string(), *p)).collect(),
+                mix: rows
+                    .iter()
+                    .zip(&x)
+                    .map(|(c, p)| (c.text(&game).to_string(), *p))
+                    .collect(),
             });
             strategies.push(Strategy {
                 player: def.players[1].id.clone(),
-                mix: cols.iter().zip(&y).map(|(c, p)| (c.text(&game).to_string(), *p)).collect(),
+                mix: cols
+                    .iter()
+                    .zip(&y)
+                    .map(|(c, p)| (c.text(&game).to_string(), *p))
+                    .collect(),
             });
         }
-        Node::Single { player, choices, children } => {
+        Node::Single {
+            player,
+            choices,
+            children,
+        } => {
             let sign = if player == 0 { 1.0 } else { -1.0 };
-            let best = children.iter().map(|w| sign * w.value).fold(f64::NEG_INFINITY, f64::max);
-            let n = children.iter().filter(|w| (sign * w.value - best).abs() < 1e-9).count().max(1);
+            let best = children
+                .iter()
+                .map(|w| sign * w.value)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let n = children
+                .iter()
+                .filter(|w| (sign * w.value - best).abs() < 1e-9)
+                .count()
+                .max(1);
             strategies.push(Strategy {
                 player: def.players[player].id.clone(),
                 mix: choices
                     .iter()
                     .zip(&children)
                     .map(|(c, w)| {
-                        let p = if (sign * w.value - best).abs() < 1e-9 { 1.0 / n as f64 } else { 0.0 };
+                        let p = if (sign * w.value - best).abs() < 1e-9 {
+                            1.0 / n as f64
+                        } else {
+                            0.0
+                        };
                         (c.text(&game).to_string(), p)
                     })
                     .collect(),
@@ -423,7 +556,10 @@ pub fn solve(path: &Path, dir: &Path, settings: &Settings, seed: u64, jobs: usiz
         params: def.sets.clone(),
         players: [def.players[0].id.clone(), def.players[1].id.clone()],
         worth,
-        first_decision: root.decision().map(|d| d.name.to_string()).unwrap_or_default(),
+        first_decision: root
+            .decision()
+            .map(|d| d.name.to_string())
+            .unwrap_or_default(),
         strategies,
         states: table.len(),
         seconds: started.elapsed().as_secs_f64(),
@@ -446,7 +582,9 @@ pub fn best_response(
 ) -> Result<[f64; 2]> {
     let game = load::load_path(path, dir, settings)?;
     if game.def.nplayers() != 2 || crate::bot::make(kind, 0).is_none() {
-        return Err(Error::usage(format!("best response: two players and a known bot kind (not `{kind}`)")));
+        return Err(Error::usage(format!(
+            "best response: two players and a known bot kind (not `{kind}`)"
+        )));
     }
     let root = State::new_quiet(&game, seed)?;
     let mut out = [0.0; 2];
@@ -466,7 +604,8 @@ fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec
     let base = key(game, st) as u64;
     let mut counts: Vec<(Choice, f64)> = Vec::new();
     for i in 0..samples {
-        let Some(mut b) = crate::bot::make(kind, base ^ u64::from(i).wrapping_mul(0x9E37_79B9)) else {
+        let Some(mut b) = crate::bot::make(kind, base ^ u64::from(i).wrapping_mul(0x9E37_79B9))
+        else {
             continue;
         };
         if let Some(c) = b.choose(game, st, p) {
@@ -477,7 +616,10 @@ fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec
         }
     }
     let total: f64 = counts.iter().map(|(_, n)| n).sum();
-    counts.into_iter().map(|(c, n)| (c, n / total.max(1.0))).collect()
+    counts
+        .into_iter()
+        .map(|(c, n)| (c, n / total.max(1.0)))
+        .collect()
 }
 
 fn br(

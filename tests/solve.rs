@@ -10,12 +10,20 @@ use tabula::solve::{self, Solution, solve_matrix};
 
 fn duel(table: i64) -> Solution {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games");
-    let settings = Settings { variants: vec![], sets: vec![("table".into(), table)] };
+    let settings = Settings {
+        variants: vec![],
+        sets: vec![("table".into(), table)],
+    };
     solve::solve(&dir.join("duel.yaml"), &dir, &settings, 0, 2).unwrap()
 }
 
 fn mix(s: &Solution, player: &str) -> Vec<(String, f64)> {
-    s.strategies.iter().find(|x| x.player == player).unwrap().mix.clone()
+    s.strategies
+        .iter()
+        .find(|x| x.player == player)
+        .unwrap()
+        .mix
+        .clone()
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -50,9 +58,15 @@ fn the_lopsided_duel_is_worth_a_third() {
     let s = duel(2);
     assert!(close(s.worth.value, 1.0 / 3.0), "{:?}", s.worth);
     let red = mix(&s, "red");
-    assert!(close(red[0].1, 2.0 / 3.0) && close(red[1].1, 1.0 / 3.0), "{red:?}");
+    assert!(
+        close(red[0].1, 2.0 / 3.0) && close(red[1].1, 1.0 / 3.0),
+        "{red:?}"
+    );
     let blue = mix(&s, "blue");
-    assert!(close(blue[0].1, 1.0 / 3.0) && close(blue[1].1, 2.0 / 3.0), "{blue:?}");
+    assert!(
+        close(blue[0].1, 1.0 / 3.0) && close(blue[1].1, 2.0 / 3.0),
+        "{blue:?}"
+    );
 }
 
 #[test]
@@ -67,7 +81,10 @@ fn an_ordered_reveal_is_solved_as_a_sequence() {
 #[test]
 fn small_braverats_is_symmetric() {
     let dir = common::games_dir();
-    let settings = Settings { variants: vec![], sets: vec![("victories_to_win".into(), 2)] };
+    let settings = Settings {
+        variants: vec![],
+        sets: vec![("victories_to_win".into(), 2)],
+    };
     let s = solve::solve(&dir.join("braverats.yaml"), &dir, &settings, 0, 2).unwrap();
     assert!(s.worth.value.abs() < 1e-6, "{:?}", s.worth);
     assert!(close(s.worth.win, s.worth.loss));
@@ -89,7 +106,9 @@ fn matrix_strategies_are_optimal_distributions() {
     // concedes at most v against every row.
     let mut seed = 7u64;
     let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((seed >> 33) % 3) as f64 - 1.0
     };
     for n in 1..7 {
@@ -114,13 +133,25 @@ fn matrix_strategies_are_optimal_distributions() {
 fn games_outside_the_class_are_refused() {
     let dir = common::games_dir();
     let path = |g: &str| dir.join(format!("{g}.yaml"));
-    let lucky = Settings { variants: vec!["lucky-draw".into()], sets: vec![] };
+    let lucky = Settings {
+        variants: vec!["lucky-draw".into()],
+        sets: vec![],
+    };
     let e = solve::solve(&path("braverats"), &dir, &lucky, 0, 1).unwrap_err();
     assert!(e.message.contains("cannot know"), "{e}");
     let e = solve::solve(&path("the-path"), &dir, &Settings::default(), 0, 1).unwrap_err();
-    assert!(e.message.contains("RNG after setup") || e.message.contains("two-player"), "{e}");
-    let four = Settings { variants: vec![], sets: vec![("players".into(), 4)] };
+    assert!(
+        e.message.contains("RNG after setup") || e.message.contains("two-player"),
+        "{e}"
+    );
+    let four = Settings {
+        variants: vec![],
+        sets: vec![("players".into(), 4)],
+    };
     let e = solve::solve(&path("the-path"), &dir, &four, 0, 1).unwrap_err();
-    assert!(e.message.contains("two-player games, this one has 4"), "{e}");
+    assert!(
+        e.message.contains("two-player games, this one has 4"),
+        "{e}"
+    );
     let _ = Path::new("");
 }

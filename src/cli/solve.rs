@@ -32,20 +32,38 @@ pub struct SolveArgs {
 
 pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     let path = load::find(&a.game, dir)?;
-    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let s = solve::solve(&path, dir, &a.args.settings(), a.seed, jobs)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
         return Ok(0);
     }
-    let variants = if s.variants.is_empty() { "-".into() } else { s.variants.join(", ") };
+    let variants = if s.variants.is_empty() {
+        "-".into()
+    } else {
+        s.variants.join(", ")
+    };
     println!("{} (variants {variants})", s.game);
     println!(
         "value for {}: {:+.6}  ({} wins {:.4}, draws {:.4}, {} wins {:.4})",
-        s.players[0], s.worth.value, s.players[0], s.worth.win, s.worth.draw, s.players[1], s.worth.loss
+        s.players[0],
+        s.worth.value,
+        s.players[0],
+        s.worth.win,
+        s.worth.draw,
+        s.players[1],
+        s.worth.loss
     );
-    println!("  payoff: +1 a win of {}, -1 a win of {}, 0 a draw (half a win each)", s.players[0], s.players[1]);
-    println!("\nfirst decision `{}`, optimal strategies:", s.first_decision);
+    println!(
+        "  payoff: +1 a win of {}, -1 a win of {}, 0 a draw (half a win each)",
+        s.players[0], s.players[1]
+    );
+    println!(
+        "\nfirst decision `{}`, optimal strategies:",
+        s.first_decision
+    );
     for st in &s.strategies {
         println!("  {}:", st.player);
         for (c, p) in &st.mix {
@@ -54,10 +72,14 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
             }
         }
     }
-    println!("\n{} states in {:.2} s ({} thread(s))", s.states, s.seconds, s.threads);
+    println!(
+        "\n{} states in {:.2} s ({} thread(s))",
+        s.states, s.seconds, s.threads
+    );
     for kind in &a.exploit {
         let started = std::time::Instant::now();
-        let [r0, r1] = solve::best_response(&path, dir, &a.args.settings(), a.seed, kind, a.samples)?;
+        let [r0, r1] =
+            solve::best_response(&path, dir, &a.args.settings(), a.seed, kind, a.samples)?;
         // Against an optimal opponent a best response gets the game's
         // value in each seat; the excess is what the bot gives away.
         let gain = ((r0 - s.worth.value) + (r1 + s.worth.value)) / 2.0;
