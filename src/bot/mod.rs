@@ -52,7 +52,7 @@ pub const STRONGEST: &str = "mcts";
 /// The default search: iterations (so that games replay exactly), with a
 /// time cap that keeps a REPL answer within about a second.
 pub const MCTS_ITERATIONS: u32 = 4_000;
-pub const MCTS_TIME_CAP: std::time::Duration = std::time::Duration::from_millis(1_500);
+pub const MCTS_TIME_CAP: std::time::Duration = std::time::Duration::from_millis(1_000);
 
 pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
     let budget = |iterations, time| mcts::Budget { iterations, time };
