@@ -97,13 +97,38 @@ pub fn new_engine(scripts_dir: &Path) -> Engine {
     engine.set_max_array_size(MAX_ARRAY);
     engine.set_max_map_size(MAX_MAP);
     engine.disable_symbol("eval");
-    engine.set_module_resolver(rhai::module_resolvers::FileModuleResolver::new_with_path(
-        scripts_dir,
+    engine.set_module_resolver(ScriptsOnly(
+        rhai::module_resolvers::FileModuleResolver::new_with_path(scripts_dir),
     ));
     engine.on_print(|s| eprintln!("[script] {s}"));
     engine.on_debug(|s, _, pos| eprintln!("[script debug {pos}] {s}"));
     crate::api::register(&mut engine);
     engine
+}
+
+/// `import` resolves only to files in the scripts folder: a name, no path
+/// that climbs out of it or starts elsewhere.
+struct ScriptsOnly(rhai::module_resolvers::FileModuleResolver);
+
+impl rhai::ModuleResolver for ScriptsOnly {
+    fn resolve(
+        &self,
+        engine: &Engine,
+        source: Option<&str>,
+        path: &str,
+        pos: rhai::Position,
+    ) -> std::result::Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
+        let p = Path::new(path);
+        let outside = p.is_absolute()
+            || p.components().any(|c| !matches!(c, std::path::Component::Normal(_)));
+        if outside {
+            return Err(Box::new(EvalAltResult::ErrorModuleNotFound(
+                format!("{path} (imports come from the scripts folder only)"),
+                pos,
+            )));
+        }
+        self.0.resolve(engine, source, path, pos)
+    }
 }
 
 impl Script {
