@@ -71,9 +71,14 @@ pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
 /// Parse one YAML file as a game file, with positions.
 pub fn parse_file(path: &Path) -> Result<(GameFile, String)> {
     let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let file = format::with_file(path, || serde_saphyr::from_str::<GameFile>(&src))
-        .map_err(|e| yaml_error(path, &e))?;
+    let file = parse_source(path, &src)?;
     Ok((file, src))
+}
+
+/// Parse game-file text (named `path` in errors). Never panics, whatever
+/// the input (fuzzed: fuzz/fuzz_targets/load_game.rs).
+pub fn parse_source(path: &Path, src: &str) -> Result<GameFile> {
+    format::with_file(path, || serde_saphyr::from_str::<GameFile>(src)).map_err(|e| yaml_error(path, &e))
 }
 
 fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
