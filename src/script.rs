@@ -120,7 +120,8 @@ impl rhai::ModuleResolver for ScriptsOnly {
     ) -> std::result::Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
         let p = Path::new(path);
         let outside = p.is_absolute()
-            || p.components().any(|c| !matches!(c, std::path::Component::Normal(_)));
+            || p.components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)));
         if outside {
             return Err(Box::new(EvalAltResult::ErrorModuleNotFound(
                 format!("{path} (imports come from the scripts folder only)"),

@@ -206,11 +206,16 @@ fn imports_come_from_the_scripts_folder_only() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(tmp.path().join("games")).unwrap();
     std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
-    std::fs::copy(root.join("games/experior.yaml"), tmp.path().join("games/experior.yaml")).unwrap();
+    std::fs::copy(
+        root.join("games/experior.yaml"),
+        tmp.path().join("games/experior.yaml"),
+    )
+    .unwrap();
     std::fs::write(tmp.path().join("scripts/util.rhai"), "fn helper() { 41 }\n").unwrap();
     let play = |script: &str| {
         std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
-        let game = tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
+        let game =
+            tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
         let (mut st, _) = tabula::State::new(&game, 1).unwrap();
         let c = st.parse(&game, 0, "qs").unwrap();
         st.act(&game, 0, c).unwrap();
@@ -220,8 +225,10 @@ fn imports_come_from_the_scripts_folder_only() {
     // A helper beside the script is fine.
     play("fn resolve(plays) { import \"util\" as u; if u::helper() != 41 { throw \"bad\"; } }\nfn end_of_turn() {}\n").unwrap();
     // Climbing out of the folder is not.
-    let e = play("fn resolve(plays) { import \"../games/x\" as u; }\nfn end_of_turn() {}\n").unwrap_err();
+    let e = play("fn resolve(plays) { import \"../games/x\" as u; }\nfn end_of_turn() {}\n")
+        .unwrap_err();
     assert!(e.to_string().contains("Module not found"), "{e}");
-    let e = play("fn resolve(plays) { import \"/etc/hostname\" as u; }\nfn end_of_turn() {}\n").unwrap_err();
+    let e = play("fn resolve(plays) { import \"/etc/hostname\" as u; }\nfn end_of_turn() {}\n")
+        .unwrap_err();
     assert!(e.to_string().contains("Module not found"), "{e}");
 }

@@ -32,7 +32,12 @@ const CASES: &[(&str, &[&str])] = &[
 
 fn total_cards(game: &tabula::Game, st: &State) -> usize {
     (0..game.def.zones.len())
-        .map(|z| game.def.owners(z).map(|p| st.zone(game, z, p).len()).sum::<usize>())
+        .map(|z| {
+            game.def
+                .owners(z)
+                .map(|p| st.zone(game, z, p).len())
+                .sum::<usize>()
+        })
         .sum()
 }
 
