@@ -6,6 +6,7 @@
 //! validation can point at them. docs/format.md is the designer's reference.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 use std::cell::RefCell;
@@ -52,6 +53,25 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for At<T> {
     }
 }
 
+/// In the schema an `At<T>` is just a `T`: the position is the parser's.
+impl<T: JsonSchema> JsonSchema for At<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
+/// The JSON Schema of a game file, for editors (docs/game.schema.json).
+pub fn schema() -> String {
+    let s = schemars::schema_for!(GameFile);
+    serde_json::to_string_pretty(&s).unwrap_or_default()
+}
+
 impl<T: PartialEq> PartialEq for At<T> {
     fn eq(&self, other: &Self) -> bool {
         self.value == other.value
@@ -64,7 +84,7 @@ impl<T: std::hash::Hash> std::hash::Hash for At<T> {
     }
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameFile {
     /// Another game file (id or path relative to this file) this one overlays.
@@ -102,7 +122,7 @@ pub struct GameFile {
 
 /// A match: games are played until a player has `wins` game wins; drawn
 /// games are replayed (they count toward `max_games` only).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatchDef {
     pub wins: u32,
@@ -110,7 +130,7 @@ pub struct MatchDef {
     pub max_games: Option<u32>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerDef {
     pub id: Name,
@@ -118,7 +138,7 @@ pub struct PlayerDef {
 }
 
 /// A per-player integer. `start` is one number for everyone or a map by player.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatDef {
     pub name: Option<String>,
@@ -126,7 +146,7 @@ pub struct StatDef {
     pub doc: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum StartValue {
     All(i64),
@@ -138,7 +158,7 @@ pub enum StartValue {
 }
 
 /// A game-wide integer (a counter of held rounds, a flag).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VarDef {
     pub name: Option<String>,
@@ -149,7 +169,7 @@ pub struct VarDef {
     pub doc: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ParamDef {
     pub default: Option<At<i64>>,
@@ -158,7 +178,7 @@ pub struct ParamDef {
     pub doc: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CardDef {
     pub name: Option<String>,
@@ -192,7 +212,7 @@ impl CardDef {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, PartialEq, JsonSchema)]
 #[serde(untagged)]
 pub enum AttrValue {
     Int(i64),
@@ -200,7 +220,7 @@ pub enum AttrValue {
     Text(String),
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneDef {
     pub name: Option<String>,
@@ -218,14 +238,14 @@ pub struct ZoneDef {
     pub unordered: bool,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Per {
     Player,
     Game,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, serde::Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Visibility {
     Public,
@@ -233,13 +253,13 @@ pub enum Visibility {
     Hidden,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DieDef {
     pub faces: Vec<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardDef {
     /// Squares numbered 0..size-1.
@@ -257,7 +277,7 @@ pub struct BoardDef {
 }
 
 /// One step of setup, run once before the first turn, in order.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "lowercase")]
 pub enum SetupStep {
     /// Put cards into a zone (each player's, for a per-player zone).
@@ -270,7 +290,7 @@ pub enum SetupStep {
     Hook(Name),
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PutStep {
     pub zone: Name,
@@ -283,14 +303,14 @@ pub struct PutStep {
     pub count: Option<u32>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum CardSelection {
     Word(Name),
     List(Vec<Name>),
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowDef {
     /// The steps of one turn, repeated until a script ends the game.
@@ -303,7 +323,7 @@ pub struct FlowDef {
     pub max_turns: Option<At<StartValue>>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum TurnKind {
     #[default]
@@ -311,7 +331,7 @@ pub enum TurnKind {
     Rotate,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowStep {
     /// A decision: its name, shown to players.
@@ -339,13 +359,13 @@ pub struct FlowStep {
     pub when: Option<WhenDef>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WhenDef {
     pub param: Name,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VariantDef {
     pub name: Option<String>,

@@ -85,6 +85,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the JSON Schema of a game file (for editors; docs/game.schema.json).
+    Schema,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },
     /// Validate games: schema, references, scripts, and seeded smoke playouts.
@@ -118,6 +120,10 @@ pub fn main() -> i32 {
         Command::Solve(args) => solve::run(&dir, args),
         Command::Replay { file, json } => replay::run(&dir, &file, json),
         Command::Check { paths, playouts } => check::run(&dir, &paths, playouts),
+        Command::Schema => {
+            println!("{}", crate::format::schema());
+            Ok(0)
+        }
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "tabula", &mut std::io::stdout());
