@@ -581,8 +581,25 @@ impl State {
             }
         };
         *self = state;
-        r.map_err(|e| e.note(format!("during turn {turn}")))
-            .map(|_| ())?;
+        r.map_err(|e| {
+            let e = e.note(format!("during turn {turn}"));
+            match &args {
+                Args::Choices(players, chosen) => {
+                    let what: Vec<String> = players
+                        .iter()
+                        .zip(chosen.iter())
+                        .filter_map(|(p, c)| {
+                            c.as_ref()
+                                .map(|c| format!("{}: {}", game.def.players[*p].id, c.text(game)))
+                        })
+                        .collect();
+                    e.note(format!("resolving {{{}}}", what.join(", ")))
+                }
+                Args::Face(f) => e.note(format!("resolving the roll `{f}`")),
+                Args::None => e,
+            }
+        })
+        .map(|_| ())?;
         if let Some(ops) = trace {
             game.memo.borrow_mut().insert(name, &args, ops);
         }

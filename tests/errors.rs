@@ -232,3 +232,50 @@ fn imports_come_from_the_scripts_folder_only() {
         .unwrap_err();
     assert!(e.to_string().contains("Module not found"), "{e}");
 }
+
+/// Runaway recursion, a huge string and a huge array are stopped with an
+/// error naming the hook; the game is left as it was.
+#[test]
+fn sandbox_limits_stop_runaway_scripts() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    std::fs::copy(
+        root.join("games/experior.yaml"),
+        tmp.path().join("games/experior.yaml"),
+    )
+    .unwrap();
+    for body in [
+        "fn deep(n) { deep(n + 1) }\nfn resolve(plays) { deep(0) }",
+        "fn resolve(plays) { let s = \"x\"; loop { s += s; } }",
+        "fn resolve(plays) { let a = []; loop { a.push(1); } }",
+        "fn resolve(plays) { eval(\"1\") }",
+    ] {
+        let script = format!("{body}\nfn end_of_turn() {{}}\n");
+        std::fs::write(tmp.path().join("scripts/experior.rhai"), &script).unwrap();
+        let loaded = tabula::load("experior", &tmp.path().join("games"), &Settings::default());
+        let Ok(game) = loaded else {
+            // `eval` is refused when the script compiles.
+            assert!(body.contains("eval"), "{body}: {}", loaded.err().unwrap());
+            continue;
+        };
+        let (mut st, _) = tabula::State::new(&game, 1).unwrap();
+        let c = st.parse(&game, 0, "qs").unwrap();
+        st.act(&game, 0, c).unwrap();
+        let before = format!("{:?}", tabula::view::view(&game, &st, None));
+        let c = st.parse(&game, 1, "qs").unwrap();
+        let e = st.act(&game, 1, c).expect_err(body);
+        assert_eq!(e.kind, ErrorKind::Runtime, "{body}");
+        assert!(e.to_string().contains("in hook `resolve`"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("resolving {human: quick-sword, elf: quick-sword}"),
+            "{e}"
+        );
+        assert_eq!(
+            before,
+            format!("{:?}", tabula::view::view(&game, &st, None))
+        );
+    }
+}
