@@ -48,6 +48,8 @@ pub struct Error {
     pub at: Option<Pos>,
     /// Extra lines: the legal choices, a "did you mean".
     pub notes: Vec<String>,
+    /// Further problems found with this one (a game file with several).
+    pub also: Vec<Error>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -59,6 +61,7 @@ impl Error {
             message: message.into(),
             at: None,
             notes: Vec::new(),
+            also: Vec::new(),
         }
     }
 
@@ -82,8 +85,18 @@ impl Error {
         Error::new(ErrorKind::Usage, message)
     }
 
-    /// "error: ..." with the source line and a caret when the file is readable.
+    /// "error: ..." with the source line and a caret when the file is
+    /// readable; then each further problem found with it.
     pub fn render(&self, color: bool) -> String {
+        let mut out = self.render_one(color);
+        for e in &self.also {
+            out.push('\n');
+            out.push_str(&e.render(color));
+        }
+        out
+    }
+
+    fn render_one(&self, color: bool) -> String {
         use ariadne::{CharSet, Config, Label, Report, ReportKind, Source};
         let Some(pos) = &self.at else {
             return format!("error: {self}");

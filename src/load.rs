@@ -516,160 +516,177 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     // Hooks named in the YAML must exist in the script with this arity.
     let mut hooks: Vec<(At<String>, usize)> = Vec::new();
 
+    // Problems in independent steps are collected, so that `check` can
+    // report all of them at once.
+    let mut problems: Vec<Error> = Vec::new();
     let mut setup = Vec::new();
     for step in file.setup.iter().flatten() {
-        setup.push(match step {
-            format::SetupStep::Put(put) => {
-                let zone = zone_of(&put.zone)?;
-                // Inside the untagged selection names carry no position:
-                // point at the selection itself.
-                let at = |w: &At<String>| At {
-                    value: w.value.clone(),
-                    pos: w.pos.clone().or(put.cards.pos.clone()),
-                };
-                let chosen: Vec<usize> = match &put.cards.value {
-                    CardSelection::Word(w) if w.value == "all" => (0..cards.len()).collect(),
-                    CardSelection::Word(w) => vec![card_index(&cards, &at(w), &card_ids)?],
-                    CardSelection::List(l) => l
-                        .iter()
-                        .map(|w| card_index(&cards, &at(w), &card_ids))
-                        .collect::<Result<_>>()?,
-                };
-                let mut list = Vec::new();
-                for c in chosen {
-                    let card = &cards[c];
-                    if put.filter.iter().all(|(k, v)| card.attr(k) == Some(v)) {
-                        for _ in 0..put.count.unwrap_or(card.copies) {
-                            list.push(c as CardIx);
+        let one = (|| -> Result<Setup> {
+            Ok(match step {
+                format::SetupStep::Put(put) => {
+                    let zone = zone_of(&put.zone)?;
+                    // Inside the untagged selection names carry no position:
+                    // point at the selection itself.
+                    let at = |w: &At<String>| At {
+                        value: w.value.clone(),
+                        pos: w.pos.clone().or(put.cards.pos.clone()),
+                    };
+                    let chosen: Vec<usize> = match &put.cards.value {
+                        CardSelection::Word(w) if w.value == "all" => (0..cards.len()).collect(),
+                        CardSelection::Word(w) => vec![card_index(&cards, &at(w), &card_ids)?],
+                        CardSelection::List(l) => l
+                            .iter()
+                            .map(|w| card_index(&cards, &at(w), &card_ids))
+                            .collect::<Result<_>>()?,
+                    };
+                    let mut list = Vec::new();
+                    for c in chosen {
+                        let card = &cards[c];
+                        if put.filter.iter().all(|(k, v)| card.attr(k) == Some(v)) {
+                            for _ in 0..put.count.unwrap_or(card.copies) {
+                                list.push(c as CardIx);
+                            }
                         }
                     }
+                    Setup::Put { zone, cards: list }
                 }
-                Setup::Put { zone, cards: list }
-            }
-            format::SetupStep::Shuffle(z) => Setup::Shuffle { zone: zone_of(z)? },
-            format::SetupStep::Order(o) if o.value == "random" => Setup::RandomOrder,
-            format::SetupStep::Order(o) => {
-                return Err(invalid(
-                    format!(
-                        "`order: {}`: the only order setup knows is `random`",
-                        o.value
-                    ),
-                    &o.pos,
-                ));
-            }
-            format::SetupStep::Hook(h) => {
-                hooks.push((h.clone(), 0));
-                Setup::Hook {
-                    name: h.value.clone(),
+                format::SetupStep::Shuffle(z) => Setup::Shuffle { zone: zone_of(z)? },
+                format::SetupStep::Order(o) if o.value == "random" => Setup::RandomOrder,
+                format::SetupStep::Order(o) => {
+                    return Err(invalid(
+                        format!(
+                            "`order: {}`: the only order setup knows is `random`",
+                            o.value
+                        ),
+                        &o.pos,
+                    ));
                 }
-            }
-        });
+                format::SetupStep::Hook(h) => {
+                    hooks.push((h.clone(), 0));
+                    Setup::Hook {
+                        name: h.value.clone(),
+                    }
+                }
+            })
+        })();
+        match one {
+            Ok(s) => setup.push(s),
+            Err(e) => problems.push(e),
+        }
     }
 
     let flow_def = file.flow.clone().unwrap_or_default();
     let mut flow = Vec::new();
     for (i, s) in flow_def.turn.iter().enumerate() {
-        if let Some(w) = &s.when {
-            match params.iter().find(|p| p.id == w.param.value) {
-                Some(p) if p.value == 0 => continue,
-                Some(_) => {}
-                None => return Err(unknown("parameter", &w.param, &param_ids)),
+        let one = (|| -> Result<Option<Step>> {
+            if let Some(w) = &s.when {
+                match params.iter().find(|p| p.id == w.param.value) {
+                    Some(p) if p.value == 0 => return Ok(None),
+                    Some(_) => {}
+                    None => return Err(unknown("parameter", &w.param, &param_ids)),
+                }
             }
-        }
-        let kinds = [s.decide.is_some(), s.roll.is_some(), s.hook.is_some()];
-        if kinds.iter().filter(|k| **k).count() != 1 {
-            let at = s
-                .decide
-                .as_ref()
-                .or(s.roll.as_ref())
-                .or(s.hook.as_ref())
-                .and_then(|n| n.pos.clone());
-            return Err(Error::new(
-                ErrorKind::Invalid,
-                format!(
-                    "flow step {}: give exactly one of `decide`, `roll` or `hook`",
-                    i + 1
-                ),
-            )
-            .at(at)
-            .note(format!("in {}", path.display())));
-        }
-        let then = |what: &At<String>| {
-            s.then.clone().ok_or_else(|| {
+            let kinds = [s.decide.is_some(), s.roll.is_some(), s.hook.is_some()];
+            if kinds.iter().filter(|k| **k).count() != 1 {
+                let at = s
+                    .decide
+                    .as_ref()
+                    .or(s.roll.as_ref())
+                    .or(s.hook.as_ref())
+                    .and_then(|n| n.pos.clone());
+                return Err(Error::new(
+                    ErrorKind::Invalid,
+                    format!(
+                        "flow step {}: give exactly one of `decide`, `roll` or `hook`",
+                        i + 1
+                    ),
+                )
+                .at(at)
+                .note(format!("in {}", path.display())));
+            }
+            let then = |what: &At<String>| {
+                s.then.clone().ok_or_else(|| {
                 invalid(format!("flow step `{}` needs `then:` (the script function that receives the result)", what.value), &what.pos)
             })
-        };
-        if let Some(name) = &s.decide {
-            let who = match &s.who {
-                None => Who::All,
-                Some(w) if w.value == "all" => Who::All,
-                Some(w) if w.value == "active" => Who::Active,
-                Some(w) => match player_ids.iter().position(|p| *p == w.value) {
-                    Some(p) => Who::Player(p),
-                    None => {
-                        let mut known = vec!["all".to_string(), "active".to_string()];
-                        known.extend(player_ids.iter().cloned());
-                        return Err(unknown("`who`", w, &known));
+            };
+            if let Some(name) = &s.decide {
+                let who = match &s.who {
+                    None => Who::All,
+                    Some(w) if w.value == "all" => Who::All,
+                    Some(w) if w.value == "active" => Who::Active,
+                    Some(w) => match player_ids.iter().position(|p| *p == w.value) {
+                        Some(p) => Who::Player(p),
+                        None => {
+                            let mut known = vec!["all".to_string(), "active".to_string()];
+                            known.extend(player_ids.iter().cloned());
+                            return Err(unknown("`who`", w, &known));
+                        }
+                    },
+                };
+                let options = match (&s.from, &s.options) {
+                    (Some(z), None) => Options::Zone(zone_of(z)?),
+                    (None, Some(words)) if !words.is_empty() => Options::Words(words.clone()),
+                    _ => {
+                        return Err(invalid(
+                            format!(
+                                "decision `{}`: give its options as `from: ZONE` or `options: [..]`",
+                                name.value
+                            ),
+                            &name.pos,
+                        ));
                     }
-                },
-            };
-            let options = match (&s.from, &s.options) {
-                (Some(z), None) => Options::Zone(zone_of(z)?),
-                (None, Some(words)) if !words.is_empty() => Options::Words(words.clone()),
-                _ => {
-                    return Err(invalid(
-                        format!(
-                            "decision `{}`: give its options as `from: ZONE` or `options: [..]`",
-                            name.value
-                        ),
-                        &name.pos,
-                    ));
-                }
-            };
-            let then = then(name)?;
-            hooks.push((then.clone(), 1));
-            flow.push(Step::Decide {
-                name: name.value.as_str().into(),
-                who,
-                simultaneous: s.simultaneous,
-                options,
-                then: then.value.as_str().into(),
-                prompt: s.prompt.as_deref().unwrap_or(&name.value).into(),
-            });
-        } else if let Some(die) = &s.roll {
-            let d = die_ids
-                .iter()
-                .position(|d| *d == die.value)
-                .ok_or_else(|| unknown("die", die, &die_ids))?;
-            let set = match &s.set {
-                None => None,
-                Some(v) => {
-                    let var_ids: Vec<String> = file.vars.keys().cloned().collect();
-                    Some(
-                        var_ids
-                            .iter()
-                            .position(|x| *x == v.value)
-                            .ok_or_else(|| unknown("var", v, &var_ids))?,
-                    )
-                }
-            };
-            let then = match (&s.then, set) {
-                (Some(t), _) => {
-                    hooks.push((t.clone(), 1));
-                    Some(t.value.clone())
-                }
-                (None, Some(_)) => None,
-                (None, None) => Some(then(die)?.value),
-            };
-            flow.push(Step::Roll { die: d, then, set });
-        } else if let Some(h) = &s.hook {
-            hooks.push((h.clone(), 0));
-            flow.push(Step::Hook {
-                name: h.value.clone(),
-            });
+                };
+                let then = then(name)?;
+                hooks.push((then.clone(), 1));
+                return Ok(Some(Step::Decide {
+                    name: name.value.as_str().into(),
+                    who,
+                    simultaneous: s.simultaneous,
+                    options,
+                    then: then.value.as_str().into(),
+                    prompt: s.prompt.as_deref().unwrap_or(&name.value).into(),
+                }));
+            } else if let Some(die) = &s.roll {
+                let d = die_ids
+                    .iter()
+                    .position(|d| *d == die.value)
+                    .ok_or_else(|| unknown("die", die, &die_ids))?;
+                let set = match &s.set {
+                    None => None,
+                    Some(v) => {
+                        let var_ids: Vec<String> = file.vars.keys().cloned().collect();
+                        Some(
+                            var_ids
+                                .iter()
+                                .position(|x| *x == v.value)
+                                .ok_or_else(|| unknown("var", v, &var_ids))?,
+                        )
+                    }
+                };
+                let then = match (&s.then, set) {
+                    (Some(t), _) => {
+                        hooks.push((t.clone(), 1));
+                        Some(t.value.clone())
+                    }
+                    (None, Some(_)) => None,
+                    (None, None) => Some(then(die)?.value),
+                };
+                return Ok(Some(Step::Roll { die: d, then, set }));
+            } else if let Some(h) = &s.hook {
+                hooks.push((h.clone(), 0));
+                return Ok(Some(Step::Hook {
+                    name: h.value.clone(),
+                }));
+            }
+            Ok(None)
+        })();
+        match one {
+            Ok(Some(step)) => flow.push(step),
+            Ok(None) => {}
+            Err(e) => problems.push(e),
         }
     }
-    if flow.is_empty() {
+    if flow.is_empty() && problems.is_empty() {
         return Err(Error::new(
             ErrorKind::Invalid,
             format!("{}: the game has no `flow: turn:` steps", path.display()),
@@ -704,7 +721,17 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     };
     let mut files = vec![script_path];
     files.extend(extra_scripts);
-    let script = Script::compile(&files)?;
+    let script = match Script::compile(&files) {
+        Ok(s) => s,
+        Err(e) => {
+            problems.push(e);
+            let first = problems.remove(0);
+            return Err(Error {
+                also: problems,
+                ..first
+            });
+        }
+    };
     for (h, arity) in &hooks {
         if !script.has_fn(&h.value, *arity) {
             let what = if *arity == 0 {
@@ -712,7 +739,7 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
             } else {
                 "one argument"
             };
-            return Err(invalid(
+            problems.push(invalid(
                 format!(
                     "the script {} has no function `{}` taking {what}",
                     files[0].display(),
@@ -721,6 +748,13 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                 &h.pos,
             ));
         }
+    }
+    if !problems.is_empty() {
+        let first = problems.remove(0);
+        return Err(Error {
+            also: problems,
+            ..first
+        });
     }
 
     let def = Def {

@@ -279,3 +279,43 @@ fn sandbox_limits_stop_runaway_scripts() {
         );
     }
 }
+
+#[test]
+fn check_reports_every_problem_in_a_file() {
+    let (e, t) = broken(
+        |y| {
+            y.replace("      from: hand", "      from: hnd")
+                .replace(
+                    "  - put: {zone: hand, cards: all}",
+                    "  - put: {zone: hand, cards: [quick-swrod]}",
+                )
+                .replace("    - hook: end_of_turn", "    - hook: end_of_trun")
+        },
+        None,
+    );
+    let all: Vec<String> = std::iter::once(e.message.clone())
+        .chain(e.also.iter().map(|x| x.message.clone()))
+        .collect();
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert!(all[0].contains("unknown card `quick-swrod`"));
+    assert!(all[1].contains("unknown zone `hnd`"));
+    assert!(all[2].contains("no function `end_of_trun`"));
+    assert!(
+        e.also.iter().all(|x| x.at.is_some()),
+        "every problem has a position"
+    );
+    // And the command line shows them all, exit code 1.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "--games-dir",
+            t.path().join("games").to_str().unwrap(),
+            "check",
+            "experior",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.matches("error: ").count(), 3, "{err}");
+}
