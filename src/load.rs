@@ -90,6 +90,13 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     if let Some(i) = msg.rfind(" at line ") {
         msg.truncate(i);
     }
+    // The parser's advice to its own callers is not the designer's.
+    if let Some(i) = msg.find(", set DuplicateKeyPolicy") {
+        msg.truncate(i);
+    }
+    if msg == "expected mapping start" {
+        msg = "expected a mapping here (`key: value` lines or `{key: value}`)".into();
+    }
     let mut err = Error::new(ErrorKind::Yaml, msg.clone());
     if let Some(field) = msg
         .strip_prefix("unknown field `")

@@ -319,3 +319,77 @@ fn check_reports_every_problem_in_a_file() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.matches("error: ").count(), 3, "{err}");
 }
+
+#[test]
+fn a_battery_of_broken_files_each_gets_a_positioned_message() {
+    type Edit = fn(&str) -> String;
+    let cases: &[(&str, Edit, &str)] = &[
+        (
+            "wrong type in a list",
+            |y| y.replace("  - {id: human, name: Human}", "  - 3"),
+            "expected a mapping",
+        ),
+        (
+            "duplicate key",
+            |y| y.replace("id: experior\n", "id: experior\nid: again\n"),
+            "duplicate mapping key: id",
+        ),
+        (
+            "duplicate card",
+            |y| {
+                y.replace(
+                    "  quick-bow: {name: Quick bow",
+                    "  quick-sword: {name: Quick bow",
+                )
+            },
+            "duplicate mapping key: quick-sword",
+        ),
+        (
+            "misspelt section",
+            |y| y.replace("\nflow:", "\nflaw:"),
+            "unknown field `flaw`",
+        ),
+        (
+            "wrong type of value",
+            |y| {
+                y.replace(
+                    "wound_limit: {default: 100,",
+                    "wound_limit: {default: \"lots\",",
+                )
+            },
+            "invalid",
+        ),
+        (
+            "unknown die",
+            |y| {
+                y.replace(
+                    "    - hook: end_of_turn",
+                    "    - roll: d20\n      then: resolve",
+                )
+            },
+            "unknown die `d20`",
+        ),
+        (
+            "two kinds in one step",
+            |y| {
+                y.replace(
+                    "    - hook: end_of_turn",
+                    "    - hook: end_of_turn\n      roll: d6",
+                )
+            },
+            "exactly one of",
+        ),
+        (
+            "unknown who",
+            |y| y.replace("      who: all", "      who: everybody"),
+            "unknown `who` `everybody`",
+        ),
+    ];
+    for (what, edit, expect) in cases {
+        let (e, _t) = broken(edit, None);
+        assert!(e.at.is_some(), "{what}: no position: {e}");
+        let text = e.to_string();
+        assert!(text.contains(expect), "{what}: {text}");
+        assert!(!text.contains("DuplicateKeyPolicy"), "{what}: {text}");
+    }
+}
