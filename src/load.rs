@@ -288,6 +288,9 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         };
         p.value = v.value;
     }
+    // Problems in independent parts are collected, so that `check` can
+    // report all of them at once.
+    let mut problems: Vec<Error> = Vec::new();
     for p in &params {
         let low = p.min.is_some_and(|m| p.value < m);
         let high = p.max.is_some_and(|m| p.value > m);
@@ -302,18 +305,20 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                 .get(&p.id)
                 .and_then(|d| d.default.as_ref())
                 .and_then(|d| (d.value == p.value).then(|| d.pos.clone()).flatten());
-            return Err(Error::new(
-                if at.is_some() {
-                    ErrorKind::Invalid
-                } else {
-                    ErrorKind::Usage
-                },
-                format!(
-                    "parameter `{}` = {} is outside its bounds {range}",
-                    p.id, p.value
-                ),
-            )
-            .at(at));
+            problems.push(
+                Error::new(
+                    if at.is_some() {
+                        ErrorKind::Invalid
+                    } else {
+                        ErrorKind::Usage
+                    },
+                    format!(
+                        "parameter `{}` = {} is outside its bounds {range}",
+                        p.id, p.value
+                    ),
+                )
+                .at(at),
+            );
         }
     }
 
@@ -366,21 +371,26 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
                         value: param.value.clone(),
                         pos: at.clone(),
                     };
-                    return Err(unknown("parameter", &name, &param_ids));
+                    problems.push(unknown("parameter", &name, &param_ids));
+                    continue;
                 };
                 vec![p.value; players.len()]
             }
             Some(StartValue::ByPlayer(m)) => {
                 let mut v = vec![0; players.len()];
                 for (pid, x) in m {
-                    let Some(i) = player_ids.iter().position(|p| p == pid) else {
-                        let name = At {
-                            value: pid.clone(),
-                            pos: at.clone(),
-                        };
-                        return Err(unknown("player", &name, &player_ids));
-                    };
-                    v[i] = *x;
+                    match player_ids.iter().position(|p| p == pid) {
+                        Some(i) => v[i] = *x,
+                        // A listed player left out by player_count.
+                        None if file.players.iter().flatten().any(|p| p.id.value == *pid) => {}
+                        None => {
+                            let name = At {
+                                value: pid.clone(),
+                                pos: at.clone(),
+                            };
+                            problems.push(unknown("player", &name, &player_ids));
+                        }
+                    }
                 }
                 v
             }
@@ -428,15 +438,18 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
         .collect();
     let card_ids: Vec<String> = cards.iter().map(|c| c.id.clone()).collect();
     for (cid, c) in &file.cards {
-        if let Some(p) = c.names.keys().find(|p| !player_ids.contains(p)) {
-            return Err(Error::new(
-                ErrorKind::Invalid,
-                format!(
-                    "card `{cid}`: `names` has no player `{p}` (players: {})",
-                    player_ids.join(", ")
-                ),
-            )
-            .note(format!("in {}", path.display())));
+        let listed = |p: &String| file.players.iter().flatten().any(|x| x.id.value == *p);
+        if let Some(p) = c.names.keys().find(|p| !listed(p)) {
+            problems.push(
+                Error::new(
+                    ErrorKind::Invalid,
+                    format!(
+                        "card `{cid}`: `names` has no player `{p}` (players: {})",
+                        player_ids.join(", ")
+                    ),
+                )
+                .note(format!("in {}", path.display())),
+            );
         }
     }
 
@@ -523,9 +536,6 @@ fn build(path: &Path, mut file: GameFile, settings: &Settings) -> Result<Game> {
     // Hooks named in the YAML must exist in the script with this arity.
     let mut hooks: Vec<(At<String>, usize)> = Vec::new();
 
-    // Problems in independent steps are collected, so that `check` can
-    // report all of them at once.
-    let mut problems: Vec<Error> = Vec::new();
     let mut setup = Vec::new();
     for step in file.setup.iter().flatten() {
         let one = (|| -> Result<Setup> {

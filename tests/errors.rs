@@ -318,6 +318,16 @@ fn check_reports_every_problem_in_a_file() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.matches("error: ").count(), 3, "{err}");
+    // Bounds and stat starts are collected with the rest.
+    let (e, _t) = broken(
+        |y| {
+            y.replace("wound_limit: {default: 100,", "wound_limit: {default: 0,")
+                .replace("start: {human: 3, elf: 2}", "start: {human: 3, elfs: 2}")
+                .replace("      from: hand", "      from: hnd")
+        },
+        None,
+    );
+    assert_eq!(e.also.len(), 2, "{}", e.render(false));
 }
 
 #[test]
