@@ -29,6 +29,21 @@ fn broken(
     (err, tmp)
 }
 
+/// A temporary folder with a copy of Experior's YAML and an empty scripts
+/// folder beside it: a test writes the script it needs.
+fn experior_copy() -> tempfile::TempDir {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    std::fs::copy(
+        root.join("games/experior.yaml"),
+        tmp.path().join("games/experior.yaml"),
+    )
+    .unwrap();
+    tmp
+}
+
 fn line_of(path: &Path, needle: &str) -> u32 {
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()
@@ -142,15 +157,7 @@ fn rhai_syntax_error_points_into_the_script() {
 /// script line and the turn, and the state is unchanged.
 #[test]
 fn runtime_error_leaves_the_state_as_it_was() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
-    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
-    std::fs::copy(
-        root.join("games/experior.yaml"),
-        tmp.path().join("games/experior.yaml"),
-    )
-    .unwrap();
+    let tmp = experior_copy();
     let script = "fn resolve(plays) {\n  add_stat(\"elf\", \"wounds\", 1);\n  add_stat(\"elf\", \"wonds\", 1);\n}\nfn end_of_turn() {}\n";
     std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
     let game = tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
@@ -177,15 +184,7 @@ fn runtime_error_leaves_the_state_as_it_was() {
 
 #[test]
 fn endless_loop_in_a_script_is_stopped() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
-    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
-    std::fs::copy(
-        root.join("games/experior.yaml"),
-        tmp.path().join("games/experior.yaml"),
-    )
-    .unwrap();
+    let tmp = experior_copy();
     std::fs::write(
         tmp.path().join("scripts/experior.rhai"),
         "fn resolve(plays) { loop { } }\nfn end_of_turn() {}\n",
@@ -202,15 +201,7 @@ fn endless_loop_in_a_script_is_stopped() {
 
 #[test]
 fn imports_come_from_the_scripts_folder_only() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
-    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
-    std::fs::copy(
-        root.join("games/experior.yaml"),
-        tmp.path().join("games/experior.yaml"),
-    )
-    .unwrap();
+    let tmp = experior_copy();
     std::fs::write(tmp.path().join("scripts/util.rhai"), "fn helper() { 41 }\n").unwrap();
     let play = |script: &str| {
         std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
@@ -237,15 +228,7 @@ fn imports_come_from_the_scripts_folder_only() {
 /// error naming the hook; the game is left as it was.
 #[test]
 fn sandbox_limits_stop_runaway_scripts() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
-    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
-    std::fs::copy(
-        root.join("games/experior.yaml"),
-        tmp.path().join("games/experior.yaml"),
-    )
-    .unwrap();
+    let tmp = experior_copy();
     for body in [
         "fn deep(n) { deep(n + 1) }\nfn resolve(plays) { deep(0) }",
         "fn resolve(plays) { let s = \"x\"; loop { s += s; } }",

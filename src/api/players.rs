@@ -16,19 +16,16 @@ pub(super) fn register(engine: &mut Engine) {
                 .collect::<Array>())
         })
     });
-    // The next player in seat order (the opponent, in a two-player game).
-    engine.register_fn("opponent", |p: &str| {
+    // The next player in seat order: `opponent` in a two-player game,
+    // `next_player` in others.
+    fn next_in_seat(p: &str) -> crate::script::Fallible<ImmutableString> {
         with_ctx(|cx| {
             let i = cx.player(p)?;
             Ok(cx.def.players[(i + 1) % cx.def.nplayers()].key.clone())
         })
-    });
-    engine.register_fn("next_player", |p: &str| {
-        with_ctx(|cx| {
-            let i = cx.player(p)?;
-            Ok(cx.def.players[(i + 1) % cx.def.nplayers()].key.clone())
-        })
-    });
+    }
+    engine.register_fn("opponent", next_in_seat);
+    engine.register_fn("next_player", next_in_seat);
     engine.register_fn("player_name", |p: &str| {
         with_ctx(|cx| {
             Ok(ImmutableString::from(
