@@ -21,28 +21,33 @@ use crate::state::{Args, Choice, Decision, Outcome, State};
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Read {
     /// A stat, by flat index (player * nstats + stat).
-    Stat(usize),
-    Var(usize),
-    Cards(usize),
+    Stat(u32),
+    Var(u32),
+    Cards(u32),
     /// The distinct cards of a zone, in card order.
-    Distinct(usize),
-    Count(usize),
-    Has(usize, CardIx),
+    Distinct(u32),
+    Count(u32),
+    Has(u32, CardIx),
     Turn,
     Active,
     Order,
     IsOver,
     /// Whether any player's stat is at least `n`.
     AnyAtLeast {
-        stat: usize,
-        nstats: usize,
+        stat: u32,
+        nstats: u16,
         n: i64,
     },
     /// Move the top card (a read of which card, and a write).
     Draw {
-        from: usize,
-        to: usize,
+        from: u32,
+        to: u32,
     },
+}
+
+/// Indices in reads are u32 so that a trie node stays within a cache line.
+pub(crate) fn ix(i: usize) -> u32 {
+    i as u32
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -108,17 +113,17 @@ enum Undo {
 /// Evaluate a read on the state (a draw also moves the card).
 pub(crate) fn read(state: &mut State, key: &Read) -> Val {
     match key {
-        Read::Stat(i) => Val::Int(state.stats[*i]),
-        Read::Var(i) => Val::Int(state.vars[*i]),
-        Read::Cards(s) => Val::Cards(SmallVec::from_slice(&state.zones[*s])),
+        Read::Stat(i) => Val::Int(state.stats[*i as usize]),
+        Read::Var(i) => Val::Int(state.vars[*i as usize]),
+        Read::Cards(s) => Val::Cards(SmallVec::from_slice(&state.zones[*s as usize])),
         Read::Distinct(s) => {
-            let mut v: SmallVec<[CardIx; 8]> = SmallVec::from_slice(&state.zones[*s]);
+            let mut v: SmallVec<[CardIx; 8]> = SmallVec::from_slice(&state.zones[*s as usize]);
             v.sort_unstable();
             v.dedup();
             Val::Cards(v)
         }
-        Read::Count(s) => Val::Int(state.zones[*s].len() as i64),
-        Read::Has(s, c) => Val::Int(i64::from(state.zones[*s].contains(c))),
+        Read::Count(s) => Val::Int(state.zones[*s as usize].len() as i64),
+        Read::Has(s, c) => Val::Int(i64::from(state.zones[*s as usize].contains(c))),
         Read::Turn => Val::Int(i64::from(state.turn)),
         Read::Active => Val::Int(state.active as i64),
         Read::Order => Val::Cards(state.order.iter().map(|&p| p as CardIx).collect()),
@@ -127,14 +132,14 @@ pub(crate) fn read(state: &mut State, key: &Read) -> Val {
             let hit = state
                 .stats
                 .iter()
-                .skip(*stat)
-                .step_by((*nstats).max(1))
+                .skip(*stat as usize)
+                .step_by(usize::from(*nstats).max(1))
                 .any(|v| v >= n);
             Val::Int(i64::from(hit))
         }
-        Read::Draw { from, to } => match state.zones[*from].pop() {
+        Read::Draw { from, to } => match state.zones[*from as usize].pop() {
             Some(c) => {
-                state.zones[*to].push(c);
+                state.zones[*to as usize].push(c);
                 Val::Int(i64::from(c))
             }
             None => Val::Int(-1),
@@ -145,11 +150,53 @@ pub(crate) fn read(state: &mut State, key: &Read) -> Val {
 fn undo_draw(state: &mut State, key: &Read, v: &Val) -> Option<Undo> {
     match (key, v) {
         (Read::Draw { from, to }, Val::Int(c)) if *c >= 0 => Some(Undo::Move {
-            from: *from,
-            pos: state.zones[*from].len(),
-            to: *to,
+            from: *from as usize,
+            pos: state.zones[*from as usize].len(),
+            to: *to as usize,
         }),
         _ => None,
+    }
+}
+
+/// Do a read on the state for a replay and give its label: None for a card
+/// list never recorded (so no branch can match). A draw moves its card and
+/// leaves an undo record.
+fn label(
+    lists: &Lists,
+    scratch: &mut Vec<CardIx>,
+    state: &mut State,
+    key: &Read,
+    undos: &mut Vec<Undo>,
+) -> Option<Label> {
+    let int = |i: i64| Some(i as u64);
+    match key {
+        Read::Cards(s) => label_of(lists, &state.zones[*s as usize]),
+        Read::Distinct(s) => {
+            scratch.clear();
+            scratch.extend_from_slice(&state.zones[*s as usize]);
+            scratch.sort_unstable();
+            scratch.dedup();
+            label_of(lists, scratch)
+        }
+        Read::Order => {
+            scratch.clear();
+            scratch.extend(state.order.iter().map(|&p| p as CardIx));
+            label_of(lists, scratch)
+        }
+        Read::Draw { .. } => {
+            let v = read(state, key);
+            if let Some(u) = undo_draw(state, key, &v) {
+                undos.push(u);
+            }
+            match v {
+                Val::Int(i) => int(i),
+                Val::Cards(_) => None,
+            }
+        }
+        _ => match read(state, key) {
+            Val::Int(i) => int(i),
+            Val::Cards(_) => None,
+        },
     }
 }
 
@@ -238,30 +285,67 @@ fn undo(state: &mut State, u: Undo) {
     }
 }
 
-/// A read's branches: a short list, or a table once there are many.
-enum Children {
-    Few(Vec<(Val, u32)>),
-    Many(FxHashMap<Val, u32>),
+/// A read's value as a branch label: an int as itself; a card list packed
+/// into the word when short (`pack`), else tagged with its number in the
+/// memo's table of lists. All values of one read are of one kind, so the
+/// two encodings never meet.
+type Label = u64;
+
+const LISTED: u64 = 1 << 63;
+
+/// Up to three cards, with the length, in one word.
+fn pack(cards: &[CardIx]) -> Option<Label> {
+    if cards.len() > 3 {
+        return None;
+    }
+    let mut k = cards.len() as u64;
+    for (i, &c) in cards.iter().enumerate() {
+        k |= u64::from(c) << (2 + 20 * i);
+    }
+    Some(k)
 }
 
-impl Children {
-    fn get(&self, v: &Val) -> Option<u32> {
-        match self {
-            Children::Few(l) => l.iter().find(|(cv, _)| cv == v).map(|(_, c)| *c),
-            Children::Many(m) => m.get(v).copied(),
+/// Longer card lists, numbered.
+type Lists = FxHashMap<SmallVec<[CardIx; 8]>, u32>;
+
+fn label_of(lists: &Lists, cards: &[CardIx]) -> Option<Label> {
+    pack(cards).or_else(|| lists.get(cards).map(|&i| LISTED | u64::from(i)))
+}
+
+/// A read's branches: two inline (most reads have one or two), the rest in
+/// a table. Inline labels save a pointer chase on every replayed read.
+struct Branches {
+    len: u8,
+    labels: [Label; 2],
+    next: [u32; 2],
+    more: Option<Box<FxHashMap<Label, u32>>>,
+}
+
+impl Branches {
+    fn one(l: Label, c: u32) -> Branches {
+        Branches {
+            len: 1,
+            labels: [l, 0],
+            next: [c, 0],
+            more: None,
         }
     }
-    fn add(&mut self, v: Val, c: u32) {
-        match self {
-            Children::Few(l) if l.len() < 8 => l.push((v, c)),
-            Children::Few(l) => {
-                let mut m: FxHashMap<Val, u32> = l.drain(..).collect();
-                m.insert(v, c);
-                *self = Children::Many(m);
+    fn get(&self, l: Label) -> Option<u32> {
+        for i in 0..usize::from(self.len) {
+            if self.labels[i] == l {
+                return Some(self.next[i]);
             }
-            Children::Many(m) => {
-                m.insert(v, c);
-            }
+        }
+        self.more.as_ref()?.get(&l).copied()
+    }
+    fn add(&mut self, l: Label, c: u32) {
+        let i = usize::from(self.len);
+        if i < 2 {
+            self.labels[i] = l;
+            self.next[i] = c;
+            self.len += 1;
+        } else {
+            self.more.get_or_insert_default().insert(l, c);
         }
     }
 }
@@ -269,13 +353,16 @@ impl Children {
 enum Node {
     Unknown,
     Done,
-    Read { key: Read, children: Children },
+    Read { key: Read, branches: Branches },
     Write { op: Write, next: u32 },
 }
 
 /// The recorded runs of a game's hooks.
 pub(crate) struct Memo {
     nodes: Vec<Node>,
+    lists: Lists,
+    /// A buffer for reads that build a list (distinct cards, the order).
+    scratch: Vec<CardIx>,
     /// hash of (hook, args) -> (hook, args, root).
     roots: FxHashMap<u64, Vec<(String, Vec<Choice>, u32)>>,
     /// Undo records of the replay in progress (kept to reuse the buffer).
@@ -347,6 +434,8 @@ impl Memo {
     pub fn new() -> Memo {
         Memo {
             nodes: Vec::new(),
+            lists: Lists::default(),
+            scratch: Vec::new(),
             roots: FxHashMap::default(),
             undos: Vec::new(),
             off: Vec::new(),
@@ -392,12 +481,12 @@ impl Memo {
             match &self.nodes[n as usize] {
                 Node::Done => break true,
                 Node::Unknown => break false,
-                Node::Read { key, children } => {
-                    let v = read(state, key);
-                    if let Some(u) = undo_draw(state, key, &v) {
-                        undos.push(u);
-                    }
-                    match children.get(&v) {
+                Node::Read { key, branches } => {
+                    let Some(l) = label(&self.lists, &mut self.scratch, state, key, &mut undos)
+                    else {
+                        break false;
+                    };
+                    match branches.get(l) {
                         Some(c) => n = c,
                         None => break false,
                     }
@@ -422,6 +511,17 @@ impl Memo {
         }
         self.undos = undos;
         hit
+    }
+
+    /// The label of a recorded value (numbering a new long list).
+    fn intern(&mut self, v: &Val) -> Label {
+        match v {
+            Val::Int(i) => *i as u64,
+            Val::Cards(c) => pack(c).unwrap_or_else(|| {
+                let n = self.lists.len() as u32;
+                LISTED | u64::from(*self.lists.entry(c.clone()).or_insert(n))
+            }),
+        }
     }
 
     fn push(&mut self, node: Node) -> u32 {
@@ -450,10 +550,11 @@ impl Memo {
         for op in ops {
             let next = match (&self.nodes[n as usize], op) {
                 (Node::Unknown, Op::Read(key, v)) => {
+                    let l = self.intern(&v);
                     let c = self.push(Node::Unknown);
                     self.nodes[n as usize] = Node::Read {
                         key,
-                        children: Children::Few(vec![(v, c)]),
+                        branches: Branches::one(l, c),
                     };
                     c
                 }
@@ -462,13 +563,18 @@ impl Memo {
                     self.nodes[n as usize] = Node::Write { op: w, next: c };
                     c
                 }
-                (Node::Read { key, children }, Op::Read(k, v)) if *key == k => {
-                    match children.get(&v) {
+                (Node::Read { key, .. }, Op::Read(k, v)) if *key == k => {
+                    let l = self.intern(&v);
+                    let found = match &self.nodes[n as usize] {
+                        Node::Read { branches, .. } => branches.get(l),
+                        _ => None,
+                    };
+                    match found {
                         Some(c) => c,
                         None => {
                             let c = self.push(Node::Unknown);
-                            if let Node::Read { children, .. } = &mut self.nodes[n as usize] {
-                                children.add(v, c);
+                            if let Node::Read { branches, .. } = &mut self.nodes[n as usize] {
+                                branches.add(l, c);
                             }
                             c
                         }
@@ -492,6 +598,29 @@ impl Memo {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn short_lists_pack_apart() {
+        // Every list of up to three cards gets its own label, long lists none.
+        let cards = [0, 1, 2, 1000, u16::MAX - 1, u16::MAX];
+        let mut lists: Vec<Vec<u16>> = vec![vec![]];
+        for _ in 0..3 {
+            let longer: Vec<Vec<u16>> = lists
+                .iter()
+                .flat_map(|l| cards.iter().map(move |&c| [l.clone(), vec![c]].concat()))
+                .collect();
+            lists.extend(longer.into_iter().filter(|l| l.len() <= 3));
+        }
+        lists.sort();
+        lists.dedup();
+        let mut labels: Vec<u64> = lists.iter().filter_map(|l| super::pack(l)).collect();
+        assert_eq!(labels.len(), lists.len());
+        assert!(labels.iter().all(|l| l & super::LISTED == 0));
+        labels.sort_unstable();
+        labels.dedup();
+        assert_eq!(labels.len(), lists.len());
+        assert_eq!(super::pack(&[1, 2, 3, 4]), None);
+    }
+
     #[test]
     fn nodes_stay_small() {
         // Replays walk many nodes: they must pack into cache lines.

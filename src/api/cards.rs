@@ -4,14 +4,14 @@
 use rhai::{Array, Dynamic, Engine, ImmutableString};
 
 use crate::format::AttrValue;
-use crate::memo::{Read, Val, Write};
+use crate::memo::{Read, Val, Write, ix};
 use crate::script::with_ctx;
 
 pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("cards", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
-            let Val::Cards(cards) = cx.read(Read::Cards(slot)) else {
+            let Val::Cards(cards) = cx.read(Read::Cards(ix(slot))) else {
                 return Ok(Array::new());
             };
             Ok(cards
@@ -25,7 +25,7 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("card_types", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
-            let Val::Cards(cards) = cx.read(Read::Distinct(slot)) else {
+            let Val::Cards(cards) = cx.read(Read::Distinct(ix(slot))) else {
                 return Ok(Array::new());
             };
             Ok(cards
@@ -37,14 +37,14 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("count", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
-            Ok(cx.read_int(Read::Count(slot)))
+            Ok(cx.read_int(Read::Count(ix(slot))))
         })
     });
     engine.register_fn("has", |owner: &str, zone: &str, card: &str| {
         with_ctx(|cx| {
             let c = cx.card(card)?;
             let slot = cx.slot(owner, zone)?;
-            Ok(cx.read_int(Read::Has(slot, c)) != 0)
+            Ok(cx.read_int(Read::Has(ix(slot), c)) != 0)
         })
     });
     engine.register_fn(
@@ -79,10 +79,15 @@ pub(super) fn register(engine: &mut Engine) {
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
-                Ok(match cx.read_int(Read::Draw { from: a, to: b }) {
-                    c if c >= 0 => Dynamic::from(cx.def.cards[c as usize].key.clone()),
-                    _ => Dynamic::UNIT,
-                })
+                Ok(
+                    match cx.read_int(Read::Draw {
+                        from: ix(a),
+                        to: ix(b),
+                    }) {
+                        c if c >= 0 => Dynamic::from(cx.def.cards[c as usize].key.clone()),
+                        _ => Dynamic::UNIT,
+                    },
+                )
             })
         },
     );

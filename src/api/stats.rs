@@ -3,7 +3,7 @@
 use rhai::Engine;
 
 use super::unknown;
-use crate::memo::{Read, Write};
+use crate::memo::{Read, Write, ix};
 use crate::script::{Ctx, Fallible, with_ctx};
 
 impl Ctx {
@@ -22,7 +22,7 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("stat", |p: &str, s: &str| {
         with_ctx(|cx| {
             let i = cx.stat_ix(p, s)?;
-            Ok(cx.read_int(Read::Stat(i)))
+            Ok(cx.read_int(Read::Stat(ix(i))))
         })
     });
     engine.register_fn("set_stat", |p: &str, s: &str, v: i64| {
@@ -43,14 +43,15 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("any_at_least", |s: &str, n: i64| {
         with_ctx(|cx| {
             let stat = cx.stat(s)?;
-            let nstats = cx.def.stats.len();
+            let nstats = u16::try_from(cx.def.stats.len()).map_err(|_| "too many stats")?;
+            let stat = ix(stat);
             Ok(cx.read_int(Read::AnyAtLeast { stat, nstats, n }) != 0)
         })
     });
     engine.register_fn("get_var", |v: &str| {
         with_ctx(|cx| {
             let i = cx.var_ix(v)?;
-            Ok(cx.read_int(Read::Var(i)))
+            Ok(cx.read_int(Read::Var(ix(i))))
         })
     });
     engine.register_fn("set_var", |v: &str, x: i64| {
