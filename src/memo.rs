@@ -10,12 +10,13 @@
 //! state, so a replay means exactly what the script did.
 
 use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 
 use crate::game::{CardIx, PlayerIx};
-use crate::state::{Args, Choice, Decision, Outcome, State};
+use crate::state::{Args, Ask, Choice, Decision, Outcome, State};
 
 /// Something a hook looked at.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -77,8 +78,8 @@ pub(crate) enum Write {
     SetOrder(Vec<PlayerIx>),
     End(Outcome),
     RevealFirst(Option<PlayerIx>),
-    /// Boxed: it is large and rare, and nodes should be small.
-    Ask(Box<Decision>),
+    /// Shared with the decisions it makes.
+    Ask(Rc<Ask>),
 }
 
 #[derive(Debug, Clone)]
@@ -253,7 +254,7 @@ fn apply(state: &mut State, w: &Write) -> Option<Undo> {
         Write::End(o) => Undo::Outcome(state.outcome.replace(*o)),
         Write::RevealFirst(p) => Undo::Reveal(std::mem::replace(&mut state.reveal_first, *p)),
         Write::Ask(d) => {
-            state.push_decision((**d).clone());
+            state.push_decision(Decision::new(d.clone()));
             Undo::Ask
         }
     })

@@ -36,7 +36,7 @@ pub fn record(game: &Game, seed: u64, max_decisions: usize) -> Result<String> {
         decisions += 1;
         let _ = writeln!(out, "turn {} - {}", state.turn, d.name);
         let d = d.clone();
-        for &p in &d.players {
+        for &p in d.players.iter() {
             let opts: Vec<&str> = d.options_of(p).iter().map(|c| c.text(game)).collect();
             let _ = writeln!(out, "  {} may: {}", def.players[p].id, opts.join(" "));
         }

@@ -36,23 +36,45 @@ impl Choice {
     }
 }
 
-/// A decision the game waits for.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Decision {
+/// What a decision asks. Shared: a recorded ask is replayed (cloned into
+/// the state) in every playout that reaches it.
+#[derive(Debug, PartialEq)]
+pub struct Ask {
     pub name: Rc<str>,
     pub prompt: Rc<str>,
     /// Who decides; several players decide simultaneously.
     pub players: Vec<PlayerIx>,
     /// Each decider's legal choices, by position in `players`.
     pub options: Vec<Vec<Choice>>,
-    pub chosen: Vec<Option<Choice>>,
     /// The script function that receives the choices.
     pub then: Rc<str>,
+}
+
+/// A decision the game waits for: the ask, and the choices made so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub ask: Rc<Ask>,
+    pub chosen: Vec<Option<Choice>>,
     /// Must choose and reveal before the others (an ordered reveal).
     pub first: Option<PlayerIx>,
 }
 
+impl std::ops::Deref for Decision {
+    type Target = Ask;
+    fn deref(&self) -> &Ask {
+        &self.ask
+    }
+}
+
 impl Decision {
+    pub fn new(ask: Rc<Ask>) -> Decision {
+        Decision {
+            chosen: vec![None; ask.players.len()],
+            ask,
+            first: None,
+        }
+    }
+
     /// The players who may choose now.
     pub fn waiting(&self) -> Vec<PlayerIx> {
         if let Some(f) = self.first
@@ -688,15 +710,13 @@ impl State {
                                 ),
                             ));
                         }
-                        self.push_decision(Decision {
+                        self.push_decision(Decision::new(Rc::new(Ask {
                             name: name.clone(),
                             prompt: prompt.clone(),
-                            chosen: vec![None; group.len()],
                             players: group,
                             options: opts,
                             then: then.clone(),
-                            first: None,
-                        });
+                        })));
                     }
                 }
                 Step::Roll { die, then, set } => {

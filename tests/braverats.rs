@@ -584,7 +584,7 @@ fn draft_deals_all_sixteen_with_hidden_packets() {
     let (st, _) = State::new(&game, 9).unwrap();
     // Red leads: 4 cards to keep one of; blue sees only a count.
     let d = st.decision().unwrap();
-    assert_eq!(d.players, vec![0]);
+    assert_eq!(&*d.players, &[0]);
     assert_eq!(&*d.name, "keep");
     let blue = tabula::view::view(&game, &st, Some(1));
     assert_eq!(

@@ -5,7 +5,9 @@ use rhai::{Array, Engine, ImmutableString};
 use crate::game::PlayerIx;
 use crate::memo::{Read, Write};
 use crate::script::{Ctx, Fallible, with_ctx};
-use crate::state::{Choice, Decision, Event, Outcome};
+use std::rc::Rc;
+
+use crate::state::{Ask, Choice, Event, Outcome};
 
 pub(super) fn register(engine: &mut Engine) {
     // False in bots' and simulations' playouts: a script may skip building
@@ -105,13 +107,11 @@ fn ask(
             _ => Choice::Word(text.as_str().into()),
         });
     }
-    cx.write(Write::Ask(Box::new(Decision {
+    cx.write(Write::Ask(Rc::new(Ask {
         name: name.into(),
         prompt: name.into(),
-        chosen: vec![None; players.len()],
         options: vec![choices; players.len()],
         players,
         then: then.into(),
-        first: None,
     })))
 }
