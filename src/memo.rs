@@ -9,6 +9,8 @@
 //! Reads and writes here are also how the API itself reads and changes the
 //! state, so a replay means exactly what the script did.
 
+mod elide;
+
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -533,6 +535,7 @@ impl Memo {
     /// Add a recorded run. A run that contradicts an earlier one (the same
     /// reads, other writes) turns memoisation off for that hook.
     pub fn insert(&mut self, hook: &str, args: &Args, ops: Vec<Op>) {
+        let ops = elide::elide(ops);
         if self.nodes.len() + ops.len() + 1 > MAX_NODES || !self.enabled(hook) {
             return;
         }

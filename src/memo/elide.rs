@@ -1,0 +1,157 @@
+//! Reads a replay can skip: a run that reads a stat it has just set, or a
+//! zone it has already read and then moved a card into, gets a value the
+//! earlier operations of the same run determine. Dropping those reads from
+//! a record makes every replay of it shorter. The rule looks only at the
+//! operations before a read, so two runs with the same beginning drop the
+//! same reads and still share their path in the trie.
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::{Op, Read, Val, Write};
+use crate::game::CardIx;
+
+/// What the operations so far determine.
+#[derive(Default)]
+struct Known {
+    /// Exact values of reads (stats, vars, counts, the active player...).
+    values: FxHashMap<Read, Val>,
+    /// Exact contents of zones, which answer every read of the zone.
+    zones: FxHashMap<u32, SmallVec<[CardIx; 8]>>,
+}
+
+impl Known {
+    fn determines(&self, key: &Read) -> bool {
+        match key {
+            Read::Draw { .. } => false,
+            Read::Cards(z) | Read::Distinct(z) | Read::Count(z) | Read::Has(z, _) => {
+                self.zones.contains_key(z) || self.values.contains_key(key)
+            }
+            _ => self.values.contains_key(key),
+        }
+    }
+
+    fn learn(&mut self, key: &Read, v: &Val) {
+        match (key, v) {
+            (Read::Draw { from, to }, Val::Int(c)) => {
+                self.forget_zone(*from);
+                self.forget_zone(*to);
+                match CardIx::try_from(*c) {
+                    Ok(c) => {
+                        self.pop(*from, c);
+                        self.push(*to, c);
+                    }
+                    // Nothing to draw: the pile was empty.
+                    Err(_) => {
+                        self.zones.insert(*from, SmallVec::new());
+                    }
+                }
+            }
+            (Read::Cards(z), Val::Cards(c)) => {
+                self.zones.insert(*z, c.clone());
+            }
+            _ => {
+                self.values.insert(key.clone(), v.clone());
+            }
+        }
+    }
+
+    /// Facts about a zone other than its contents become stale on a move.
+    fn forget_zone(&mut self, z: u32) {
+        self.values.retain(|k, _| {
+            !matches!(k, Read::Distinct(y) | Read::Count(y) | Read::Has(y, _) if *y == z)
+        });
+    }
+
+    fn pop(&mut self, z: u32, card: CardIx) {
+        if let Some(cs) = self.zones.get_mut(&z) {
+            match cs.iter().rposition(|&c| c == card) {
+                Some(i) => {
+                    cs.remove(i);
+                }
+                None => {
+                    self.zones.remove(&z);
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, z: u32, card: CardIx) {
+        if let Some(cs) = self.zones.get_mut(&z) {
+            cs.push(card);
+        }
+    }
+
+    fn int(&mut self, key: Read, f: impl FnOnce(Option<i64>) -> Option<i64>) {
+        let old = match self.values.get(&key) {
+            Some(Val::Int(i)) => Some(*i),
+            _ => None,
+        };
+        match f(old) {
+            Some(v) => self.values.insert(key, Val::Int(v)),
+            None => self.values.remove(&key),
+        };
+    }
+
+    fn write(&mut self, w: &Write) {
+        let stats_changed = matches!(w, Write::SetStat(..) | Write::AddStat(..));
+        if stats_changed {
+            self.values
+                .retain(|k, _| !matches!(k, Read::AnyAtLeast { .. }));
+        }
+        match w {
+            Write::SetStat(i, v) => self.int(Read::Stat(*i as u32), |_| Some(*v)),
+            Write::AddStat(i, d) => self.int(Read::Stat(*i as u32), |o| o.map(|x| x.saturating_add(*d))),
+            Write::SetVar(i, v) => self.int(Read::Var(*i as u32), |_| Some(*v)),
+            Write::AddVar(i, d) => self.int(Read::Var(*i as u32), |o| o.map(|x| x.saturating_add(*d))),
+            Write::MoveCard { card, from, to } => {
+                let (from, to) = (*from as u32, *to as u32);
+                self.forget_zone(from);
+                self.forget_zone(to);
+                self.pop(from, *card);
+                self.push(to, *card);
+            }
+            Write::MoveAll { from, to } if from != to => {
+                let (from, to) = (*from as u32, *to as u32);
+                self.forget_zone(from);
+                self.forget_zone(to);
+                let moved = self.zones.insert(from, SmallVec::new());
+                match (moved, self.zones.get_mut(&to)) {
+                    (Some(m), Some(cs)) => cs.extend(m),
+                    _ => {
+                        self.zones.remove(&to);
+                    }
+                }
+            }
+            Write::SetActive(p) => self.int(Read::Active, |_| Some(*p as i64)),
+            Write::SetOrder(o) => {
+                let o = o.iter().map(|&p| p as CardIx).collect();
+                self.values.insert(Read::Order, Val::Cards(o));
+            }
+            Write::End(_) => self.int(Read::IsOver, |_| Some(1)),
+            Write::MoveAll { .. } | Write::RevealFirst(_) | Write::Ask(_) => {}
+        }
+    }
+}
+
+/// The record without the reads its own earlier operations determine.
+pub(super) fn elide(ops: Vec<Op>) -> Vec<Op> {
+    let mut known = Known::default();
+    let mut out = Vec::with_capacity(ops.len());
+    for op in ops {
+        match op {
+            Op::Read(key, v) => {
+                if known.determines(&key) {
+                    continue;
+                }
+                known.learn(&key, &v);
+                out.push(Op::Read(key, v));
+            }
+            Op::Write(w) => {
+                known.write(&w);
+                out.push(Op::Write(w));
+            }
+        }
+    }
+    out
+}
