@@ -214,6 +214,41 @@ fn p5_fights_in_order_ties_to_the_character_defeats_after_all_fights() {
 }
 
 #[test]
+fn p5_enemies_of_equal_value_fight_in_the_order_they_were_played() {
+    // Three players; `a` starts, then `b`, then `c` (turn order). Both `b`
+    // and `c` play an enemy of value 3 on `a`: `b`'s was played first, so
+    // it is fought first. A seed where `b` sits after `c` (seat order would
+    // give the other answer) makes the test tell the two apart.
+    for seed in 0..64 {
+        let mut p = Path::new(&["exploradora", "caballero", "barbaro"], seed);
+        let a = p.waiting();
+        p.die(0);
+        p.act(&a, "pass");
+        let b = p.waiting();
+        p.die(0);
+        p.act(&b, "pass");
+        let c = p.waiting();
+        if b < c {
+            continue;
+        }
+        p.zone(&a, &format!("from_{b}"), &["orco"]);
+        p.zone(&a, &format!("from_{c}"), &["lobo"]);
+        let n = p.log.len();
+        p.act(&c, "pass");
+        let lines = p.lines_since(n);
+        let fights: Vec<&&str> = lines
+            .iter()
+            .filter(|l| l.contains(" against the "))
+            .collect();
+        assert_eq!(fights.len(), 2, "{lines:?}");
+        assert!(fights[0].contains("Orco"), "{fights:?}");
+        assert!(fights[1].contains("Lobo"), "{fights:?}");
+        return;
+    }
+    panic!("no seed with the turn order against the seat order");
+}
+
+#[test]
 fn p5_a_push_never_reaches_the_egg() {
     let mut p = Path::new(&["exploradora", "barbaro"], 4);
     let (scout, barb) = (p.who("exploradora"), p.who("barbaro"));

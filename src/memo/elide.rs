@@ -58,9 +58,9 @@ impl Known {
 
     /// Facts about a zone other than its contents become stale on a move.
     fn forget_zone(&mut self, z: u32) {
-        self.values.retain(|k, _| {
-            !matches!(k, Read::Distinct(y) | Read::Count(y) | Read::Has(y, _) if *y == z)
-        });
+        self.values.retain(
+            |k, _| !matches!(k, Read::Distinct(y) | Read::Count(y) | Read::Has(y, _) if *y == z),
+        );
     }
 
     fn pop(&mut self, z: u32, card: CardIx) {
@@ -101,9 +101,13 @@ impl Known {
         }
         match w {
             Write::SetStat(i, v) => self.int(Read::Stat(*i as u32), |_| Some(*v)),
-            Write::AddStat(i, d) => self.int(Read::Stat(*i as u32), |o| o.map(|x| x.saturating_add(*d))),
+            Write::AddStat(i, d) => {
+                self.int(Read::Stat(*i as u32), |o| o.map(|x| x.saturating_add(*d)))
+            }
             Write::SetVar(i, v) => self.int(Read::Var(*i as u32), |_| Some(*v)),
-            Write::AddVar(i, d) => self.int(Read::Var(*i as u32), |o| o.map(|x| x.saturating_add(*d))),
+            Write::AddVar(i, d) => {
+                self.int(Read::Var(*i as u32), |o| o.map(|x| x.saturating_add(*d)))
+            }
             Write::MoveCard { card, from, to } => {
                 let (from, to) = (*from as u32, *to as u32);
                 self.forget_zone(from);
