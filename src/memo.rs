@@ -376,6 +376,9 @@ pub(crate) struct Memo {
     pub misses: u64,
     /// Script runs by hook (for TABULA_MEMO_STATS).
     pub runs: FxHashMap<String, u64>,
+    /// Asks of declared decision steps, by a hash of (step, deciders,
+    /// cards): see `State::declared_ask`.
+    pub(crate) asks: FxHashMap<u64, (usize, Rc<Ask>)>,
 }
 
 /// The arguments of a hook call as memo key parts: each decider (as a
@@ -420,6 +423,9 @@ fn same_key(stored: &[Choice], args: &Args) -> bool {
     prefix && i == stored.len()
 }
 
+/// Asks of declared steps kept at most.
+const MAX_ASKS: usize = 1 << 16;
+
 /// Recorded nodes at most (memory bound); beyond, only replays.
 const MAX_NODES: usize = 4_000_000;
 
@@ -445,6 +451,14 @@ impl Memo {
             hits: 0,
             misses: 0,
             runs: FxHashMap::default(),
+            asks: FxHashMap::default(),
+        }
+    }
+
+    /// Keep a declared step's ask for reuse (a bounded number of them).
+    pub(crate) fn keep_ask(&mut self, key: u64, step: usize, ask: &Rc<Ask>) {
+        if self.asks.len() < MAX_ASKS {
+            self.asks.insert(key, (step, ask.clone()));
         }
     }
 

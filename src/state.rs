@@ -3,7 +3,10 @@
 //! flow advances, so seed + moves reproduce a game.
 
 use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
+
+use smallvec::SmallVec;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -679,12 +682,7 @@ impl State {
             self.cursor += 1;
             match step {
                 Step::Decide {
-                    name,
-                    who,
-                    simultaneous,
-                    options,
-                    then,
-                    prompt,
+                    who, simultaneous, ..
                 } => {
                     let players: Vec<PlayerIx> = match who {
                         Who::All => (0..def.nplayers()).collect(),
@@ -697,26 +695,8 @@ impl State {
                         players.into_iter().map(|p| vec![p]).collect()
                     };
                     for group in groups {
-                        let opts: Vec<Vec<Choice>> = group
-                            .iter()
-                            .map(|&p| self.options(game, options, p))
-                            .collect();
-                        if let Some(i) = opts.iter().position(Vec::is_empty) {
-                            return Err(Error::new(
-                                ErrorKind::Runtime,
-                                format!(
-                                    "decision `{name}` on turn {}: {} has no legal choice",
-                                    self.turn, def.players[group[i]].id
-                                ),
-                            ));
-                        }
-                        self.push_decision(Decision::new(Rc::new(Ask {
-                            name: name.clone(),
-                            prompt: prompt.clone(),
-                            players: group,
-                            options: opts,
-                            then: then.clone(),
-                        })));
+                        let ask = self.declared_ask(game, self.cursor - 1, step, group)?;
+                        self.push_decision(Decision::new(ask));
                     }
                 }
                 Step::Roll { die, then, set } => {
@@ -763,23 +743,80 @@ impl State {
         self.pending.push_back(d);
     }
 
-    fn options(&self, game: &Game, options: &Options, player: PlayerIx) -> Vec<Choice> {
-        match options {
-            Options::Zone(z) => {
-                let mut cards: Vec<Choice> = self
-                    .zone(game, *z, player)
-                    .iter()
-                    .map(|&c| Choice::Card(c))
-                    .collect();
-                cards.sort_unstable_by_key(|c| match c {
-                    Choice::Card(c) => *c,
-                    Choice::Word(_) => CardIx::MAX,
-                });
-                cards.dedup();
-                cards
+    /// The ask of declared decision step `at` for `group`. Asks are shared
+    /// from the memo's cache: the same step, deciders and cards give the
+    /// same ask, so playouts do not rebuild (and free) one every turn.
+    fn declared_ask(
+        &self,
+        game: &Game,
+        at: usize,
+        step: &Step,
+        group: Vec<PlayerIx>,
+    ) -> Result<Rc<Ask>> {
+        let Step::Decide {
+            name,
+            options,
+            then,
+            prompt,
+            ..
+        } = step
+        else {
+            return Err(Error::new(ErrorKind::Invalid, "not a decision step"));
+        };
+        // Each decider's distinct cards, in card order.
+        let mut lists: SmallVec<[SmallVec<[CardIx; 16]>; 2]> = SmallVec::new();
+        if let Options::Zone(z) = options {
+            for &p in &group {
+                let mut cs: SmallVec<[CardIx; 16]> =
+                    self.zone(game, *z, p).iter().copied().collect();
+                cs.sort_unstable();
+                cs.dedup();
+                if cs.is_empty() {
+                    return Err(Error::new(
+                        ErrorKind::Runtime,
+                        format!(
+                            "decision `{name}` on turn {}: {} has no legal choice",
+                            self.turn, game.def.players[p].id
+                        ),
+                    ));
+                }
+                lists.push(cs);
             }
-            Options::Words(w) => w.iter().map(|w| Choice::Word(w.as_str().into())).collect(),
         }
+        let mut h = rustc_hash::FxHasher::default();
+        (at, &group, &lists).hash(&mut h);
+        let key = h.finish();
+        let mut memo = game.memo.borrow_mut();
+        if let Some((a, ask)) = memo.asks.get(&key)
+            && *a == at
+            && ask.players == group
+            && (lists.is_empty()
+                || ask.options.iter().zip(&lists).all(|(o, l)| {
+                    o.len() == l.len() && o.iter().zip(l).all(|(c, x)| *c == Choice::Card(*x))
+                }))
+        {
+            return Ok(ask.clone());
+        }
+        let opts: Vec<Vec<Choice>> = match options {
+            Options::Zone(_) => lists
+                .iter()
+                .map(|l| l.iter().map(|&c| Choice::Card(c)).collect())
+                .collect(),
+            Options::Words(w) => {
+                let words: Vec<Choice> =
+                    w.iter().map(|w| Choice::Word(w.as_str().into())).collect();
+                vec![words; group.len()]
+            }
+        };
+        let ask = Rc::new(Ask {
+            name: name.clone(),
+            prompt: prompt.clone(),
+            players: group,
+            options: opts,
+            then: then.clone(),
+        });
+        memo.keep_ask(key, at, &ask);
+        Ok(ask)
     }
 }
 
