@@ -241,9 +241,12 @@ fn apply(state: &mut State, w: &Write) -> Option<Undo> {
                     n: 0,
                 }
             } else {
-                let moved = std::mem::take(&mut state.zones[*from]);
+                // Keep both zones' buffers: they fill again next turn.
+                let mut moved = std::mem::take(&mut state.zones[*from]);
                 let n = moved.len();
-                state.zones[*to].extend(moved);
+                state.zones[*to].extend_from_slice(&moved);
+                moved.clear();
+                state.zones[*from] = moved;
                 Undo::MoveAll {
                     from: *from,
                     to: *to,

@@ -684,18 +684,21 @@ impl State {
                 Step::Decide {
                     who, simultaneous, ..
                 } => {
-                    let players: Vec<PlayerIx> = match who {
+                    let players: SmallVec<[PlayerIx; 4]> = match who {
                         Who::All => (0..def.nplayers()).collect(),
-                        Who::Active => vec![self.active],
-                        Who::Player(p) => vec![*p],
+                        Who::Active => smallvec::smallvec![self.active],
+                        Who::Player(p) => smallvec::smallvec![*p],
                     };
-                    let groups: Vec<Vec<PlayerIx>> = if *simultaneous {
-                        vec![players]
+                    let groups: SmallVec<[SmallVec<[PlayerIx; 4]>; 4]> = if *simultaneous {
+                        smallvec::smallvec![players]
                     } else {
-                        players.into_iter().map(|p| vec![p]).collect()
+                        players
+                            .into_iter()
+                            .map(|p| smallvec::smallvec![p])
+                            .collect()
                     };
                     for group in groups {
-                        let ask = self.declared_ask(game, self.cursor - 1, step, group)?;
+                        let ask = self.declared_ask(game, self.cursor - 1, step, &group)?;
                         self.push_decision(Decision::new(ask));
                     }
                 }
@@ -751,7 +754,7 @@ impl State {
         game: &Game,
         at: usize,
         step: &Step,
-        group: Vec<PlayerIx>,
+        group: &[PlayerIx],
     ) -> Result<Rc<Ask>> {
         let Step::Decide {
             name,
@@ -766,7 +769,7 @@ impl State {
         // Each decider's distinct cards, in card order.
         let mut lists: SmallVec<[SmallVec<[CardIx; 16]>; 2]> = SmallVec::new();
         if let Options::Zone(z) = options {
-            for &p in &group {
+            for &p in group {
                 let mut cs: SmallVec<[CardIx; 16]> =
                     self.zone(game, *z, p).iter().copied().collect();
                 cs.sort_unstable();
@@ -784,12 +787,12 @@ impl State {
             }
         }
         let mut h = rustc_hash::FxHasher::default();
-        (at, &group, &lists).hash(&mut h);
+        (at, group, &lists).hash(&mut h);
         let key = h.finish();
         let mut memo = game.memo.borrow_mut();
         if let Some((a, ask)) = memo.asks.get(&key)
             && *a == at
-            && ask.players == group
+            && ask.players[..] == *group
             && (lists.is_empty()
                 || ask.options.iter().zip(&lists).all(|(o, l)| {
                     o.len() == l.len() && o.iter().zip(l).all(|(c, x)| *c == Choice::Card(*x))
@@ -811,7 +814,7 @@ impl State {
         let ask = Rc::new(Ask {
             name: name.clone(),
             prompt: prompt.clone(),
-            players: group,
+            players: group.to_vec(),
             options: opts,
             then: then.clone(),
         });
