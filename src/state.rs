@@ -770,8 +770,7 @@ impl State {
         let mut lists: SmallVec<[SmallVec<[CardIx; 16]>; 2]> = SmallVec::new();
         if let Options::Zone(z) = options {
             for &p in group {
-                let mut cs: SmallVec<[CardIx; 16]> =
-                    self.zone(game, *z, p).iter().copied().collect();
+                let mut cs: SmallVec<[CardIx; 16]> = SmallVec::from_slice(self.zone(game, *z, p));
                 cs.sort_unstable();
                 cs.dedup();
                 if cs.is_empty() {
