@@ -5,6 +5,7 @@
 //! Game `i` is seeded from (seed, i) and its bots from the game's seed, so
 //! the results are the same for any number of threads.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -38,6 +39,86 @@ pub struct Record {
     /// Cards played (chosen), by whom.
     pub plays: Vec<(PlayerIx, CardIx)>,
     pub error: Option<String>,
+}
+
+/// A run's games added up: what the report needs, in memory that does not
+/// grow with the number of games (lengths as histograms), and the same in
+/// whatever order chunks are added, so independent of `--jobs`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tally {
+    pub games: u64,
+    pub wins: Vec<u64>,
+    pub draws: u64,
+    pub unfinished: u64,
+    /// The first few errors, by game number.
+    pub errors: Vec<(u64, String)>,
+    /// Game lengths: length -> number of games.
+    pub turns: BTreeMap<u32, u64>,
+    pub decisions: BTreeMap<u32, u64>,
+    /// Per card: times chosen, and times its chooser won the game.
+    pub played: Vec<u64>,
+    pub played_won: Vec<u64>,
+}
+
+/// Errors kept in a tally.
+const KEPT_ERRORS: usize = 5;
+
+impl Tally {
+    pub fn new(players: usize, cards: usize) -> Tally {
+        Tally {
+            wins: vec![0; players],
+            played: vec![0; cards],
+            played_won: vec![0; cards],
+            ..Tally::default()
+        }
+    }
+
+    /// Add game number `i`.
+    pub fn add(&mut self, i: u64, r: &Record) {
+        self.games += 1;
+        match r.outcome {
+            Some(Outcome::Win(p)) => self.wins[p] += 1,
+            Some(Outcome::Draw) => self.draws += 1,
+            None => self.unfinished += 1,
+        }
+        if let Some(e) = &r.error
+            && self.errors.len() < KEPT_ERRORS
+        {
+            self.errors.push((i, e.clone()));
+        }
+        *self.turns.entry(r.turns).or_default() += 1;
+        *self.decisions.entry(r.decisions).or_default() += 1;
+        for &(p, c) in &r.plays {
+            self.played[c as usize] += 1;
+            if r.outcome == Some(Outcome::Win(p)) {
+                self.played_won[c as usize] += 1;
+            }
+        }
+    }
+
+    pub fn merge(&mut self, o: Tally) {
+        self.games += o.games;
+        for (a, b) in self.wins.iter_mut().zip(o.wins) {
+            *a += b;
+        }
+        self.draws += o.draws;
+        self.unfinished += o.unfinished;
+        self.errors.extend(o.errors);
+        self.errors.sort_by_key(|(i, _)| *i);
+        self.errors.truncate(KEPT_ERRORS);
+        for (k, n) in o.turns {
+            *self.turns.entry(k).or_default() += n;
+        }
+        for (k, n) in o.decisions {
+            *self.decisions.entry(k).or_default() += n;
+        }
+        for (a, b) in self.played.iter_mut().zip(o.played) {
+            *a += b;
+        }
+        for (a, b) in self.played_won.iter_mut().zip(o.played_won) {
+            *a += b;
+        }
+    }
 }
 
 /// The seed of game `i` of a run.
@@ -101,12 +182,13 @@ pub fn run(
     settings: &Settings,
     cfg: &SimConfig,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Record>> {
+) -> Result<Tally> {
     // Load once here to report a bad game before any thread starts.
     let game = load::load_path(path, dir, settings)?;
     if cfg.bots.len() != game.def.nplayers() {
         return Err(Error::usage("one bot kind per seat is needed"));
     }
+    let mut tally = Tally::new(game.def.nplayers(), game.def.cards.len());
     drop(game);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.jobs.max(1))
@@ -119,7 +201,7 @@ pub fn run(
     let done = AtomicU64::new(0);
     let path: PathBuf = path.to_path_buf();
     let run_id = NEXT_RUN.fetch_add(1, Ordering::Relaxed);
-    let chunks: Vec<Result<Vec<Record>>> = pool.install(|| {
+    let chunks: Vec<Result<Tally>> = pool.install(|| {
         starts
             .par_iter()
             .map(|&start| {
@@ -138,11 +220,10 @@ pub fn run(
             })
             .collect()
     });
-    let mut records = Vec::with_capacity(cfg.games as usize);
     for c in chunks {
-        records.extend(c?);
+        tally.merge(c?);
     }
-    Ok(records)
+    Ok(tally)
 }
 
 static NEXT_RUN: AtomicU64 = AtomicU64::new(0);
@@ -158,17 +239,13 @@ fn play_chunk(
     cfg: &SimConfig,
     done: &AtomicU64,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Record>> {
+) -> Result<Tally> {
     let end = (start + chunk).min(cfg.games);
-    let mut out = Vec::with_capacity((end - start) as usize);
+    let mut out = Tally::new(game.def.nplayers(), game.def.cards.len());
     let mut since = 0;
     for i in start..end {
-        out.push(play_one(
-            game,
-            game_seed(cfg.seed, i),
-            &cfg.bots,
-            cfg.max_decisions,
-        ));
+        let r = play_one(game, game_seed(cfg.seed, i), &cfg.bots, cfg.max_decisions);
+        out.add(i, &r);
         since += 1;
         if since == 64 || i + 1 == end {
             progress(done.fetch_add(since, Ordering::Relaxed) + since);
@@ -227,17 +304,29 @@ pub struct Length {
 }
 
 impl Length {
-    fn of(mut xs: Vec<u32>) -> Length {
-        if xs.is_empty() {
+    /// From a histogram (length -> games): the mean, and the values at
+    /// the sorted positions round((n-1)q).
+    fn of(hist: &BTreeMap<u32, u64>) -> Length {
+        let n: u64 = hist.values().sum();
+        if n == 0 {
             return Length {
                 mean: 0.0,
                 median: 0,
                 p95: 0,
             };
         }
-        xs.sort_unstable();
-        let mean = xs.iter().map(|&x| x as f64).sum::<f64>() / xs.len() as f64;
-        let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize];
+        let mean = hist.iter().map(|(&x, &k)| x as f64 * k as f64).sum::<f64>() / n as f64;
+        let at = |q: f64| {
+            let i = ((n - 1) as f64 * q).round() as u64;
+            let mut seen = 0;
+            for (&x, &k) in hist {
+                seen += k;
+                if seen > i {
+                    return x;
+                }
+            }
+            0
+        };
         Length {
             mean,
             median: at(0.5),
@@ -280,32 +369,17 @@ pub struct Report {
     pub cards: Vec<CardFigures>,
 }
 
-pub fn report(game: &Game, cfg: &SimConfig, records: &[Record]) -> Report {
+pub fn report(game: &Game, cfg: &SimConfig, t: &Tally) -> Report {
     let def = &game.def;
-    let n = records.len() as u64;
-    let mut wins = vec![0u64; def.nplayers()];
-    let (mut draws, mut unfinished) = (0, 0);
-    let mut errors = Vec::new();
-    let mut played = vec![0u64; def.cards.len()];
-    let mut played_won = vec![0u64; def.cards.len()];
-    for (i, r) in records.iter().enumerate() {
-        match r.outcome {
-            Some(Outcome::Win(p)) => wins[p] += 1,
-            Some(Outcome::Draw) => draws += 1,
-            None => unfinished += 1,
-        }
-        if let Some(e) = &r.error
-            && errors.len() < 5
-        {
-            errors.push(format!("game {i}: {e}"));
-        }
-        for &(p, c) in &r.plays {
-            played[c as usize] += 1;
-            if r.outcome == Some(Outcome::Win(p)) {
-                played_won[c as usize] += 1;
-            }
-        }
-    }
+    let n = t.games;
+    let wins = &t.wins;
+    let (draws, unfinished) = (t.draws, t.unfinished);
+    let errors: Vec<String> = t
+        .errors
+        .iter()
+        .map(|(i, e)| format!("game {i}: {e}"))
+        .collect();
+    let (played, played_won) = (&t.played, &t.played_won);
     let seats: Vec<SeatFigures> = def
         .players
         .iter()
@@ -343,9 +417,71 @@ pub fn report(game: &Game, cfg: &SimConfig, records: &[Record]) -> Report {
         draws: Rate::new(draws, n),
         unfinished,
         errors,
-        turns: Length::of(records.iter().map(|r| r.turns).collect()),
-        decisions: Length::of(records.iter().map(|r| r.decisions).collect()),
+        turns: Length::of(&t.turns),
+        decisions: Length::of(&t.decisions),
         first_seat_advantage,
         cards,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_from_a_histogram_match_the_sorted_list() {
+        // The value at sorted position round((n-1)q), as from a sorted list.
+        let lists: [&[u32]; 4] = [
+            &[7],
+            &[3, 1, 2],
+            &[5, 5, 9, 1, 1, 1, 30, 2],
+            &[4, 8, 8, 8, 2, 6],
+        ];
+        for xs in lists {
+            let mut sorted = xs.to_vec();
+            sorted.sort_unstable();
+            let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+            let mut hist = BTreeMap::new();
+            for &x in xs {
+                *hist.entry(x).or_insert(0u64) += 1;
+            }
+            let l = Length::of(&hist);
+            assert_eq!((l.median, l.p95), (at(0.5), at(0.95)), "{xs:?}");
+            let mean = xs.iter().map(|&x| f64::from(x)).sum::<f64>() / xs.len() as f64;
+            assert!((l.mean - mean).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn tallies_merge_the_same_in_any_order() {
+        let rec = |turns, outcome, err: Option<&str>| Record {
+            outcome,
+            turns,
+            decisions: 2 * turns,
+            plays: vec![(0, 1), (1, 0)],
+            error: err.map(String::from),
+        };
+        let games = [
+            rec(3, Some(Outcome::Win(0)), None),
+            rec(5, Some(Outcome::Draw), Some("late")),
+            rec(4, Some(Outcome::Win(1)), None),
+            rec(9, None, Some("early")),
+        ];
+        let tally = |range: std::ops::Range<usize>| {
+            let mut t = Tally::new(2, 2);
+            for i in range {
+                t.add(i as u64, &games[i]);
+            }
+            t
+        };
+        let mut a = tally(0..2);
+        a.merge(tally(2..4));
+        let mut b = tally(2..4);
+        b.merge(tally(0..2));
+        assert_eq!(a, b);
+        assert_eq!(a.wins, vec![1, 1]);
+        assert_eq!((a.draws, a.unfinished, a.games), (1, 1, 4));
+        assert_eq!(a.played_won, vec![1, 1]);
+        assert_eq!(a.errors[0], (1, "late".to_string()));
     }
 }

@@ -132,7 +132,7 @@ fn sim_results_do_not_depend_on_threads() {
         let one = sim::run(&path, &dir, &settings, &cfg(1), &|_| {}).unwrap();
         let two = sim::run(&path, &dir, &settings, &cfg(2), &|_| {}).unwrap();
         assert_eq!(one, two, "{id}");
-        assert_eq!(one.len(), 200);
+        assert_eq!(one.games, 200);
     }
 }
 
