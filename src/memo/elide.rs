@@ -159,3 +159,89 @@ pub(super) fn elide(ops: Vec<Op>) -> Vec<Op> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(c: &[CardIx]) -> Val {
+        Val::Cards(SmallVec::from_slice(c))
+    }
+
+    fn reads(ops: &[Op]) -> Vec<Read> {
+        ops.iter()
+            .filter_map(|o| match o {
+                Op::Read(k, _) => Some(k.clone()),
+                Op::Write(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_the_run_determines_are_dropped() {
+        let ops = vec![
+            Op::Read(Read::Stat(0), Val::Int(3)),
+            Op::Write(Write::AddStat(0, 2)),
+            // 5: determined by the read and the add.
+            Op::Read(Read::Stat(0), Val::Int(5)),
+            Op::Read(Read::Cards(1), cards(&[4, 7])),
+            Op::Write(Write::MoveCard {
+                card: 4,
+                from: 1,
+                to: 2,
+            }),
+            // Zone 1 is known to hold [7]; zone 2 was never read.
+            Op::Read(Read::Count(1), Val::Int(1)),
+            Op::Read(Read::Has(1, 4), Val::Int(0)),
+            Op::Read(Read::Count(2), Val::Int(1)),
+            // A draw is a move: always kept.
+            Op::Read(Read::Draw { from: 3, to: 1 }, Val::Int(9)),
+            Op::Read(Read::Cards(1), cards(&[7, 9])),
+            Op::Write(Write::SetActive(1)),
+            Op::Read(Read::Active, Val::Int(1)),
+        ];
+        assert_eq!(
+            reads(&elide(ops)),
+            vec![
+                Read::Stat(0),
+                Read::Cards(1),
+                Read::Count(2),
+                Read::Draw { from: 3, to: 1 }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_move_makes_other_facts_about_a_zone_stale() {
+        let ops = vec![
+            Op::Read(Read::Count(2), Val::Int(1)),
+            Op::Read(Read::Has(2, 5), Val::Int(1)),
+            Op::Write(Write::MoveCard {
+                card: 5,
+                from: 2,
+                to: 0,
+            }),
+            // The zone's contents were never read: both must be read again.
+            Op::Read(Read::Count(2), Val::Int(0)),
+            Op::Read(Read::Has(2, 5), Val::Int(0)),
+            Op::Read(
+                Read::AnyAtLeast {
+                    stat: 1,
+                    nstats: 2,
+                    n: 4,
+                },
+                Val::Int(0),
+            ),
+            Op::Write(Write::SetStat(3, 9)),
+            Op::Read(
+                Read::AnyAtLeast {
+                    stat: 1,
+                    nstats: 2,
+                    n: 4,
+                },
+                Val::Int(1),
+            ),
+        ];
+        assert_eq!(reads(&elide(ops.clone())), reads(&ops));
+    }
+}
