@@ -8,6 +8,10 @@
 //!
 //! Reads and writes here are also how the API itself reads and changes the
 //! state, so a replay means exactly what the script did.
+//!
+//! A record leaves out the reads its own earlier steps determine (elide.rs),
+//! and a branch is labelled by one word (`Label`), so that a replay walks
+//! few, small nodes: the walk is bound by memory latency, not arithmetic.
 
 mod elide;
 

@@ -8,7 +8,7 @@
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::{Op, Read, Val, Write};
+use super::{Op, Read, Val, Write, ix};
 use crate::game::CardIx;
 
 /// What the operations so far determine.
@@ -100,23 +100,21 @@ impl Known {
                 .retain(|k, _| !matches!(k, Read::AnyAtLeast { .. }));
         }
         match w {
-            Write::SetStat(i, v) => self.int(Read::Stat(*i as u32), |_| Some(*v)),
+            Write::SetStat(i, v) => self.int(Read::Stat(ix(*i)), |_| Some(*v)),
             Write::AddStat(i, d) => {
-                self.int(Read::Stat(*i as u32), |o| o.map(|x| x.saturating_add(*d)))
+                self.int(Read::Stat(ix(*i)), |o| o.map(|x| x.saturating_add(*d)))
             }
-            Write::SetVar(i, v) => self.int(Read::Var(*i as u32), |_| Some(*v)),
-            Write::AddVar(i, d) => {
-                self.int(Read::Var(*i as u32), |o| o.map(|x| x.saturating_add(*d)))
-            }
+            Write::SetVar(i, v) => self.int(Read::Var(ix(*i)), |_| Some(*v)),
+            Write::AddVar(i, d) => self.int(Read::Var(ix(*i)), |o| o.map(|x| x.saturating_add(*d))),
             Write::MoveCard { card, from, to } => {
-                let (from, to) = (*from as u32, *to as u32);
+                let (from, to) = (ix(*from), ix(*to));
                 self.forget_zone(from);
                 self.forget_zone(to);
                 self.pop(from, *card);
                 self.push(to, *card);
             }
             Write::MoveAll { from, to } if from != to => {
-                let (from, to) = (*from as u32, *to as u32);
+                let (from, to) = (ix(*from), ix(*to));
                 self.forget_zone(from);
                 self.forget_zone(to);
                 let moved = self.zones.insert(from, SmallVec::new());
