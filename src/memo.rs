@@ -45,6 +45,15 @@ pub(crate) enum Read {
         nstats: u16,
         n: i64,
     },
+    /// The highest (or lowest) of the stats in `mask` (bit = stat index) of
+    /// the player whose stats start at flat index `base`.
+    Extreme {
+        base: u32,
+        mask: u32,
+        max: bool,
+    },
+    /// The sign of stat `.0` minus stat `.1` (flat indices): -1, 0 or 1.
+    Compare(u32, u32),
     /// Move the top card (a read of which card, and a write).
     Draw {
         from: u32,
@@ -144,6 +153,19 @@ pub(crate) fn read(state: &mut State, key: &Read) -> Val {
                 .any(|v| v >= n);
             Val::Int(i64::from(hit))
         }
+        Read::Extreme { base, mask, max } => {
+            let vals = (0..32)
+                .filter(|b| mask & (1 << b) != 0)
+                .map(|b| state.stats[*base as usize + b]);
+            Val::Int(if *max { vals.max() } else { vals.min() }.unwrap_or(0))
+        }
+        Read::Compare(a, b) => Val::Int(
+            match state.stats[*a as usize].cmp(&state.stats[*b as usize]) {
+                std::cmp::Ordering::Less => -1,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => 1,
+            },
+        ),
         Read::Draw { from, to } => match state.zones[*from as usize].pop() {
             Some(c) => {
                 state.zones[*to as usize].push(c);

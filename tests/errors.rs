@@ -386,3 +386,42 @@ fn a_battery_of_broken_files_each_gets_a_positioned_message() {
         assert!(!text.contains("DuplicateKeyPolicy"), "{what}: {text}");
     }
 }
+
+#[test]
+fn stat_questions_answer_and_reject_bad_names() {
+    let tmp = experior_copy();
+    let run = |body: &str| {
+        let script = format!("fn resolve(plays) {{\n{body}\n}}\nfn end_of_turn() {{}}\n");
+        std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
+        let game =
+            tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
+        let (mut st, _) = tabula::State::new(&game, 1).unwrap();
+        let c = st.parse(&game, 0, "qs").unwrap();
+        st.act(&game, 0, c).unwrap();
+        let c = st.parse(&game, 1, "qs").unwrap();
+        st.act(&game, 1, c)
+            .map(|ev| {
+                ev.into_iter()
+                    .map(|e| e.text)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .map_err(|e| e.to_string())
+    };
+    // Human: sword 7, bow 2, magic 4; elf: sword 2 (its start).
+    let out = run(r#"
+        set_stat("human", "sword", 7);
+        set_stat("human", "magic", 4);
+        let k = ["sword", "bow", "magic"];
+        log(`${max_stat("human", k)} ${min_stat("human", k)} ${min_stat("human", ["magic"])}`);
+        log(`${compare_stats("human", "sword", "elf", "sword")} ${compare_stats("elf", "sword", "human", "bow")} ${compare_stats("elf", "sword", "human", "magic")}`);
+    "#)
+    .unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"7 2 4"), "{out}");
+    assert!(lines.contains(&"1 0 -1"), "{out}");
+    let e = run(r#"max_stat("human", []);"#).unwrap_err();
+    assert!(e.contains("at least one stat"), "{e}");
+    let e = run(r#"min_stat("human", ["sword", "bwo"]);"#).unwrap_err();
+    assert!(e.contains("unknown stat `bwo`"), "{e}");
+}

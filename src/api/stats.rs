@@ -48,6 +48,21 @@ pub(super) fn register(engine: &mut Engine) {
             Ok(cx.read_int(Read::AnyAtLeast { stat, nstats, n }) != 0)
         })
     });
+    // The highest or lowest of some of a player's stats, and how two stats
+    // compare: questions whose answers vary less than the values do, so
+    // playouts replay the hooks that ask them more often.
+    engine.register_fn("max_stat", |p: &str, stats: rhai::Array| {
+        with_ctx(|cx| extreme(cx, p, stats, true))
+    });
+    engine.register_fn("min_stat", |p: &str, stats: rhai::Array| {
+        with_ctx(|cx| extreme(cx, p, stats, false))
+    });
+    engine.register_fn("compare_stats", |p: &str, s: &str, q: &str, t: &str| {
+        with_ctx(|cx| {
+            let (a, b) = (cx.stat_ix(p, s)?, cx.stat_ix(q, t)?);
+            Ok(cx.read_int(Read::Compare(ix(a), ix(b))))
+        })
+    });
     engine.register_fn("get_var", |v: &str| {
         with_ctx(|cx| {
             let i = cx.var_ix(v)?;
@@ -77,4 +92,25 @@ pub(super) fn register(engine: &mut Engine) {
             ),
         })
     });
+}
+
+fn extreme(cx: &mut Ctx, p: &str, stats: rhai::Array, max: bool) -> Fallible<i64> {
+    let base = ix(cx.player(p)? * cx.def.stats.len());
+    let mut mask = 0u32;
+    for s in stats {
+        let s = s.into_immutable_string()?;
+        let i = cx.stat(&s)?;
+        if i >= 32 {
+            return Err(format!(
+                "max_stat/min_stat: `{s}` is stat {}; they reach the first 32",
+                i + 1
+            )
+            .into());
+        }
+        mask |= 1 << i;
+    }
+    if mask == 0 {
+        return Err("max_stat/min_stat: name at least one stat".into());
+    }
+    Ok(cx.read_int(Read::Extreme { base, mask, max }))
 }

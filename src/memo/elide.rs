@@ -96,8 +96,13 @@ impl Known {
     fn write(&mut self, w: &Write) {
         let stats_changed = matches!(w, Write::SetStat(..) | Write::AddStat(..));
         if stats_changed {
-            self.values
-                .retain(|k, _| !matches!(k, Read::AnyAtLeast { .. }));
+            // Reads that combine stats: any of them may have changed.
+            self.values.retain(|k, _| {
+                !matches!(
+                    k,
+                    Read::AnyAtLeast { .. } | Read::Extreme { .. } | Read::Compare(..)
+                )
+            });
         }
         match w {
             Write::SetStat(i, v) => self.int(Read::Stat(ix(*i)), |_| Some(*v)),
