@@ -126,23 +126,32 @@ enum Undo {
     Ask,
 }
 
+/// A zone's distinct cards, in card order (what a `from:` decision offers
+/// and `card_types` returns).
+pub(crate) fn distinct<A: smallvec::Array<Item = CardIx>>(cards: &[CardIx]) -> SmallVec<A> {
+    let mut v = SmallVec::from_slice(cards);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The turn order as a card-list value.
+fn order_cards<A: smallvec::Array<Item = CardIx>>(state: &State) -> SmallVec<A> {
+    state.order.iter().map(|&p| p as CardIx).collect()
+}
+
 /// Evaluate a read on the state (a draw also moves the card).
 pub(crate) fn read(state: &mut State, key: &Read) -> Val {
     match key {
         Read::Stat(i) => Val::Int(state.stats[*i as usize]),
         Read::Var(i) => Val::Int(state.vars[*i as usize]),
         Read::Cards(s) => Val::Cards(SmallVec::from_slice(&state.zones[*s as usize])),
-        Read::Distinct(s) => {
-            let mut v: SmallVec<[CardIx; 8]> = SmallVec::from_slice(&state.zones[*s as usize]);
-            v.sort_unstable();
-            v.dedup();
-            Val::Cards(v)
-        }
+        Read::Distinct(s) => Val::Cards(distinct(&state.zones[*s as usize])),
         Read::Count(s) => Val::Int(state.zones[*s as usize].len() as i64),
         Read::Has(s, c) => Val::Int(i64::from(state.zones[*s as usize].contains(c))),
         Read::Turn => Val::Int(i64::from(state.turn)),
         Read::Active => Val::Int(state.active as i64),
-        Read::Order => Val::Cards(state.order.iter().map(|&p| p as CardIx).collect()),
+        Read::Order => Val::Cards(order_cards(state)),
         Read::IsOver => Val::Int(i64::from(state.outcome.is_some())),
         Read::AnyAtLeast { stat, nstats, n } => {
             let hit = state
@@ -189,43 +198,22 @@ fn undo_draw(state: &mut State, key: &Read, v: &Val) -> Option<Undo> {
 
 /// Do a read on the state for a replay and give its label: None for a card
 /// list never recorded (so no branch can match). A draw moves its card and
-/// leaves an undo record.
-fn label(
-    lists: &Lists,
-    scratch: &mut Vec<CardIx>,
-    state: &mut State,
-    key: &Read,
-    undos: &mut Vec<Undo>,
-) -> Option<Label> {
-    let int = |i: i64| Some(i as u64);
+/// leaves an undo record. Card lists are built on the stack, not as values.
+fn label(lists: &Lists, state: &mut State, key: &Read, undos: &mut Vec<Undo>) -> Option<Label> {
     match key {
         Read::Cards(s) => label_of(lists, &state.zones[*s as usize]),
-        Read::Distinct(s) => {
-            scratch.clear();
-            scratch.extend_from_slice(&state.zones[*s as usize]);
-            scratch.sort_unstable();
-            scratch.dedup();
-            label_of(lists, scratch)
-        }
-        Read::Order => {
-            scratch.clear();
-            scratch.extend(state.order.iter().map(|&p| p as CardIx));
-            label_of(lists, scratch)
-        }
-        Read::Draw { .. } => {
+        Read::Distinct(s) => label_of(lists, &distinct::<[CardIx; 16]>(&state.zones[*s as usize])),
+        Read::Order => label_of(lists, &order_cards::<[CardIx; 16]>(state)),
+        _ => {
             let v = read(state, key);
             if let Some(u) = undo_draw(state, key, &v) {
                 undos.push(u);
             }
             match v {
-                Val::Int(i) => int(i),
+                Val::Int(i) => Some(i as u64),
                 Val::Cards(_) => None,
             }
         }
-        _ => match read(state, key) {
-            Val::Int(i) => int(i),
-            Val::Cards(_) => None,
-        },
     }
 }
 
@@ -393,8 +381,6 @@ enum Node {
 pub(crate) struct Memo {
     nodes: Vec<Node>,
     lists: Lists,
-    /// A buffer for reads that build a list (distinct cards, the order).
-    scratch: Vec<CardIx>,
     /// hash of (hook, args) -> (hook, args, root).
     roots: FxHashMap<u64, Vec<(String, Vec<Choice>, u32)>>,
     /// Undo records of the replay in progress (kept to reuse the buffer).
@@ -473,7 +459,6 @@ impl Memo {
         Memo {
             nodes: Vec::new(),
             lists: Lists::default(),
-            scratch: Vec::new(),
             roots: FxHashMap::default(),
             undos: Vec::new(),
             off: Vec::new(),
@@ -528,8 +513,7 @@ impl Memo {
                 Node::Done => break true,
                 Node::Unknown => break false,
                 Node::Read { key, branches } => {
-                    let Some(l) = label(&self.lists, &mut self.scratch, state, key, &mut undos)
-                    else {
+                    let Some(l) = label(&self.lists, state, key, &mut undos) else {
                         break false;
                     };
                     match branches.get(l) {
@@ -595,9 +579,13 @@ impl Memo {
             }
         };
         for op in ops {
+            // Labelled first: numbering a long list needs the memo mutably.
+            let l = match &op {
+                Op::Read(_, v) => self.intern(v),
+                Op::Write(_) => 0,
+            };
             let next = match (&self.nodes[n as usize], op) {
-                (Node::Unknown, Op::Read(key, v)) => {
-                    let l = self.intern(&v);
+                (Node::Unknown, Op::Read(key, _)) => {
                     let c = self.push(Node::Unknown);
                     self.nodes[n as usize] = Node::Read {
                         key,
@@ -610,13 +598,8 @@ impl Memo {
                     self.nodes[n as usize] = Node::Write { op: w, next: c };
                     c
                 }
-                (Node::Read { key, .. }, Op::Read(k, v)) if *key == k => {
-                    let l = self.intern(&v);
-                    let found = match &self.nodes[n as usize] {
-                        Node::Read { branches, .. } => branches.get(l),
-                        _ => None,
-                    };
-                    match found {
+                (Node::Read { key, branches }, Op::Read(k, _)) if *key == k => {
+                    match branches.get(l) {
                         Some(c) => c,
                         None => {
                             let c = self.push(Node::Unknown);

@@ -97,27 +97,24 @@ impl Tally {
     }
 
     pub fn merge(&mut self, o: Tally) {
-        self.games += o.games;
-        for (a, b) in self.wins.iter_mut().zip(o.wins) {
-            *a += b;
+        fn add(a: &mut [u64], b: Vec<u64>) {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         }
+        fn add_hist(a: &mut BTreeMap<u32, u64>, b: BTreeMap<u32, u64>) {
+            b.into_iter()
+                .for_each(|(k, n)| *a.entry(k).or_default() += n);
+        }
+        self.games += o.games;
         self.draws += o.draws;
         self.unfinished += o.unfinished;
+        add(&mut self.wins, o.wins);
+        add(&mut self.played, o.played);
+        add(&mut self.played_won, o.played_won);
+        add_hist(&mut self.turns, o.turns);
+        add_hist(&mut self.decisions, o.decisions);
         self.errors.extend(o.errors);
         self.errors.sort_by_key(|(i, _)| *i);
         self.errors.truncate(KEPT_ERRORS);
-        for (k, n) in o.turns {
-            *self.turns.entry(k).or_default() += n;
-        }
-        for (k, n) in o.decisions {
-            *self.decisions.entry(k).or_default() += n;
-        }
-        for (a, b) in self.played.iter_mut().zip(o.played) {
-            *a += b;
-        }
-        for (a, b) in self.played_won.iter_mut().zip(o.played_won) {
-            *a += b;
-        }
     }
 }
 
@@ -371,15 +368,7 @@ pub struct Report {
 
 pub fn report(game: &Game, cfg: &SimConfig, t: &Tally) -> Report {
     let def = &game.def;
-    let n = t.games;
-    let wins = &t.wins;
-    let (draws, unfinished) = (t.draws, t.unfinished);
-    let errors: Vec<String> = t
-        .errors
-        .iter()
-        .map(|(i, e)| format!("game {i}: {e}"))
-        .collect();
-    let (played, played_won) = (&t.played, &t.played_won);
+    let (n, wins, played) = (t.games, &t.wins, &t.played);
     let seats: Vec<SeatFigures> = def
         .players
         .iter()
@@ -404,7 +393,7 @@ pub fn report(game: &Game, cfg: &SimConfig, t: &Tally) -> Report {
         .map(|(c, card)| CardFigures {
             card: card.id.clone(),
             played: played[c],
-            won_game: Rate::new(played_won[c], played[c]),
+            won_game: Rate::new(t.played_won[c], played[c]),
         })
         .collect();
     Report {
@@ -414,9 +403,13 @@ pub fn report(game: &Game, cfg: &SimConfig, t: &Tally) -> Report {
         games: n,
         seed: cfg.seed,
         seats,
-        draws: Rate::new(draws, n),
-        unfinished,
-        errors,
+        draws: Rate::new(t.draws, n),
+        unfinished: t.unfinished,
+        errors: t
+            .errors
+            .iter()
+            .map(|(i, e)| format!("game {i}: {e}"))
+            .collect(),
         turns: Length::of(&t.turns),
         decisions: Length::of(&t.decisions),
         first_seat_advantage,

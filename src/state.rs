@@ -15,6 +15,7 @@ use rhai::{Dynamic, Map};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::TurnKind;
 use crate::game::{CardIx, Game, Options, PlayerIx, Setup, Step, Who};
+use crate::memo;
 
 /// One thing a player can choose: a card, or a word (`pass`, `back`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -689,16 +690,10 @@ impl State {
                         Who::Active => smallvec::smallvec![self.active],
                         Who::Player(p) => smallvec::smallvec![*p],
                     };
-                    let groups: SmallVec<[SmallVec<[PlayerIx; 4]>; 4]> = if *simultaneous {
-                        smallvec::smallvec![players]
-                    } else {
-                        players
-                            .into_iter()
-                            .map(|p| smallvec::smallvec![p])
-                            .collect()
-                    };
-                    for group in groups {
-                        let ask = self.declared_ask(game, self.cursor - 1, step, &group)?;
+                    // One decision for all, or one each in turn.
+                    let size = if *simultaneous { players.len() } else { 1 };
+                    for group in players.chunks(size.max(1)) {
+                        let ask = self.declared_ask(game, self.cursor - 1, step, group)?;
                         self.push_decision(Decision::new(ask));
                     }
                 }
@@ -770,9 +765,7 @@ impl State {
         let mut lists: SmallVec<[SmallVec<[CardIx; 16]>; 2]> = SmallVec::new();
         if let Options::Zone(z) = options {
             for &p in group {
-                let mut cs: SmallVec<[CardIx; 16]> = SmallVec::from_slice(self.zone(game, *z, p));
-                cs.sort_unstable();
-                cs.dedup();
+                let cs: SmallVec<[CardIx; 16]> = memo::distinct(self.zone(game, *z, p));
                 if cs.is_empty() {
                     return Err(Error::new(
                         ErrorKind::Runtime,

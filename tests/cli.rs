@@ -1,5 +1,7 @@
 //! The binary as a user runs it: replay, list, rules, check, play.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -204,31 +206,21 @@ fn piped_play_session_saves_a_replay_that_replays() {
     let tmp = tempfile::tempdir().unwrap();
     let save = tmp.path().join("s.yaml");
     let input = format!("strong-sword\nbogus\nqs\nsave {}\nquit\n", save.display());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args([
-            "play",
-            "experior",
-            "--seed",
-            "5",
-            "--as",
-            "human",
-            "--bot",
-            "elf=random",
-        ])
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = common::with_input(
+        Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args([
+                "play",
+                "experior",
+                "--seed",
+                "5",
+                "--as",
+                "human",
+                "--bot",
+                "elf=random",
+            ])
+            .current_dir(root()),
+        &input,
+    );
     assert!(o.status.success());
     let out = stdout(&o);
     assert!(out.contains("`bogus` is not a legal choice"), "{out}");

@@ -44,6 +44,18 @@ fn experior_copy() -> tempfile::TempDir {
     tmp
 }
 
+/// Load the Experior copy in `tmp` with `script`, and play the first turn
+/// (both `qs`): what the second move, which runs `resolve`, gives.
+fn first_turn(tmp: &Path, script: &str) -> tabula::Result<Vec<tabula::Event>> {
+    std::fs::write(tmp.join("scripts/experior.rhai"), script).unwrap();
+    let game = tabula::load("experior", &tmp.join("games"), &Settings::default()).unwrap();
+    let (mut st, _) = tabula::State::new(&game, 1).unwrap();
+    let c = st.parse(&game, 0, "qs").unwrap();
+    st.act(&game, 0, c).unwrap();
+    let c = st.parse(&game, 1, "qs").unwrap();
+    st.act(&game, 1, c)
+}
+
 fn line_of(path: &Path, needle: &str) -> u32 {
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()
@@ -185,17 +197,11 @@ fn runtime_error_leaves_the_state_as_it_was() {
 #[test]
 fn endless_loop_in_a_script_is_stopped() {
     let tmp = experior_copy();
-    std::fs::write(
-        tmp.path().join("scripts/experior.rhai"),
+    let e = first_turn(
+        tmp.path(),
         "fn resolve(plays) { loop { } }\nfn end_of_turn() {}\n",
     )
-    .unwrap();
-    let game = tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
-    let (mut state, _) = tabula::State::new(&game, 1).unwrap();
-    let c = state.parse(&game, 0, "qs").unwrap();
-    state.act(&game, 0, c).unwrap();
-    let c = state.parse(&game, 1, "qs").unwrap();
-    let e = state.act(&game, 1, c).expect_err("stopped");
+    .expect_err("stopped");
     assert!(e.to_string().contains("endless loop"), "{e}");
 }
 
@@ -203,16 +209,7 @@ fn endless_loop_in_a_script_is_stopped() {
 fn imports_come_from_the_scripts_folder_only() {
     let tmp = experior_copy();
     std::fs::write(tmp.path().join("scripts/util.rhai"), "fn helper() { 41 }\n").unwrap();
-    let play = |script: &str| {
-        std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
-        let game =
-            tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
-        let (mut st, _) = tabula::State::new(&game, 1).unwrap();
-        let c = st.parse(&game, 0, "qs").unwrap();
-        st.act(&game, 0, c).unwrap();
-        let c = st.parse(&game, 1, "qs").unwrap();
-        st.act(&game, 1, c)
-    };
+    let play = |script: &str| first_turn(tmp.path(), script);
     // A helper beside the script is fine.
     play("fn resolve(plays) { import \"util\" as u; if u::helper() != 41 { throw \"bad\"; } }\nfn end_of_turn() {}\n").unwrap();
     // Climbing out of the folder is not.
@@ -392,14 +389,7 @@ fn stat_questions_answer_and_reject_bad_names() {
     let tmp = experior_copy();
     let run = |body: &str| {
         let script = format!("fn resolve(plays) {{\n{body}\n}}\nfn end_of_turn() {{}}\n");
-        std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
-        let game =
-            tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
-        let (mut st, _) = tabula::State::new(&game, 1).unwrap();
-        let c = st.parse(&game, 0, "qs").unwrap();
-        st.act(&game, 0, c).unwrap();
-        let c = st.parse(&game, 1, "qs").unwrap();
-        st.act(&game, 1, c)
+        first_turn(tmp.path(), &script)
             .map(|ev| {
                 ev.into_iter()
                     .map(|e| e.text)

@@ -12,25 +12,16 @@ fn root() -> PathBuf {
 }
 
 fn play(args: &[&str], input: &str, cwd: &Path) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .arg("--games-dir")
-        .arg(root().join("games"))
-        .arg("play")
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = common::with_input(
+        Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .arg("--games-dir")
+            .arg(root().join("games"))
+            .arg("play")
+            .args(args)
+            .current_dir(cwd)
+            .env("NO_COLOR", "1"),
+        input,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
         o.stderr.is_empty(),

@@ -89,6 +89,12 @@ impl Path {
     fn lines_since(&self, n: usize) -> Vec<&str> {
         self.log[n..].iter().map(String::as_str).collect()
     }
+    /// The fight lines among those since `n`.
+    fn fights_since(&self, n: usize) -> Vec<&str> {
+        let mut lines = self.lines_since(n);
+        lines.retain(|l| l.contains(" against the "));
+        lines
+    }
 }
 
 fn pt(players: i64, variants: &[&str], seed: u64, max: usize) -> String {
@@ -177,10 +183,7 @@ fn p5_fights_in_order_ties_to_the_character_defeats_after_all_fights() {
     // (4): lost. Troll (5, FUERZA): 3 vs 5: lost. Both lost fights are
     // decided before any push, and the knight (their owner) pushes.
     let lines = p.lines_since(n);
-    let fights: Vec<&&str> = lines
-        .iter()
-        .filter(|l| l.contains(" against the "))
-        .collect();
+    let fights = p.fights_since(n);
     assert_eq!(fights.len(), 3, "{lines:?}");
     assert!(
         fights[0].contains("Lobo") && fights[0].ends_with("won."),
@@ -236,10 +239,7 @@ fn p5_enemies_of_equal_value_fight_in_the_order_they_were_played() {
         let n = p.log.len();
         p.act(&c, "pass");
         let lines = p.lines_since(n);
-        let fights: Vec<&&str> = lines
-            .iter()
-            .filter(|l| l.contains(" against the "))
-            .collect();
+        let fights = p.fights_since(n);
         assert_eq!(fights.len(), 2, "{lines:?}");
         assert!(fights[0].contains("Orco"), "{fights:?}");
         assert!(fights[1].contains("Lobo"), "{fights:?}");

@@ -33,20 +33,14 @@ impl Known {
 
     fn learn(&mut self, key: &Read, v: &Val) {
         match (key, v) {
-            (Read::Draw { from, to }, Val::Int(c)) => {
-                self.forget_zone(*from);
-                self.forget_zone(*to);
-                match CardIx::try_from(*c) {
-                    Ok(c) => {
-                        self.pop(*from, c);
-                        self.push(*to, c);
-                    }
-                    // Nothing to draw: the pile was empty.
-                    Err(_) => {
-                        self.zones.insert(*from, SmallVec::new());
-                    }
+            (Read::Draw { from, to }, Val::Int(c)) => match CardIx::try_from(*c) {
+                Ok(c) => self.moved(c, *from, *to),
+                // Nothing to draw: the pile was empty.
+                Err(_) => {
+                    self.forget_zone(*from);
+                    self.zones.insert(*from, SmallVec::new());
                 }
-            }
+            },
             (Read::Cards(z), Val::Cards(c)) => {
                 self.zones.insert(*z, c.clone());
             }
@@ -63,21 +57,21 @@ impl Known {
         );
     }
 
-    fn pop(&mut self, z: u32, card: CardIx) {
-        if let Some(cs) = self.zones.get_mut(&z) {
+    /// `card` went from the end-most place it had in `from` to the end of `to`.
+    fn moved(&mut self, card: CardIx, from: u32, to: u32) {
+        self.forget_zone(from);
+        self.forget_zone(to);
+        if let Some(cs) = self.zones.get_mut(&from) {
             match cs.iter().rposition(|&c| c == card) {
                 Some(i) => {
                     cs.remove(i);
                 }
                 None => {
-                    self.zones.remove(&z);
+                    self.zones.remove(&from);
                 }
             }
         }
-    }
-
-    fn push(&mut self, z: u32, card: CardIx) {
-        if let Some(cs) = self.zones.get_mut(&z) {
+        if let Some(cs) = self.zones.get_mut(&to) {
             cs.push(card);
         }
     }
@@ -94,8 +88,7 @@ impl Known {
     }
 
     fn write(&mut self, w: &Write) {
-        let stats_changed = matches!(w, Write::SetStat(..) | Write::AddStat(..));
-        if stats_changed {
+        if matches!(w, Write::SetStat(..) | Write::AddStat(..)) {
             // Reads that combine stats: any of them may have changed.
             self.values.retain(|k, _| {
                 !matches!(
@@ -111,13 +104,7 @@ impl Known {
             }
             Write::SetVar(i, v) => self.int(Read::Var(ix(*i)), |_| Some(*v)),
             Write::AddVar(i, d) => self.int(Read::Var(ix(*i)), |o| o.map(|x| x.saturating_add(*d))),
-            Write::MoveCard { card, from, to } => {
-                let (from, to) = (ix(*from), ix(*to));
-                self.forget_zone(from);
-                self.forget_zone(to);
-                self.pop(from, *card);
-                self.push(to, *card);
-            }
+            Write::MoveCard { card, from, to } => self.moved(*card, ix(*from), ix(*to)),
             Write::MoveAll { from, to } if from != to => {
                 let (from, to) = (ix(*from), ix(*to));
                 self.forget_zone(from);

@@ -4,13 +4,32 @@
 
 pub mod braverats_oracle;
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 
 use tabula::replay::apply_move;
 use tabula::{Game, Settings, State};
 
 pub fn games_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
+}
+
+/// Run `cmd` with `input` on its stdin (then closed): its output.
+pub fn with_input(cmd: &mut Command, input: &str) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
 
 pub fn load(id: &str, variants: &[&str], sets: &[(&str, i64)]) -> Game {
