@@ -79,37 +79,27 @@ impl Decision {
         }
     }
 
+    /// The players who may choose now, in seat order: in an ordered reveal
+    /// the one who reveals first until they have chosen, else everyone who
+    /// has not chosen yet. The one statement of that rule.
+    fn waiting_now(&self) -> impl Iterator<Item = PlayerIx> + '_ {
+        let undecided = || {
+            self.players
+                .iter()
+                .zip(&self.chosen)
+                .filter(|(_, c)| c.is_none())
+                .map(|(&p, _)| p)
+        };
+        let first = self.first.filter(|&f| undecided().any(|p| p == f));
+        undecided().filter(move |&p| first.is_none_or(|f| f == p))
+    }
     /// The players who may choose now.
     pub fn waiting(&self) -> Vec<PlayerIx> {
-        if let Some(f) = self.first
-            && let Some(i) = self.players.iter().position(|&p| p == f)
-            && self.chosen[i].is_none()
-        {
-            return vec![f];
-        }
-        self.players
-            .iter()
-            .zip(&self.chosen)
-            .filter(|(_, c)| c.is_none())
-            .map(|(&p, _)| p)
-            .collect()
+        self.waiting_now().collect()
     }
     /// Whether `player` may choose now (`waiting` without the allocation).
     pub fn may_choose(&self, player: PlayerIx) -> bool {
-        let Some(i) = self.players.iter().position(|&p| p == player) else {
-            return false;
-        };
-        if self.chosen[i].is_some() {
-            return false;
-        }
-        match self.first {
-            Some(f) if f != player => self
-                .players
-                .iter()
-                .position(|&p| p == f)
-                .is_none_or(|j| self.chosen[j].is_some()),
-            _ => true,
-        }
+        self.waiting_now().any(|p| p == player)
     }
 
     pub fn options_of(&self, player: PlayerIx) -> &[Choice] {
@@ -399,18 +389,7 @@ impl State {
     }
     /// The first player who may choose now (no allocation: for playouts).
     pub fn first_waiting(&self) -> Option<PlayerIx> {
-        let d = self.decision()?;
-        if let Some(f) = d.first
-            && let Some(i) = d.players.iter().position(|&p| p == f)
-            && d.chosen[i].is_none()
-        {
-            return Some(f);
-        }
-        d.players
-            .iter()
-            .zip(&d.chosen)
-            .find(|(_, c)| c.is_none())
-            .map(|(&p, _)| p)
+        self.decision()?.waiting_now().next()
     }
 
     /// Players who may choose now.
