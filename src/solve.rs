@@ -209,11 +209,7 @@ impl Solver<'_> {
                 cols,
                 children,
             } => {
-                let m: Vec<Vec<f64>> = children
-                    .iter()
-                    .map(|r| r.iter().map(|w| w.value).collect())
-                    .collect();
-                let (x, y, v) = solve_matrix(&m);
+                let (x, y, v) = solve_matrix(&values(&children));
                 let mut w = Worth::mix((0..rows.len()).flat_map(|i| {
                     let x = &x;
                     let y = &y;
@@ -313,6 +309,14 @@ enum Node {
         choices: Vec<Choice>,
         children: Vec<Worth>,
     },
+}
+
+/// The payoff matrix of a simultaneous node: its children's values.
+fn values(children: &[Vec<Worth>]) -> Vec<Vec<f64>> {
+    children
+        .iter()
+        .map(|r| r.iter().map(|w| w.value).collect())
+        .collect()
 }
 
 /// Optimal mixed strategies of a zero-sum matrix game (row player
@@ -496,11 +500,7 @@ pub fn solve(
             cols,
             children,
         } => {
-            let m: Vec<Vec<f64>> = children
-                .iter()
-                .map(|r| r.iter().map(|w| w.value).collect())
-                .collect();
-            let (x, y, _) = solve_matrix(&m);
+            let (x, y, _) = solve_matrix(&values(&children));
             strategies.push(Strategy {
                 player: def.players[0].id.clone(),
                 mix: rows
