@@ -5,34 +5,16 @@ use rhai::{Array, Dynamic, Engine, ImmutableString};
 
 use crate::format::AttrValue;
 use crate::memo::{Read, Val, Write, ix};
-use crate::script::with_ctx;
+use crate::script::{Fallible, with_ctx};
 
 pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("cards", |owner: &str, zone: &str| {
-        with_ctx(|cx| {
-            let slot = cx.slot(owner, zone)?;
-            let Val::Cards(cards) = cx.read(Read::Cards(ix(slot))) else {
-                return Ok(Array::new());
-            };
-            Ok(cards
-                .iter()
-                .map(|&c| Dynamic::from(cx.def.cards[c as usize].key.clone()))
-                .collect::<Array>())
-        })
+        zone_ids(owner, zone, Read::Cards)
     });
     // Each card of a zone once, in the YAML's card order: a cheaper read
     // than `cards` when order and copies do not matter.
     engine.register_fn("card_types", |owner: &str, zone: &str| {
-        with_ctx(|cx| {
-            let slot = cx.slot(owner, zone)?;
-            let Val::Cards(cards) = cx.read(Read::Distinct(ix(slot))) else {
-                return Ok(Array::new());
-            };
-            Ok(cards
-                .iter()
-                .map(|&c| Dynamic::from(cx.def.cards[c as usize].key.clone()))
-                .collect::<Array>())
-        })
+        zone_ids(owner, zone, Read::Distinct)
     });
     engine.register_fn("count", |owner: &str, zone: &str| {
         with_ctx(|cx| {
@@ -121,4 +103,18 @@ pub(super) fn register(engine: &mut Engine) {
             })
         })
     });
+}
+
+/// A zone's cards as ids, through `read` (every card, or each once).
+fn zone_ids(owner: &str, zone: &str, read: fn(u32) -> Read) -> Fallible<Array> {
+    with_ctx(|cx| {
+        let slot = cx.slot(owner, zone)?;
+        let Val::Cards(cards) = cx.read(read(ix(slot))) else {
+            return Ok(Array::new());
+        };
+        Ok(cards
+            .iter()
+            .map(|&c| Dynamic::from(cx.def.cards[c as usize].key.clone()))
+            .collect())
+    })
 }
