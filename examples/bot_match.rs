@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let game = tabula::load(&id, Path::new("games"), &Settings::default())?;
     let (mut state, _) = State::new(&game, seed)?;
     // Seat 0: the search bot; every other seat: random.
-    let mut bots: Vec<Box<dyn bot::Bot>> = (0..game.def.nplayers())
+    let mut bots: Vec<Box<dyn bot::Bot>> = (0..game.def().nplayers())
         .map(|p| {
             let kind = if p == 0 { "mcts:2000" } else { "random" };
             bot::make(kind, seed + p as u64).expect("a known bot kind")
@@ -26,13 +26,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             break;
         };
         for event in state.act(&game, p, choice)? {
-            if event.to.is_none() {
-                println!("{}", event.text);
+            if event.to().is_none() {
+                println!("{}", tabula::phrase(&game, &event));
             }
         }
     }
-    match state.outcome {
-        Some(Outcome::Win(p)) => println!("{} ({}) wins", game.def.players[p].name, bots[p].name()),
+    match state.outcome() {
+        Some(Outcome::Win(p)) => {
+            println!("{} ({}) wins", game.def().players[p].name, bots[p].name())
+        }
         Some(Outcome::Draw) => println!("a draw"),
         None => println!("unfinished"),
     }

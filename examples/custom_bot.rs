@@ -24,9 +24,9 @@ impl Bot for Strongest {
         let v = view::view(game, state, Some(player));
         let options = v.decision?.options;
         let strength = |id: &str| match game
-            .def
+            .def()
             .card(id)
-            .map(|c| game.def.cards[c as usize].attr("strength"))
+            .map(|c| game.def().cards[c as usize].attr("strength"))
         {
             Some(Some(AttrValue::Int(s))) => *s,
             _ => 0,
@@ -49,9 +49,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 vec![Box::new(Strongest), bot::make(rival, seed).expect("bot")];
             while let Some(p) = state.first_waiting() {
                 let c = seats[p].choose(&game, &state, p).ok_or("no legal choice")?;
-                state.apply(&game, p, c)?;
+                state.apply_unchecked(&game, p, c)?;
             }
-            match state.outcome {
+            match state.outcome() {
                 Some(Outcome::Win(p)) => wins[p.min(1)] += 1,
                 _ => wins[2] += 1,
             }

@@ -85,6 +85,19 @@ impl Error {
         Error::new(ErrorKind::Usage, message)
     }
 
+    /// Several problems as one error: the first, with the others `also`.
+    /// `problems` must not be empty.
+    pub fn collect(mut problems: Vec<Error>) -> Error {
+        if problems.is_empty() {
+            return Error::new(ErrorKind::Invalid, "invalid game");
+        }
+        let first = problems.remove(0);
+        Error {
+            also: problems,
+            ..first
+        }
+    }
+
     /// "error: ..." with the source line and a caret when the file is
     /// readable; then each further problem found with it.
     pub fn render(&self, color: bool) -> String {

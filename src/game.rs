@@ -1,278 +1,118 @@
-//! A validated game: names resolved to indices, parameters bound, variants
-//! applied, scripts compiled. Only a `Game` can start a `State`.
+//! Layer 4, the game: a definition plus the hooks that resolve its steps.
+//! `Send + Sync`: one game, built (read, analysed, compiled) once, serves
+//! every thread; what a thread needs of its own (a script engine, a memo)
+//! the hooks make per thread.
 
-use std::path::PathBuf;
-use std::rc::Rc;
+use std::path::Path;
+use std::sync::Arc;
 
-use rhai::ImmutableString;
+use crate::core::{AsDef, AskCache, Hooks, MemoStats, Rules};
+use crate::definition::source::{self, Settings};
+use crate::definition::{Def, analyze};
+use crate::error::{Error, Result};
+use crate::hooks::script::Script;
+use crate::hooks::{Memo, RhaiHooks};
 
-use crate::format::{AttrValue, Per, TurnKind, Visibility};
-use crate::script::Script;
-
-pub type PlayerIx = usize;
-pub type CardIx = u16;
-
-#[derive(Debug, Clone)]
-pub struct Player {
-    pub id: String,
-    pub name: String,
-    /// The id as a Rhai string, made once.
-    pub(crate) key: ImmutableString,
-}
-
-#[derive(Debug, Clone)]
-pub struct Stat {
-    pub id: String,
-    pub name: String,
-    pub doc: String,
-    /// The starting value, per player.
-    pub start: Vec<i64>,
-}
-
-#[derive(Debug, Clone)]
-pub struct Var {
-    pub id: String,
-    pub name: String,
-    pub show: bool,
-    pub start: i64,
-    pub doc: String,
-}
-
-#[derive(Debug, Clone)]
-pub struct Param {
-    pub id: String,
-    pub value: i64,
-    pub default: i64,
-    pub min: Option<i64>,
-    pub max: Option<i64>,
-    pub doc: String,
-}
-
-#[derive(Debug, Clone)]
-pub struct Card {
-    pub id: String,
-    pub name: String,
-    pub aliases: Vec<String>,
-    pub copies: u32,
-    pub text: String,
-    pub attrs: Vec<(String, AttrValue)>,
-    /// Display name by owner (index = player), for factions with own names.
-    pub names: Vec<String>,
-    pub(crate) key: ImmutableString,
-}
-
-impl Card {
-    /// The name a player's copy shows (their faction's name, if any).
-    pub fn name_for(&self, owner: Option<PlayerIx>) -> &str {
-        owner
-            .and_then(|p| self.names.get(p))
-            .filter(|n| !n.is_empty())
-            .unwrap_or(&self.name)
-    }
-    pub fn attr(&self, key: &str) -> Option<&AttrValue> {
-        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct Zone {
-    pub id: String,
-    pub name: String,
-    pub per: Per,
-    pub visibility: Visibility,
-    /// Only cards with these attributes can be here.
-    pub holds: Option<Vec<(String, AttrValue)>>,
-    /// The order of its cards does not matter.
-    pub unordered: bool,
-    /// Index of this zone's first slot in `State::zones`.
-    pub(crate) slot: usize,
-}
-
-#[derive(Debug, Clone)]
-pub struct Die {
-    pub id: String,
-    pub faces: Vec<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct Board {
-    /// Terrain of each square, by index.
-    pub squares: Vec<String>,
-    /// The stat that holds positions.
-    pub position: Option<usize>,
-    /// Display character by terrain.
-    pub symbols: Vec<(String, String)>,
-}
-
-#[derive(Debug, Clone)]
-pub enum Setup {
-    /// Put these cards (already expanded by copies) into the zone; for a
-    /// per-player zone, into every player's.
-    Put {
-        zone: usize,
-        cards: Vec<CardIx>,
-    },
-    Shuffle {
-        zone: usize,
-    },
-    /// Draw the turn order at random.
-    RandomOrder,
-    Hook {
-        name: String,
-    },
-}
-
-/// Who decides at a `decide` step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Who {
-    All,
-    Active,
-    Player(PlayerIx),
-}
-
-#[derive(Debug, Clone)]
-pub enum Options {
-    /// The distinct cards in the decider's zone.
-    Zone(usize),
-    Words(Vec<String>),
-}
-
-#[derive(Debug, Clone)]
-pub enum Step {
-    Decide {
-        name: Rc<str>,
-        who: Who,
-        simultaneous: bool,
-        options: Options,
-        then: Rc<str>,
-        prompt: Rc<str>,
-    },
-    Roll {
-        die: usize,
-        then: Option<String>,
-        /// The var that receives the face's index.
-        set: Option<usize>,
-    },
-    Hook {
-        name: String,
-    },
-}
-
-#[derive(Debug, Clone)]
-pub struct VariantInfo {
-    pub id: String,
-    pub name: String,
-    pub doc: String,
-    pub sets: Vec<(String, i64)>,
-}
-
-/// Everything about a game but its compiled script: plain tables that the
-/// script API reads while a hook runs.
-#[derive(Debug)]
-pub struct Def {
-    pub id: String,
-    pub name: String,
-    pub summary: String,
-    pub rules: String,
-    pub path: PathBuf,
-    pub players: Vec<Player>,
-    pub stats: Vec<Stat>,
-    pub vars: Vec<Var>,
-    pub params: Vec<Param>,
-    pub cards: Vec<Card>,
-    pub zones: Vec<Zone>,
-    pub dice: Vec<Die>,
-    pub board: Option<Board>,
-    pub setup: Vec<Setup>,
-    pub flow: Vec<Step>,
-    pub turns: TurnKind,
-    /// Turns after which the game is a draw.
-    pub max_turns: Option<i64>,
-    /// Every variant the file offers.
-    pub variants: Vec<VariantInfo>,
-    /// The variants applied to this game, in order.
-    pub applied: Vec<String>,
-    /// Parameters set on the command line or in a replay (after variants).
-    pub sets: Vec<(String, i64)>,
-    /// Play a match: games until someone has this many wins.
-    pub match_wins: Option<u32>,
-    /// A match with no winner after this many games is a draw.
-    pub match_max_games: u32,
-    /// Total number of zone slots in a state.
-    pub(crate) slots: usize,
-}
-
-impl Def {
-    pub fn player(&self, id: &str) -> Option<PlayerIx> {
-        self.players.iter().position(|p| p.id == id)
-    }
-    pub fn stat(&self, id: &str) -> Option<usize> {
-        self.stats.iter().position(|s| s.id == id)
-    }
-    pub fn var(&self, id: &str) -> Option<usize> {
-        self.vars.iter().position(|s| s.id == id)
-    }
-    pub fn param(&self, id: &str) -> Option<&Param> {
-        self.params.iter().find(|p| p.id == id)
-    }
-    pub fn zone(&self, id: &str) -> Option<usize> {
-        self.zones.iter().position(|z| z.id == id)
-    }
-    pub fn die(&self, id: &str) -> Option<usize> {
-        self.dice.iter().position(|d| d.id == id)
-    }
-    /// A card by id or alias.
-    pub fn card(&self, word: &str) -> Option<CardIx> {
-        self.cards
-            .iter()
-            .position(|c| c.id == word || c.aliases.iter().any(|a| a == word))
-            .map(|i| i as CardIx)
-    }
-    /// The state slot of a zone: `owner` is ignored for shared zones.
-    pub fn slot(&self, zone: usize, owner: PlayerIx) -> usize {
-        let z = &self.zones[zone];
-        match z.per {
-            Per::Player => z.slot + owner,
-            Per::Game => z.slot,
-        }
-    }
-    /// The owners to iterate for a zone: every player, or just one slot.
-    pub fn owners(&self, zone: usize) -> std::ops::Range<PlayerIx> {
-        match self.zones[zone].per {
-            Per::Player => 0..self.players.len(),
-            Per::Game => 0..1,
-        }
-    }
-    pub fn nplayers(&self) -> usize {
-        self.players.len()
-    }
-}
-
-/// A loaded, valid game: its tables and its compiled script.
 pub struct Game {
-    pub def: Rc<Def>,
-    pub(crate) script: Script,
-    /// Recorded hook runs, replayed in playouts.
-    pub(crate) memo: std::cell::RefCell<crate::memo::Memo>,
+    def: Arc<Def>,
+    hooks: Box<dyn Hooks>,
+    asks: AskCache,
+}
+
+/// How to build a game's hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Build {
+    /// Replay recorded hook runs in playouts (the memo decorator).
+    pub memo: bool,
+}
+
+impl Default for Build {
+    fn default() -> Build {
+        Build { memo: true }
+    }
+}
+
+/// Load a game by id (in `dir`) or path, with variants and parameter
+/// settings applied.
+pub fn load(game: &str, dir: &Path, settings: &Settings) -> Result<Game> {
+    Game::load(game, dir, settings, Build::default())
 }
 
 impl Game {
+    /// Load a game by id (in `dir`) or path.
+    pub fn load(game: &str, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
+        let path = source::find(game, dir)?;
+        Game::load_path(&path, dir, settings, build)
+    }
+
+    /// Load the game file at `path` (`dir` is where `extends:` looks too).
+    pub fn load_path(path: &Path, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
+        let file = source::read_merged(path, dir, 0)?;
+        let analysis = analyze::analyze(path, file, settings);
+        let mut problems = analysis.problems;
+        // The script is compiled even when the file has problems, so that
+        // `check` reports the script's too.
+        let script = match Script::compile(&analysis.script.files) {
+            _ if analysis.script.files.is_empty() => None,
+            Ok(s) => Some(s),
+            Err(e) => {
+                problems.push(e);
+                None
+            }
+        };
+        if let Some(script) = &script {
+            problems.extend(script.missing_hooks(&analysis.script));
+        }
+        let (Some(def), Some(script), true) = (analysis.def, script, problems.is_empty()) else {
+            return Err(Error::collect(problems));
+        };
+        let def = Arc::new(def);
+        let rhai = RhaiHooks::new(def.clone(), script);
+        // The one line that decides the memo.
+        let hooks: Box<dyn Hooks> = if build.memo {
+            Box::new(Memo::new(rhai))
+        } else {
+            Box::new(rhai)
+        };
+        Ok(Game::from_parts(def, hooks))
+    }
+
+    /// A game from a definition and hooks of any kind.
+    pub fn from_parts(def: Arc<Def>, hooks: Box<dyn Hooks>) -> Game {
+        Game {
+            def,
+            hooks,
+            asks: AskCache::default(),
+        }
+    }
+
+    pub fn def(&self) -> &Def {
+        &self.def
+    }
+    /// The definition, shared.
+    pub fn def_arc(&self) -> &Arc<Def> {
+        &self.def
+    }
     pub fn id(&self) -> &str {
         &self.def.id
     }
-
-    /// Hook runs replayed from the memo, and runs of the script, so far.
-    pub fn memo_stats(&self) -> (u64, u64) {
-        let m = self.memo.borrow();
-        (m.hits, m.misses)
+    /// What the memo did on this thread, if the hooks have one.
+    pub fn memo_stats(&self) -> Option<MemoStats> {
+        self.hooks.memo_stats()
     }
+}
 
-    /// Script runs in playouts by hook, most first.
-    pub fn memo_runs(&self) -> Vec<(String, u64)> {
-        let m = self.memo.borrow();
-        let mut v: Vec<(String, u64)> = m.runs.iter().map(|(k, n)| (k.clone(), *n)).collect();
-        v.push(("(nodes)".into(), m.node_count() as u64));
-        v.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
-        v
+impl AsDef for Game {
+    fn def(&self) -> &Def {
+        &self.def
+    }
+}
+
+impl Rules for Game {
+    fn hooks(&self) -> &dyn Hooks {
+        &*self.hooks
+    }
+    fn asks(&self) -> Option<&AskCache> {
+        Some(&self.asks)
     }
 }

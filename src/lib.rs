@@ -1,25 +1,54 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 //! tabula: a rules-as-data engine for tabletop games. A game is a YAML file
 //! plus a Rhai script; this library loads, validates and runs any of them.
+//!
+//! The library is layered; each layer uses only the ones before it
+//! (tests/layers.rs checks the `use crate::` lines):
+//!
+//! 1. [`definition`]: the game file, its analysis into a validated [`Def`].
+//! 2. [`core`]: [`State`], decisions, the flow, the operations hooks use,
+//!    the [`Hooks`] trait, visibility, events as data.
+//! 3. [`hooks`]: the Rhai implementation of [`Hooks`]; the memo decorator.
+//! 4. [`game`]: a [`Game`], a definition plus its hooks (`Send + Sync`).
+//! 5. [`text`]: moves parsed, events phrased, states rendered.
+//! 6. [`analysis`]: bots, simulation, the solver.
+//! 7. [`play`]: sessions, replays, playthroughs.
+//!
+//! Play a game between two random bots:
+//!
+//! ```
+//! use tabula::{Game, Settings, State, bot::{Bot, RandomBot}};
+//! let game = tabula::load("braverats", "games".as_ref(), &Settings::default())?;
+//! let (mut state, _events) = State::new(&game, 7)?;
+//! let mut bots = [RandomBot::new(1), RandomBot::new(2)];
+//! while let Some(p) = state.first_waiting() {
+//!     let choice = bots[p].choose(&game, &state, p).expect("a legal choice");
+//!     state.act(&game, p, choice)?;
+//! }
+//! assert!(state.is_over());
+//! # Ok::<(), tabula::Error>(())
+//! ```
 
-mod api;
 pub mod error;
-pub mod format;
-pub mod game;
-pub mod load;
-pub mod script;
-pub mod state;
 
+pub mod definition;
+
+pub mod core;
+
+pub mod hooks;
+
+pub mod game;
+
+pub mod text;
+
+pub mod analysis;
+
+pub mod play;
+
+pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Rules, State};
+pub use analysis::{bot, sim, solve};
+pub use definition::{CardIx, Def, PlayerIx, Settings, format};
 pub use error::{Error, ErrorKind, Result};
-pub use game::Game;
-pub use load::{Settings, load};
-pub use state::{Choice, Event, Outcome, State};
-pub mod bot;
-pub mod cli;
-mod memo;
-pub mod playthrough;
-pub mod replay;
-pub mod session;
-pub mod sim;
-pub mod solve;
-pub mod view;
+pub use game::{Build, Game, load};
+pub use play::{playthrough, replay, session};
+pub use text::{phrase, view};

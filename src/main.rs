@@ -1,3 +1,7 @@
+//! The `tabula` command line: a thin binary over the library.
+
+mod cli;
+
 fn main() {
     // Die quietly on a closed pipe (`tabula rules x | head`) like other Unix
     // tools, instead of panicking inside println!.
@@ -6,5 +10,5 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    std::process::exit(tabula::cli::main());
+    std::process::exit(cli::main());
 }

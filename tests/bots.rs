@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use tabula::bot::{self, Bot, RandomBot};
 use tabula::sim::{self, SimConfig};
-use tabula::{Game, Settings, State};
+use tabula::{Game, State};
 
 /// Play `moves` whole random decisions from a seed.
 fn position(game: &Game, seed: u64, moves: usize) -> State {
@@ -42,7 +42,7 @@ fn the_search_bot_decides_from_its_view_only() {
             };
             // Another state with the same view: the hidden cards dealt
             // otherwise, a secret choice taken back, another RNG.
-            let other = st.determinize(&game, me, &mut ChaCha8Rng::seed_from_u64(seed + 99));
+            let other = st.resample(&game, me, &mut ChaCha8Rng::seed_from_u64(seed + 99));
             assert_eq!(
                 tabula::view::view(&game, &st, Some(me)),
                 tabula::view::view(&game, &other, Some(me)),
@@ -96,7 +96,7 @@ fn the_search_bot_plays_every_game_and_variant() {
     for id in ["experior", "braverats", "imperio"] {
         let base = common::load(id, &[], &[]);
         let mut runs: Vec<Vec<String>> = vec![vec![]];
-        runs.extend(base.def.variants.iter().map(|v| vec![v.id.clone()]));
+        runs.extend(base.def().variants.iter().map(|v| vec![v.id.clone()]));
         for vs in runs {
             let refs: Vec<&str> = vs.iter().map(String::as_str).collect();
             let sets: &[(&str, i64)] = if id == "experior" {
@@ -105,7 +105,7 @@ fn the_search_bot_plays_every_game_and_variant() {
                 &[]
             };
             let game = common::load(id, &refs, sets);
-            let kinds = vec!["mcts:40".to_string(); game.def.nplayers()];
+            let kinds = vec!["mcts:40".to_string(); game.def().nplayers()];
             let r = sim::play_one(&game, 7, &kinds, 10_000);
             assert!(r.error.is_none(), "{id} {vs:?}: {:?}", r.error);
             assert!(r.outcome.is_some(), "{id} {vs:?} did not end");
@@ -115,13 +115,11 @@ fn the_search_bot_plays_every_game_and_variant() {
 
 #[test]
 fn sim_results_do_not_depend_on_threads() {
-    let dir = common::games_dir();
     for (id, bots) in [
         ("braverats", ["mcts:30", "random"]),
         ("experior", ["random", "random"]),
     ] {
-        let path = dir.join(format!("{id}.yaml"));
-        let settings = Settings::default();
+        let game = common::load(id, &[], &[]);
         let cfg = |jobs| SimConfig {
             games: 200,
             seed: 42,
@@ -129,8 +127,8 @@ fn sim_results_do_not_depend_on_threads() {
             jobs,
             max_decisions: 10_000,
         };
-        let one = sim::run(&path, &dir, &settings, &cfg(1), &|_| {}).unwrap();
-        let two = sim::run(&path, &dir, &settings, &cfg(2), &|_| {}).unwrap();
+        let one = sim::run(&game, &cfg(1), &|_| {}).unwrap();
+        let two = sim::run(&game, &cfg(2), &|_| {}).unwrap();
         assert_eq!(one, two, "{id}");
         assert_eq!(one.games, 200);
     }
@@ -141,9 +139,7 @@ fn sim_results_do_not_depend_on_threads() {
 #[test]
 #[ignore]
 fn search_beats_random_over_1000_games() {
-    let dir = common::games_dir();
     for id in ["braverats", "experior"] {
-        let path = dir.join(format!("{id}.yaml"));
         let cfg = SimConfig {
             games: 1000,
             seed: 1,
@@ -152,7 +148,7 @@ fn search_beats_random_over_1000_games() {
             max_decisions: 100_000,
         };
         let game = common::load(id, &[], &[]);
-        let recs = sim::run(&path, &dir, &Settings::default(), &cfg, &|_| {}).unwrap();
+        let recs = sim::run(&game, &cfg, &|_| {}).unwrap();
         let r = sim::report(&game, &cfg, &recs);
         eprintln!(
             "{id}: mcts {:?} random {:?}",

@@ -70,7 +70,7 @@ fn engine_round(a: usize, b: usize, bonus: Option<usize>) -> (String, Oracle) {
     }
     let s = s.play(&[("red", CARDS[a]), ("blue", CARDS[b])]);
     let r = o.round([a as u8, b as u8]);
-    let result = match &s.state.outcome {
+    let result = match &s.state.outcome() {
         Some(Outcome::Win(p)) if s.get(["red", "blue"][*p], "victories") < 4 => {
             format!("{} wins the game", ["red", "blue"][*p])
         }
@@ -259,7 +259,7 @@ fn b10_spy_makes_the_opponent_reveal_first() {
     assert_eq!(st.waiting(), vec![1]);
     assert!(apply_move(&game, &mut st.clone(), &[("red".into(), "prince".into())]).is_err());
     let log = apply_move(&game, &mut st, &[("blue".into(), "wizard".into())]).unwrap();
-    assert_eq!(log[0].text, "Blue reveals Wizard first");
+    assert_eq!(tabula::phrase(&game, &log[0]), "Blue reveals Wizard first");
     assert_eq!(st.waiting(), vec![0]);
     // Red's view shows blue's card; a spectator sees it too (it is revealed).
     let v = tabula::view::view(&game, &st, Some(0));
@@ -268,7 +268,7 @@ fn b10_spy_makes_the_opponent_reveal_first() {
         Some("wizard")
     );
     let log = apply_move(&game, &mut st, &[("red".into(), "musician".into())]).unwrap();
-    let texts: Vec<&str> = log.iter().map(|e| e.text.as_str()).collect();
+    let texts: Vec<String> = log.iter().map(|e| tabula::phrase(&game, e)).collect();
     assert_eq!(
         texts[1..],
         [
@@ -340,7 +340,7 @@ fn random_moves(game: &tabula::Game, seed: u64) -> Vec<Vec<(String, String)>> {
         for _ in 0..d.players.len() {
             let p = st.waiting()[0];
             let c = bots[p].choose(game, &st, p).unwrap();
-            m.push((game.def.players[p].id.clone(), c.text(game).to_string()));
+            m.push((game.def().players[p].id.clone(), c.text(game).to_string()));
             st.act(game, p, c).unwrap();
         }
         moves.push(m);
@@ -489,10 +489,11 @@ fn imperio_matches_braverats_game_for_game() {
             )
             .unwrap();
             assert_eq!(
-                pa.state.outcome, pb.state.outcome,
+                pa.state.outcome(),
+                pb.state.outcome(),
                 "variant {v} seed {seed}"
             );
-            assert_eq!(pa.state.match_wins, pb.state.match_wins);
+            assert_eq!(pa.state.match_wins(), pb.state.match_wins());
         }
     }
 }
@@ -517,7 +518,7 @@ fn imperio_shows_each_factions_names() {
         ],
     )
     .unwrap();
-    let text: Vec<&str> = log.iter().map(|e| e.text.as_str()).collect();
+    let text: Vec<String> = log.iter().map(|e| tabula::phrase(&game, e)).collect();
     assert_eq!(
         text[0],
         "revealed: Empire Death Star, Rebels Luke Skywalker"
@@ -527,7 +528,7 @@ fn imperio_shows_each_factions_names() {
             == "Death Star vs Luke Skywalker: Luke Skywalker wins over Death Star: Rebels wins the game.",
         "{text:?}"
     );
-    assert_eq!(st.outcome, Some(Outcome::Win(1)));
+    assert_eq!(st.outcome(), Some(Outcome::Win(1)));
 }
 
 #[test]
@@ -544,12 +545,12 @@ fn emperor_is_a_match_of_games() {
         ],
     )
     .unwrap();
-    assert!(st.outcome.is_none(), "the match goes on");
-    assert_eq!(st.game_no, 2);
-    assert_eq!(st.match_wins, vec![1, 0]);
+    assert!(st.outcome().is_none(), "the match goes on");
+    assert_eq!(st.game_no(), 2);
+    assert_eq!(st.match_wins(), [1, 0]);
     assert!(
         log.iter()
-            .any(|e| e.text == "Red wins game 1. Match: Red 1, Blue 0."),
+            .any(|e| tabula::phrase(&game, e) == "Red wins game 1. Match: Red 1, Blue 0."),
         "{log:?}"
     );
     assert_eq!(st.legal(0).len(), 8, "fresh hands");
@@ -563,7 +564,7 @@ fn emperor_is_a_match_of_games() {
         ],
     )
     .unwrap();
-    assert_eq!(st.outcome, Some(Outcome::Win(0)));
+    assert_eq!(st.outcome(), Some(Outcome::Win(0)));
     // A drawn game is replayed: eight holds.
     let (mut st, _) = State::new(&game, 3).unwrap();
     for c in CARDS {
@@ -574,8 +575,8 @@ fn emperor_is_a_match_of_games() {
         )
         .unwrap();
     }
-    assert!(st.outcome.is_none());
-    assert_eq!((st.game_no, st.match_wins.clone()), (2, vec![0, 0]));
+    assert!(st.outcome().is_none());
+    assert_eq!((st.game_no(), st.match_wins()), (2, &[0, 0][..]));
 }
 
 #[test]
@@ -605,6 +606,6 @@ fn draft_deals_all_sixteen_with_hidden_packets() {
     }
     assert_eq!(picks, 12);
     for p in 0..2 {
-        assert_eq!(st.zone(&game, game.def.zone("hand").unwrap(), p).len(), 8);
+        assert_eq!(st.zone(&game, game.def().zone("hand").unwrap(), p).len(), 8);
     }
 }

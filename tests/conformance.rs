@@ -29,7 +29,7 @@ fn all() -> Vec<Case> {
             vec![]
         };
         out.push((id.to_string(), vec![], sets.clone()));
-        for v in &base.def.variants {
+        for v in &base.def().variants {
             out.push((id.to_string(), vec![v.id.clone()], sets.clone()));
         }
     }
@@ -45,10 +45,11 @@ fn load(id: &str, vs: &[String], sets: &[(String, i64)]) -> Game {
 /// Every card in every zone, counted.
 fn census(game: &Game, st: &State) -> BTreeMap<String, usize> {
     let mut m = BTreeMap::new();
-    for (z, zone) in game.def.zones.iter().enumerate() {
-        for p in game.def.owners(z) {
+    for (z, zone) in game.def().zones.iter().enumerate() {
+        for p in game.def().owners(z) {
             for &c in st.zone(game, z, p) {
-                *m.entry(game.def.cards[c as usize].id.clone()).or_default() += 1;
+                *m.entry(game.def().cards[c as usize].id.clone())
+                    .or_default() += 1;
             }
         }
         let _ = zone;
@@ -59,11 +60,11 @@ fn census(game: &Game, st: &State) -> BTreeMap<String, usize> {
 /// No view shows another player's owner-only zone or any hidden zone, and
 /// a state whose hidden cards are dealt otherwise looks the same.
 fn check_views(game: &Game, st: &State, seed: u64) {
-    for viewer in 0..game.def.nplayers() {
+    for viewer in 0..game.def().nplayers() {
         let v = view(game, st, Some(viewer));
-        for zone in &game.def.zones {
+        for zone in &game.def().zones {
             for (owner, zv) in &v.zones[&zone.id] {
-                let mine = owner == &game.def.players[viewer].id;
+                let mine = owner == &game.def().players[viewer].id;
                 let may_see = match zone.visibility {
                     Visibility::Public => true,
                     Visibility::Owner => mine,
@@ -73,14 +74,14 @@ fn check_views(game: &Game, st: &State, seed: u64) {
                     assert!(
                         matches!(zv, ZoneView::Count { .. }),
                         "{} shows {owner}'s {} to {}",
-                        game.def.id,
+                        game.def().id,
                         zone.id,
-                        game.def.players[viewer].id
+                        game.def().players[viewer].id
                     );
                 }
             }
         }
-        let other = st.determinize(game, viewer, &mut ChaCha8Rng::seed_from_u64(seed));
+        let other = st.resample(game, viewer, &mut ChaCha8Rng::seed_from_u64(seed));
         let mut a = v;
         let mut b = view(game, &other, Some(viewer));
         // A secret choice already made shows as "(chosen)" only in `a`.
@@ -92,7 +93,7 @@ fn check_views(game: &Game, st: &State, seed: u64) {
             da.options.clear();
             db.options.clear();
         }
-        assert_eq!(a, b, "{}: a view depends on hidden cards", game.def.id);
+        assert_eq!(a, b, "{}: a view depends on hidden cards", game.def().id);
     }
 }
 
@@ -116,7 +117,7 @@ fn random_games_end_conserve_cards_replay_and_hide() {
                         check_views(&game, &st, seed);
                     }
                     let c = bot.choose(&game, &st, p).unwrap();
-                    m.push((game.def.players[p].id.clone(), c.text(&game).to_string()));
+                    m.push((game.def().players[p].id.clone(), c.text(&game).to_string()));
                     if let Err(e) = st.act(&game, p, c) {
                         panic!("{id} {vs:?} seed {seed}: {}", e.render(false));
                     }

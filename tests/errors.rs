@@ -392,7 +392,10 @@ fn stat_questions_answer_and_reject_bad_names() {
         first_turn(tmp.path(), &script)
             .map(|ev| {
                 ev.into_iter()
-                    .map(|e| e.text)
+                    .map(|e| match e {
+                        tabula::Event::Log { text, .. } => text,
+                        other => format!("{other:?}"),
+                    })
                     .collect::<Vec<_>>()
                     .join("\n")
             })

@@ -120,7 +120,7 @@ fn e5_equal_spreads_equal_wounds_no_bonus_then_e6_draw() {
         .play(&[("human", "quick-magic"), ("elf", "quick-magic")]);
     // Equal magic: no gain; spreads 3-2 = 1 each; wounds 1 each: no bonus.
     assert_eq!((s.get("human", "wounds"), s.get("elf", "wounds")), (1, 1));
-    assert_eq!(s.state.outcome, Some(Outcome::Draw));
+    assert_eq!(s.state.outcome(), Some(Outcome::Draw));
     assert!(s.last_log().contains("draw"), "{}", s.last_log());
 }
 
@@ -148,7 +148,7 @@ fn e6_fewer_wounds_wins_after_the_bonus() {
         .play(&[("human", "quick-magic"), ("elf", "quick-sword")]);
     // Magic beats sword: elf takes 2 (human magic 2 -> 3). Nobody at 10 yet.
     assert_eq!(s.get("elf", "wounds"), 2);
-    assert!(s.state.outcome.is_none());
+    assert!(s.state.outcome().is_none());
     let s = s.play(&[("human", "quick-sword"), ("elf", "quick-magic")]);
     // Elf's magic beats sword: human takes 2 -> 10 = limit. Spreads: human
     // sword 9, magic 3, bow 2 -> 7; elf magic 3, bow 3, sword 2 -> 1.
@@ -167,9 +167,9 @@ fn e7_max_turns_ends_in_a_draw() {
         ("strong-magic", "strong-magic"),
         ("quick-magic", "quick-magic"),
     ] {
-        assert!(s.state.outcome.is_none());
+        assert!(s.state.outcome().is_none());
         s = s.play(&[("human", h), ("elf", e)]);
     }
-    assert_eq!(s.state.outcome, Some(Outcome::Draw));
-    assert_eq!(s.state.turn, 3);
+    assert_eq!(s.state.outcome(), Some(Outcome::Draw));
+    assert_eq!(s.state.turn(), 3);
 }

@@ -31,9 +31,9 @@ const CASES: &[(&str, &[&str])] = &[
 ];
 
 fn total_cards(game: &tabula::Game, st: &State) -> usize {
-    (0..game.def.zones.len())
+    (0..game.def().zones.len())
         .map(|z| {
-            game.def
+            game.def()
                 .owners(z)
                 .map(|p| st.zone(game, z, p).len())
                 .sum::<usize>()
@@ -58,11 +58,11 @@ proptest! {
             for _ in 0..d.players.len() {
                 let Some(p) = st.first_waiting() else { break };
                 // No view shows another player's hand or any hidden pile.
-                for viewer in 0..game.def.nplayers() {
+                for viewer in 0..game.def().nplayers() {
                     let v = view(&game, &st, Some(viewer));
-                    for zone in &game.def.zones {
+                    for zone in &game.def().zones {
                         for (owner, zv) in &v.zones[&zone.id] {
-                            let mine = *owner == game.def.players[viewer].id;
+                            let mine = *owner == game.def().players[viewer].id;
                             let secret = zone.visibility == Visibility::Hidden
                                 || (zone.visibility == Visibility::Owner && !mine);
                             let counted = matches!(zv, ZoneView::Count { .. });
@@ -71,7 +71,7 @@ proptest! {
                     }
                 }
                 let c = bot.choose(&game, &st, p).unwrap();
-                m.push((game.def.players[p].id.clone(), c.text(&game).to_string()));
+                m.push((game.def().players[p].id.clone(), c.text(&game).to_string()));
                 let r = st.act(&game, p, c);
                 prop_assert!(r.is_ok(), "{}", r.err().map(|e| e.to_string()).unwrap_or_default());
                 prop_assert_eq!(total_cards(&game, &st), cards);

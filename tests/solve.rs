@@ -14,7 +14,7 @@ fn duel(table: i64) -> Solution {
         variants: vec![],
         sets: vec![("table".into(), table)],
     };
-    solve::solve(&dir.join("duel.yaml"), &dir, &settings, 0, 2).unwrap()
+    solve_file(&dir.join("duel.yaml"), &dir, &settings, 0, 2).unwrap()
 }
 
 fn mix(s: &Solution, player: &str) -> Vec<(String, f64)> {
@@ -85,7 +85,7 @@ fn small_braverats_is_symmetric() {
         variants: vec![],
         sets: vec![("victories_to_win".into(), 2)],
     };
-    let s = solve::solve(&dir.join("braverats.yaml"), &dir, &settings, 0, 2).unwrap();
+    let s = solve_file(&dir.join("braverats.yaml"), &dir, &settings, 0, 2).unwrap();
     assert!(s.worth.value.abs() < 1e-6, "{:?}", s.worth);
     assert!(close(s.worth.win, s.worth.loss));
     let (r, b) = (mix(&s, "red"), mix(&s, "blue"));
@@ -137,21 +137,31 @@ fn games_outside_the_class_are_refused() {
         variants: vec!["lucky-draw".into()],
         sets: vec![],
     };
-    let e = solve::solve(&path("braverats"), &dir, &lucky, 0, 1).unwrap_err();
+    let e = solve_file(&path("braverats"), &dir, &lucky, 0, 1).unwrap_err();
     assert!(e.message.contains("cannot know"), "{e}");
-    let e = solve::solve(&path("the-path"), &dir, &Settings::default(), 0, 1).unwrap_err();
-    assert!(
-        e.message.contains("RNG after setup") || e.message.contains("two-player"),
-        "{e}"
-    );
+    // Refused from the definition alone, before any search: a roll step.
+    let e = solve_file(&path("the-path"), &dir, &Settings::default(), 0, 1).unwrap_err();
+    assert!(e.message.contains("rolls a die after setup"), "{e}");
     let four = Settings {
         variants: vec![],
         sets: vec![("players".into(), 4)],
     };
-    let e = solve::solve(&path("the-path"), &dir, &four, 0, 1).unwrap_err();
+    let e = solve_file(&path("the-path"), &dir, &four, 0, 1).unwrap_err();
     assert!(
         e.message.contains("two-player games, this one has 4"),
         "{e}"
     );
     let _ = Path::new("");
+}
+
+/// Load the game file at `path` and solve it.
+fn solve_file(
+    path: &std::path::Path,
+    dir: &std::path::Path,
+    settings: &Settings,
+    seed: u64,
+    jobs: usize,
+) -> tabula::Result<solve::Solution> {
+    let game = tabula::Game::load_path(path, dir, settings, tabula::Build::default())?;
+    solve::solve(&game, seed, jobs)
 }

@@ -22,11 +22,8 @@ impl Path {
     fn new(chars: &[&str], seed: u64) -> Path {
         let game = game(chars.len() as i64, &[]);
         let (st, events) = State::new(&game, seed).unwrap();
-        let mut p = Path {
-            game,
-            st,
-            log: events.into_iter().map(|e| e.text).collect(),
-        };
+        let log = events.iter().map(|e| tabula::phrase(&game, e)).collect();
+        let mut p = Path { game, st, log };
         for c in chars {
             let who = p.waiting();
             p.act(&who, c);
@@ -35,7 +32,7 @@ impl Path {
     }
     fn waiting(&self) -> String {
         let p = self.st.first_waiting().expect("a decision");
-        self.game.def.players[p].id.clone()
+        self.game.def().players[p].id.clone()
     }
     fn act(&mut self, who: &str, text: &str) {
         match apply_move(
@@ -43,13 +40,15 @@ impl Path {
             &mut self.st,
             &[(who.to_string(), text.to_string())],
         ) {
-            Ok(ev) => self.log.extend(ev.into_iter().map(|e| e.text)),
+            Ok(ev) => self
+                .log
+                .extend(ev.iter().map(|e| tabula::phrase(&self.game, e))),
             Err(e) => panic!("{who} {text}: {e}"),
         }
     }
     /// The player whose character is `c`.
     fn who(&self, c: &str) -> String {
-        for p in &self.game.def.players {
+        for p in &self.game.def().players {
             if self.st.zone_ids(&self.game, &p.id, "character") == [c] {
                 return p.id.clone();
             }
@@ -57,7 +56,7 @@ impl Path {
         panic!("nobody is {c}")
     }
     fn stat(&self, p: &str, s: &str) -> i64 {
-        let d = &self.game.def;
+        let d = &self.game.def();
         self.st
             .stat(&self.game, d.player(p).unwrap(), d.stat(s).unwrap())
     }
@@ -68,7 +67,7 @@ impl Path {
         self.st.set_zone(&self.game, p, z, cards).unwrap();
     }
     fn legal(&self, p: &str) -> Vec<String> {
-        let i = self.game.def.player(p).unwrap();
+        let i = self.game.def().player(p).unwrap();
         self.st
             .legal(i)
             .iter()
@@ -340,14 +339,14 @@ fn p8_drawing_from_an_empty_deck_is_a_draw() {
     p.zone("", "dragon", &[]);
     p.die(3);
     p.act(&scout, "pass");
-    assert_eq!(p.st.outcome, Some(Outcome::Draw));
+    assert_eq!(p.st.outcome(), Some(Outcome::Draw));
     // And reaching the egg wins at once.
     let mut p = Path::new(&["exploradora", "enano"], 7);
     p.set(&scout, "position", 28);
     p.die(0);
     p.act(&scout, "pass");
-    let i = p.game.def.player(&scout).unwrap();
-    assert_eq!(p.st.outcome, Some(Outcome::Win(i)));
+    let i = p.game.def().player(&scout).unwrap();
+    assert_eq!(p.st.outcome(), Some(Outcome::Win(i)));
     assert_eq!(p.stat(&scout, "position"), 30);
 }
 
@@ -361,7 +360,7 @@ fn hand_limit_3_discards_down_at_the_end_of_the_turn() {
         st.act(&g, p, ch).unwrap();
     }
     let p = st.first_waiting().unwrap();
-    let id = g.def.players[p].id.clone();
+    let id = g.def().players[p].id.clone();
     st.set_zone(&g, &id, "hand", &["espada", "barca", "cuerda", "botas"])
         .unwrap();
     st.set_var(&g, "face", 5).unwrap(); // fortuna: draws a fifth card
@@ -382,9 +381,9 @@ fn thousands_of_random_games_end_with_cards_conserved() {
         let mut results = [0u32; 2];
         for seed in 0..700u64 {
             let mut st = State::new_quiet(&g, seed).unwrap();
-            let total: usize = (0..g.def.zones.len())
+            let total: usize = (0..g.def().zones.len())
                 .map(|z| {
-                    g.def
+                    g.def()
                         .owners(z)
                         .map(|p| st.zone(&g, z, p).len())
                         .sum::<usize>()
@@ -393,18 +392,18 @@ fn thousands_of_random_games_end_with_cards_conserved() {
             let mut bot = tabula::bot::RandomBot::new(seed);
             while let Some(p) = st.first_waiting() {
                 let c = tabula::bot::Bot::choose(&mut bot, &g, &st, p).unwrap();
-                st.apply(&g, p, c).unwrap();
+                st.apply_unchecked(&g, p, c).unwrap();
             }
-            let after: usize = (0..g.def.zones.len())
+            let after: usize = (0..g.def().zones.len())
                 .map(|z| {
-                    g.def
+                    g.def()
                         .owners(z)
                         .map(|p| st.zone(&g, z, p).len())
                         .sum::<usize>()
                 })
                 .sum();
             assert_eq!(total, after, "{players} players, seed {seed}");
-            match st.outcome {
+            match st.outcome() {
                 Some(Outcome::Win(_)) => results[0] += 1,
                 Some(Outcome::Draw) => results[1] += 1,
                 None => panic!("not over"),

@@ -3,17 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bot;
-use crate::error::Result;
-use crate::load::{self, Settings};
-use crate::state::State;
+use tabula::bot;
+use tabula::core::State;
+use tabula::definition::source::{self, Settings};
+use tabula::error::Result;
+use tabula::{Build, Game};
 
 /// Decisions after which a smoke playout counts as endless.
 const MAX_DECISIONS: usize = 100_000;
 
 pub fn run(dir: &Path, paths: &[String], playouts: u32) -> Result<i32> {
     let targets: Vec<String> = if paths.is_empty() {
-        load::list_ids(dir)
+        source::list_ids(dir)
     } else {
         paths.to_vec()
     };
@@ -35,18 +36,18 @@ pub fn run(dir: &Path, paths: &[String], playouts: u32) -> Result<i32> {
     Ok(0)
 }
 
-fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<crate::Error> {
-    let path: PathBuf = match load::find(target, dir) {
+fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<tabula::Error> {
+    let path: PathBuf = match source::find(target, dir) {
         Ok(p) => p,
         Err(e) => return vec![e],
     };
-    let base = match load::load_path(&path, dir, &Settings::default()) {
+    let base = match Game::load_path(&path, dir, &Settings::default(), Build::default()) {
         Ok(g) => g,
         Err(e) => return vec![e],
     };
     let mut problems = Vec::new();
     let mut runs = vec![Vec::new()];
-    runs.extend(base.def.variants.iter().map(|v| vec![v.id.clone()]));
+    runs.extend(base.def().variants.iter().map(|v| vec![v.id.clone()]));
     let mut summary = Vec::new();
     for variants in runs {
         let label = if variants.is_empty() {
@@ -58,7 +59,7 @@ fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<crate::Error> {
             variants,
             sets: Vec::new(),
         };
-        let game = match load::load_path(&path, dir, &settings) {
+        let game = match Game::load_path(&path, dir, &settings, Build::default()) {
             Ok(g) => g,
             Err(e) => {
                 problems.push(e.note(format!("with variant {label}")));
@@ -70,8 +71,8 @@ fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<crate::Error> {
             let r = State::new(&game, seed).and_then(|(mut s, _)| {
                 let n = bot::random_playout(&game, &mut s, seed, MAX_DECISIONS)?;
                 if !s.is_over() {
-                    return Err(crate::Error::new(
-                        crate::ErrorKind::Runtime,
+                    return Err(tabula::Error::new(
+                        tabula::ErrorKind::Runtime,
                         format!("a random game did not end within {MAX_DECISIONS} decisions"),
                     ));
                 }
@@ -93,7 +94,7 @@ fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<crate::Error> {
     if problems.is_empty() {
         println!(
             "ok {} ({} playouts each; mean decisions: {})",
-            base.def.id,
+            base.def().id,
             playouts,
             summary.join(", ")
         );

@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
-use crate::load::{self, Settings};
+use tabula::definition::source::{self, Settings};
+use tabula::error::{Error, Result};
 
 pub fn run(dir: &Path) -> Result<i32> {
-    let ids = load::list_ids(dir);
+    let ids = source::list_ids(dir);
     if ids.is_empty() {
         return Err(Error::usage(format!(
             "no games (*.yaml) in {}",
@@ -14,9 +14,9 @@ pub fn run(dir: &Path) -> Result<i32> {
         )));
     }
     for id in ids {
-        match load::load(&id, dir, &Settings::default()) {
+        match tabula::load(&id, dir, &Settings::default()) {
             Ok(g) => {
-                let d = &g.def;
+                let d = g.def();
                 let players: Vec<&str> = d.players.iter().map(|p| p.id.as_str()).collect();
                 println!("{:<12} {} ({})", id, d.name, players.join(", "));
                 if !d.summary.is_empty() {

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::error::{Error, Result};
-use crate::load::Settings;
+use tabula::Settings;
+use tabula::error::{Error, Result};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -111,7 +111,7 @@ pub fn print_error(e: &Error) {
 /// Run the command line; the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    let dir = crate::load::games_dir(cli.games_dir.as_deref());
+    let dir = tabula::definition::source::games_dir(cli.games_dir.as_deref());
     let result: Result<i32> = match cli.command {
         Command::List => list::run(&dir),
         Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),
@@ -121,7 +121,7 @@ pub fn main() -> i32 {
         Command::Replay { file, json } => replay::run(&dir, &file, json),
         Command::Check { paths, playouts } => check::run(&dir, &paths, playouts),
         Command::Schema => {
-            println!("{}", crate::format::schema());
+            println!("{}", tabula::format::schema());
             Ok(0)
         }
         Command::Completions { shell } => {

@@ -15,13 +15,13 @@ use rustyline::{Config, Editor};
 
 use super::GameArgs;
 use super::line::{LineHelper, Words};
-use crate::bot;
-use crate::error::{Error, Result, did_you_mean};
-use crate::game::PlayerIx;
-use crate::replay::Replay;
-use crate::session::{Reloaded, Seat, Session};
-use crate::state::{Event, Outcome, below};
-use crate::view;
+use tabula::bot;
+use tabula::core::{Event, Outcome, below};
+use tabula::definition::PlayerIx;
+use tabula::error::{Error, Result, did_you_mean};
+use tabula::replay::Replay;
+use tabula::session::{Reloaded, Seat, Session};
+use tabula::view;
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
@@ -117,7 +117,7 @@ pub fn run(dir: &Path, a: PlayArgs) -> Result<i32> {
 
 /// Who plays each seat, from --as, --bot and --hot-seat.
 fn seats(s: &Session, a: &PlayArgs) -> Result<Vec<Seat>> {
-    let def = &s.game.def;
+    let def = &s.game.def();
     let n = def.nplayers();
     let seat_of = |id: &str| {
         def.player(id).ok_or_else(|| {
@@ -189,7 +189,7 @@ struct Repl {
 impl Repl {
     fn new(s: Session) -> Repl {
         let color = std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-        let n = s.game.def.nplayers();
+        let n = s.game.def().nplayers();
         Repl {
             s,
             style: Style { on: color },
@@ -227,7 +227,7 @@ impl Repl {
     }
 
     fn welcome(&mut self) {
-        let def = &self.s.game.def;
+        let def = &self.s.game.def();
         let seats: Vec<String> = def
             .players
             .iter()
@@ -260,12 +260,13 @@ impl Repl {
     fn print_events(&mut self, events: &[Event]) {
         let people = self.s.people();
         for e in events {
-            match e.to {
-                None => println!("{}", self.style_line(&e.text)),
+            let text = tabula::phrase(&self.s.game, e);
+            match e.to() {
+                None => println!("{}", self.style_line(&text)),
                 Some(p) if people.len() == 1 && people[0] == p => {
-                    println!("{}", self.style.cyan(&e.text))
+                    println!("{}", self.style.cyan(&text))
                 }
-                Some(p) if self.s.is_person(p) => self.private[p].push(e.text.clone()),
+                Some(p) if self.s.is_person(p) => self.private[p].push(text),
                 Some(_) => {}
             }
         }
@@ -299,8 +300,8 @@ impl Repl {
     }
 
     fn outcome_text(&self) -> String {
-        let def = &self.s.game.def;
-        match self.s.state.outcome {
+        let def = &self.s.game.def();
+        match self.s.state.outcome() {
             Some(Outcome::Win(p)) => format!("{} wins.", def.players[p].name),
             Some(Outcome::Draw) => "A draw.".into(),
             None => String::new(),
@@ -309,7 +310,7 @@ impl Repl {
 
     /// Hot-seat: hand the keyboard to `p`, clearing the screen between.
     fn hand_off(&mut self, p: PlayerIx, rl: &mut Editor<LineHelper, DefaultHistory>) {
-        let name = self.s.game.def.players[p].name.clone();
+        let name = self.s.game.def().players[p].name.clone();
         println!();
         println!(
             "{}",
@@ -386,7 +387,7 @@ impl Repl {
                         self.announced = Some((self.position(), p));
                         self.announce_decision(p);
                     }
-                    format!("{}> ", self.s.game.def.players[p].id)
+                    format!("{}> ", self.s.game.def().players[p].id)
                 }
                 None => {
                     if self.s.state.is_over() && !self.announced_end {
@@ -442,8 +443,8 @@ impl Repl {
             out.push(c.text(game).to_string());
         }
         for c in self.s.state.legal(p) {
-            if let crate::Choice::Card(ix) = c {
-                out.extend(game.def.cards[*ix as usize].aliases.iter().cloned());
+            if let tabula::Choice::Card(ix) = c {
+                out.extend(game.def().cards[*ix as usize].aliases.iter().cloned());
             }
         }
         out
@@ -454,7 +455,7 @@ impl Repl {
         let Some(d) = self.s.state.decision() else {
             return;
         };
-        let def = &game.def;
+        let def = game.def();
         if let Some(f) = d.first {
             if f == p {
                 let others: Vec<&str> = d
@@ -524,10 +525,10 @@ impl Repl {
                 self.announced = None;
                 self.show_board(self.viewer(deciding));
             }
-            "rules" => println!("{}", self.s.game.def.rules.trim_end()),
+            "rules" => println!("{}", self.s.game.def().rules.trim_end()),
             "cards" => {
                 let viewer = self.viewer(deciding);
-                for c in &self.s.game.def.cards {
+                for c in &self.s.game.def().cards {
                     let aliases = if c.aliases.is_empty() {
                         String::new()
                     } else {
@@ -546,9 +547,9 @@ impl Repl {
             "log" => {
                 let people = self.s.people();
                 for e in &self.s.log {
-                    let mine = e.to.is_some_and(|p| people.len() == 1 && people[0] == p);
-                    if e.to.is_none() || mine {
-                        println!("{}", e.text);
+                    let mine = e.to().is_some_and(|p| people.len() == 1 && people[0] == p);
+                    if e.to().is_none() || mine {
+                        println!("{}", tabula::phrase(&self.s.game, e));
                     }
                 }
             }
@@ -559,7 +560,7 @@ impl Repl {
                     self.announced = None;
                     println!(
                         "Back to your previous decision (turn {}).",
-                        self.s.state.turn
+                        self.s.state.turn()
                     );
                 }
                 Ok(false) => println!("Nothing to undo."),
@@ -666,7 +667,7 @@ impl Repl {
                     s.seats[0] = Seat::Person;
                 }
                 self.s = s;
-                self.private = vec![Vec::new(); self.s.game.def.nplayers()];
+                self.private = vec![Vec::new(); self.s.game.def().nplayers()];
                 self.reset_screen();
                 println!(
                     "Loaded {} ({} moves, seed {}).",

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use crate::error::Result;
-use crate::replay::{self, Replay};
-use crate::view;
+use tabula::error::Result;
+use tabula::replay::{self, Replay};
+use tabula::view;
 
 pub fn run(dir: &Path, file: &Path, json: bool) -> Result<i32> {
     let r = Replay::read(file)?;
@@ -16,19 +16,19 @@ pub fn run(dir: &Path, file: &Path, json: bool) -> Result<i32> {
         println!("{text}");
         return Ok(0);
     }
-    for e in played.log.iter().filter(|e| e.to.is_none()) {
-        println!("{}", e.text);
+    for e in played.log.iter().filter(|e| e.to().is_none()) {
+        println!("{}", tabula::phrase(game, e));
     }
     println!();
     println!("{}", view::render(game, state, None));
-    match state.outcome {
-        Some(crate::Outcome::Win(p)) => println!("Over: {} wins.", game.def.players[p].name),
-        Some(crate::Outcome::Draw) => println!("Over: a draw."),
+    match state.outcome() {
+        Some(tabula::Outcome::Win(p)) => println!("Over: {} wins.", game.def().players[p].name),
+        Some(tabula::Outcome::Draw) => println!("Over: a draw."),
         None => {
             let waiting: Vec<&str> = state
                 .waiting()
                 .iter()
-                .map(|&p| game.def.players[p].id.as_str())
+                .map(|&p| game.def().players[p].id.as_str())
                 .collect();
             println!("Not over: waiting for {}.", waiting.join(", "));
         }

@@ -2,13 +2,13 @@
 
 use std::path::Path;
 
-use crate::error::Result;
-use crate::format::AttrValue;
-use crate::load::{self, Settings};
+use tabula::definition::source::Settings;
+use tabula::error::Result;
+use tabula::format::AttrValue;
 
 pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
-    let g = load::load(game, dir, settings)?;
-    let d = &g.def;
+    let g = tabula::load(game, dir, settings)?;
+    let d = g.def();
     println!("{} ({})", d.name, d.id);
     if !d.summary.is_empty() {
         println!("{}", d.summary);

@@ -5,10 +5,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::GameArgs;
-use crate::bot;
-use crate::error::{Error, Result};
-use crate::load::{self, Settings};
-use crate::sim::{self, Report, SimConfig};
+use tabula::bot;
+use tabula::definition::source::{self, Settings};
+use tabula::error::{Error, Result};
+use tabula::sim::{self, Report, SimConfig};
+use tabula::{Build, Game};
 
 #[derive(clap::Args, Debug)]
 pub struct SimArgs {
@@ -37,13 +38,18 @@ pub struct SimArgs {
     pub json: bool,
     #[arg(long)]
     pub csv: bool,
+    /// Run every hook through the script, without the memo of hook runs
+    /// (the same report, slower: a check on the memo).
+    #[arg(long)]
+    pub no_memo: bool,
 }
 
 pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
-    let path = load::find(&a.game, dir)?;
+    let path = source::find(&a.game, dir)?;
     let base = a.args.settings();
-    let game = load::load_path(&path, dir, &base)?;
-    let def = &game.def;
+    let build = Build { memo: !a.no_memo };
+    let game = Game::load_path(&path, dir, &base, build)?;
+    let def = game.def();
     let mut bots = vec!["random".to_string(); def.nplayers()];
     for (p, k) in &a.bots {
         let Some(i) = def.player(p) else {
@@ -81,14 +87,22 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         });
     }
     let mut reports = Vec::new();
-    for settings in &columns {
-        let g = load::load_path(&path, dir, settings)?;
+    for (i, settings) in columns.iter().enumerate() {
+        // Each column's rules are read and compiled once, then shared by
+        // every thread.
+        let other;
+        let g = if i == 0 {
+            &game
+        } else {
+            other = Game::load_path(&path, dir, settings, build)?;
+            &other
+        };
         let started = Instant::now();
         let bar = Progress::new(a.games, &label(settings));
-        let records = sim::run(&path, dir, settings, &cfg, &|n| bar.set(n))?;
+        let records = sim::run(g, &cfg, &|n| bar.set(n))?;
         bar.finish();
         let secs = started.elapsed().as_secs_f64();
-        let r = sim::report(&g, &cfg, &records);
+        let r = sim::report(g, &cfg, &records);
         eprintln!(
             "{}: {} games in {secs:.2} s ({:.0} games/s, {jobs} thread(s))",
             label(settings),

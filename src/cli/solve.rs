@@ -4,9 +4,10 @@
 use std::path::Path;
 
 use super::GameArgs;
-use crate::error::Result;
-use crate::load;
-use crate::solve;
+use tabula::definition::source;
+use tabula::error::Result;
+use tabula::solve;
+use tabula::{Build, Game};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -31,11 +32,12 @@ pub struct SolveArgs {
 }
 
 pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
-    let path = load::find(&a.game, dir)?;
+    let path = source::find(&a.game, dir)?;
+    let game = Game::load_path(&path, dir, &a.args.settings(), Build::default())?;
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let s = solve::solve(&path, dir, &a.args.settings(), a.seed, jobs)?;
+    let s = solve::solve(&game, a.seed, jobs)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
         return Ok(0);
@@ -78,8 +80,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     );
     for kind in &a.exploit {
         let started = std::time::Instant::now();
-        let [r0, r1] =
-            solve::best_response(&path, dir, &a.args.settings(), a.seed, kind, a.samples)?;
+        let [r0, r1] = solve::best_response(&game, a.seed, kind, a.samples)?;
         // Against an optimal opponent a best response gets the game's
         // value in each seat; the excess is what the bot gives away.
         let gain = ((r0 - s.worth.value) + (r1 + s.worth.value)) / 2.0;

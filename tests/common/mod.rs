@@ -53,11 +53,8 @@ impl Scenario {
     pub fn new(id: &str, sets: &[(&str, i64)]) -> Scenario {
         let game = load(id, &[], sets);
         let (state, events) = State::new(&game, 1).expect("setup");
-        Scenario {
-            game,
-            state,
-            log: events.into_iter().map(|e| e.text).collect(),
-        }
+        let log = events.iter().map(|e| tabula::phrase(&game, e)).collect();
+        Scenario { game, state, log }
     }
 
     pub fn stat(mut self, player: &str, stat: &str, v: i64) -> Scenario {
@@ -74,7 +71,9 @@ impl Scenario {
             .map(|(p, c)| (p.to_string(), c.to_string()))
             .collect();
         match apply_move(&self.game, &mut self.state, &m) {
-            Ok(events) => self.log.extend(events.into_iter().map(|e| e.text)),
+            Ok(events) => self
+                .log
+                .extend(events.iter().map(|e| tabula::phrase(&self.game, e))),
             Err(e) => panic!("move {choices:?} refused: {e}"),
         }
         self
@@ -89,13 +88,13 @@ impl Scenario {
     }
 
     pub fn get(&self, player: &str, stat: &str) -> i64 {
-        let d = &self.game.def;
+        let d = &self.game.def();
         self.state
             .stat(&self.game, d.player(player).unwrap(), d.stat(stat).unwrap())
     }
 
     pub fn legal(&self, player: &str) -> Vec<String> {
-        let p = self.game.def.player(player).unwrap();
+        let p = self.game.def().player(player).unwrap();
         self.state
             .legal(p)
             .iter()
@@ -104,8 +103,8 @@ impl Scenario {
     }
 
     pub fn winner(&self) -> Option<String> {
-        match self.state.outcome {
-            Some(tabula::Outcome::Win(p)) => Some(self.game.def.players[p].id.clone()),
+        match self.state.outcome() {
+            Some(tabula::Outcome::Win(p)) => Some(self.game.def().players[p].id.clone()),
             _ => None,
         }
     }

@@ -1,0 +1,327 @@
+//! The search bot: information-set Monte Carlo tree search that needs no
+//! game-specific code.
+//!
+//! - Hidden information: every iteration starts from a determinization of
+//!   the bot's view (State::resample): unseen cards dealt at random, others'
+//!   secret choices taken back, the RNG (decks, dice) reseeded. The tree is
+//!   keyed by the moves made since the root (open loop), so it gathers
+//!   statistics over all the determinizations.
+//! - Simultaneous decisions: each decider has its own regret-matching
+//!   bandit (SM-MCTS with regret matching, Lanctot et al. 2013), whose
+//!   average strategy approaches an equilibrium in two-player zero-sum play;
+//!   the bot plays a sample of its root average strategy, not the argmax (a
+//!   fixed answer to a simultaneous choice is exploitable).
+//! - Single decisions (including a player's turn in a sequence, an ordered
+//!   reveal, a decision owed by a player who is not active): UCB1.
+//! - Chance: drawn by the determinized state's RNG as the flow runs.
+//! - Any number of players: rewards are per player (1 win, 0 loss, 1/n each
+//!   for a draw or a playout cut short).
+
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rustc_hash::FxHashMap;
+
+use super::Bot;
+use crate::core::{Choice, Outcome, State, below};
+use crate::definition::PlayerIx;
+use crate::game::Game;
+
+/// How long a search runs: iterations, and optionally a time cap.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub iterations: u32,
+    pub time: Option<Duration>,
+}
+
+pub struct Mcts {
+    rng: ChaCha8Rng,
+    budget: Budget,
+    /// Decisions a playout makes at most before it is scored as a draw.
+    pub max_playout: u32,
+    /// UCB exploration constant.
+    pub c: f64,
+    /// Regret matching's share of uniform exploration.
+    pub gamma: f64,
+}
+
+impl Mcts {
+    pub fn new(seed: u64, budget: Budget) -> Mcts {
+        Mcts {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            budget,
+            max_playout: 2_000,
+            c: 0.7,
+            gamma: 0.1,
+        }
+    }
+}
+
+struct Arm {
+    choice: Choice,
+    visits: u32,
+    value: f64,
+    regret: f64,
+    strategy: f64,
+}
+
+/// One player's statistics at a node.
+struct Bandit {
+    player: PlayerIx,
+    arms: Vec<Arm>,
+    visits: u32,
+}
+
+#[derive(Default)]
+struct Node {
+    bandits: Vec<Bandit>,
+    children: FxHashMap<u64, u32>,
+}
+
+/// A selection to update after the playout.
+struct Pick {
+    node: u32,
+    bandit: usize,
+    arm: usize,
+    /// Regret matching: the probability the arm was played with, and the
+    /// strategy over the legal arms at that moment; None for UCB.
+    rm: Option<(f64, Vec<(usize, f64)>)>,
+}
+
+impl Node {
+    fn bandit(&mut self, player: PlayerIx, legal: &[Choice]) -> usize {
+        let b = match self.bandits.iter().position(|b| b.player == player) {
+            Some(b) => b,
+            None => {
+                self.bandits.push(Bandit {
+                    player,
+                    arms: Vec::new(),
+                    visits: 0,
+                });
+                self.bandits.len() - 1
+            }
+        };
+        let arms = &mut self.bandits[b].arms;
+        for c in legal {
+            if !arms.iter().any(|a| a.choice == *c) {
+                arms.push(Arm {
+                    choice: c.clone(),
+                    visits: 0,
+                    value: 0.0,
+                    regret: 0.0,
+                    strategy: 0.0,
+                });
+            }
+        }
+        b
+    }
+}
+
+fn choice_hash(h: &mut u64, p: PlayerIx, c: &Choice) {
+    let x = match c {
+        Choice::Card(c) => u64::from(*c) + 1,
+        Choice::Word(w) => w.bytes().fold(0xcbf2_9ce4_8422_2325, |a, b| {
+            (a ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        }),
+    };
+    *h = (*h ^ x.wrapping_add((p as u64) << 48))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .rotate_left(29);
+}
+
+fn rewards(state: &State, n: usize) -> Vec<f64> {
+    match state.outcome() {
+        Some(Outcome::Win(w)) => (0..n).map(|p| if p == w { 1.0 } else { 0.0 }).collect(),
+        _ => vec![1.0 / n as f64; n],
+    }
+}
+
+impl Mcts {
+    /// Regret matching with exploration over the legal arms of a bandit.
+    fn rm_strategy(&self, b: &Bandit, legal: &[Choice]) -> Vec<(usize, f64)> {
+        let idx: Vec<usize> = legal
+            .iter()
+            .filter_map(|c| b.arms.iter().position(|a| a.choice == *c))
+            .collect();
+        let pos: f64 = idx.iter().map(|&i| b.arms[i].regret.max(0.0)).sum();
+        let k = idx.len() as f64;
+        idx.iter()
+            .map(|&i| {
+                let sigma = if pos > 0.0 {
+                    b.arms[i].regret.max(0.0) / pos
+                } else {
+                    1.0 / k
+                };
+                (i, (1.0 - self.gamma) * sigma + self.gamma / k)
+            })
+            .collect()
+    }
+
+    fn sample(&mut self, probs: &[(usize, f64)]) -> (usize, f64) {
+        let x = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut acc = 0.0;
+        for &(i, p) in probs {
+            acc += p;
+            if x < acc {
+                return (i, p);
+            }
+        }
+        probs[probs.len() - 1]
+    }
+
+    fn ucb(&self, b: &Bandit, legal: &[Choice]) -> usize {
+        let ln = f64::from(b.visits.max(1)).ln();
+        let mut best = (f64::MIN, 0);
+        for c in legal {
+            let Some(i) = b.arms.iter().position(|a| a.choice == *c) else {
+                continue;
+            };
+            let a = &b.arms[i];
+            let score = if a.visits == 0 {
+                f64::MAX
+            } else {
+                a.value / f64::from(a.visits) + self.c * (ln / f64::from(a.visits)).sqrt()
+            };
+            if score > best.0 {
+                best = (score, i);
+            }
+        }
+        best.1
+    }
+
+    /// One iteration from a determinized state.
+    fn iterate(&mut self, game: &Game, nodes: &mut Vec<Node>, mut s: State) {
+        let n = game.def().nplayers();
+        let mut picks: Vec<Pick> = Vec::new();
+        let mut node = 0u32;
+        let mut expanded = false;
+        // Selection and expansion.
+        while !s.is_over() && !expanded {
+            let waiting = s.waiting();
+            if waiting.is_empty() {
+                break;
+            }
+            let simultaneous = waiting.len() > 1;
+            let mut key = 0u64;
+            let mut chosen = Vec::with_capacity(waiting.len());
+            for &p in &waiting {
+                let legal = s.legal(p).to_vec();
+                let b = nodes[node as usize].bandit(p, &legal);
+                let bandit = &nodes[node as usize].bandits[b];
+                let (arm, rm) = if simultaneous {
+                    let strat = self.rm_strategy(bandit, &legal);
+                    let (arm, prob) = self.sample(&strat);
+                    (arm, Some((prob, strat)))
+                } else {
+                    (self.ucb(bandit, &legal), None)
+                };
+                let c = nodes[node as usize].bandits[b].arms[arm].choice.clone();
+                choice_hash(&mut key, p, &c);
+                chosen.push((p, c));
+                picks.push(Pick {
+                    node,
+                    bandit: b,
+                    arm,
+                    rm,
+                });
+            }
+            for (p, c) in chosen {
+                if s.apply_unchecked(game, p, c).is_err() {
+                    return;
+                }
+            }
+            node = match nodes[node as usize].children.get(&key) {
+                Some(&child) => child,
+                None => {
+                    nodes.push(Node::default());
+                    let child = (nodes.len() - 1) as u32;
+                    nodes[node as usize].children.insert(key, child);
+                    expanded = true;
+                    child
+                }
+            };
+        }
+        // Playout.
+        let mut steps = 0;
+        while let Some(p) = s.first_waiting() {
+            if steps >= self.max_playout {
+                break;
+            }
+            let legal = s.legal(p);
+            let c = legal[below(&mut self.rng, legal.len() as u64) as usize].clone();
+            if s.apply_unchecked(game, p, c).is_err() {
+                return;
+            }
+            steps += 1;
+        }
+        let r = rewards(&s, n);
+        // Backpropagation.
+        for pick in picks {
+            let b = &mut nodes[pick.node as usize].bandits[pick.bandit];
+            let x = r[b.player];
+            b.visits += 1;
+            let arm = &mut b.arms[pick.arm];
+            arm.visits += 1;
+            arm.value += x;
+            if let Some((prob, strat)) = pick.rm {
+                // Sampled regrets: the played arm's value by importance
+                // weighting, against the value obtained.
+                for (i, sigma) in strat {
+                    let est = if i == pick.arm { x / prob } else { 0.0 };
+                    b.arms[i].regret += est - x;
+                    b.arms[i].strategy += sigma;
+                }
+            }
+        }
+    }
+}
+
+impl Bot for Mcts {
+    fn name(&self) -> &str {
+        "mcts"
+    }
+
+    fn choose(&mut self, game: &Game, state: &State, me: PlayerIx) -> Option<Choice> {
+        let legal = state.legal(me).to_vec();
+        if legal.len() <= 1 {
+            return legal.into_iter().next();
+        }
+        let mut nodes = vec![Node::default()];
+        let start = Instant::now();
+        for i in 0..self.budget.iterations {
+            if i % 64 == 0 && self.budget.time.is_some_and(|t| start.elapsed() > t) {
+                break;
+            }
+            let s = state.resample(game, me, &mut self.rng);
+            self.iterate(game, &mut nodes, s);
+        }
+        let root = &nodes[0];
+        let b = root.bandits.iter().find(|b| b.player == me)?;
+        // A secret choice made at the same time as others (not an ordered
+        // reveal, where the first chooses knowing the others will answer).
+        let simultaneous = state
+            .decision()
+            .is_some_and(|d| d.players.len() > 1 && d.first.is_none());
+        let arms: Vec<&Arm> = legal
+            .iter()
+            .filter_map(|c| b.arms.iter().find(|a| a.choice == *c))
+            .collect();
+        if simultaneous {
+            // Play a sample of the average strategy.
+            let total: f64 = arms.iter().map(|a| a.strategy).sum();
+            if total > 0.0 {
+                let probs: Vec<(usize, f64)> = arms
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| (i, a.strategy / total))
+                    .collect();
+                let (i, _) = self.sample(&probs);
+                return Some(arms[i].choice.clone());
+            }
+        }
+        arms.iter()
+            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.value.total_cmp(&b.value)))
+            .map(|a| a.choice.clone())
+    }
+}

@@ -1,0 +1,116 @@
+//! Bots choose from what a player may see. `random` is the baseline;
+//! `mcts` searches (mcts.rs).
+
+pub mod mcts;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use crate::core::{Choice, State, below};
+use crate::definition::PlayerIx;
+use crate::game::Game;
+
+/// A bot picks one of `player`'s legal choices.
+pub trait Bot {
+    fn name(&self) -> &str;
+    fn choose(&mut self, game: &Game, state: &State, player: PlayerIx) -> Option<Choice>;
+}
+
+/// Uniform over the legal choices, from its own seeded RNG.
+pub struct RandomBot {
+    rng: ChaCha8Rng,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Bot for RandomBot {
+    fn name(&self) -> &str {
+        "random"
+    }
+    fn choose(&mut self, _game: &Game, state: &State, player: PlayerIx) -> Option<Choice> {
+        let legal = state.legal(player);
+        if legal.is_empty() {
+            return None;
+        }
+        Some(legal[below(&mut self.rng, legal.len() as u64) as usize].clone())
+    }
+}
+
+/// The bot kinds `--bot P=KIND` accepts: `random`; `mcts` (the default
+/// search); `mcts:N` (N iterations); `mcts:Ts` (T seconds).
+pub const KINDS: &[&str] = &["random", "mcts", "mcts:N", "mcts:Ts"];
+
+/// The bot that takes the seats nobody asked for.
+pub const STRONGEST: &str = "mcts";
+
+/// The default search: iterations (so that games replay exactly), with a
+/// time cap that keeps a REPL answer within about a second.
+pub const MCTS_ITERATIONS: u32 = 4_000;
+pub const MCTS_TIME_CAP: std::time::Duration = std::time::Duration::from_millis(1_000);
+
+pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
+    let budget = |iterations, time| mcts::Budget { iterations, time };
+    match kind.split_once(':') {
+        None if kind == "random" => Some(Box::new(RandomBot::new(seed))),
+        None if kind == "mcts" => Some(Box::new(mcts::Mcts::new(
+            seed,
+            budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)),
+        ))),
+        Some(("mcts", arg)) => {
+            let b = match arg.strip_suffix('s') {
+                Some(secs) => budget(
+                    u32::MAX,
+                    Some(std::time::Duration::from_secs_f64(secs.parse().ok()?)),
+                ),
+                None => budget(arg.parse().ok()?, None),
+            };
+            Some(Box::new(mcts::Mcts::new(seed, b)))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `make` knows this kind.
+pub fn valid(kind: &str) -> bool {
+    make(kind, 0).is_some()
+}
+
+/// A bot's seed for one decision: from the game's seed, how many moves were
+/// made and the seat, so that undo and replays meet the same bot choices.
+pub fn bot_seed(seed: u64, moves: usize, player: PlayerIx) -> u64 {
+    let mut x =
+        seed ^ (moves as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((player as u64 + 1) << 56);
+    // splitmix64 finaliser
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Play random moves until the game ends or `max_decisions` is reached.
+/// Returns the number of decisions made.
+pub fn random_playout(
+    game: &Game,
+    state: &mut State,
+    seed: u64,
+    max_decisions: usize,
+) -> crate::Result<usize> {
+    let mut bot = RandomBot::new(seed);
+    let mut n = 0;
+    while !state.is_over() && n < max_decisions {
+        let Some(&p) = state.waiting().first() else {
+            break;
+        };
+        let Some(c) = bot.choose(game, state, p) else {
+            break;
+        };
+        state.act(game, p, c)?;
+        n += 1;
+    }
+    Ok(n)
+}

@@ -1,0 +1,6 @@
+//! Layer 6, analysis: bots that choose from a player's view, batch
+//! simulation with balance figures, and the exact solver.
+
+pub mod bot;
+pub mod sim;
+pub mod solve;

@@ -1,0 +1,619 @@
+//! Exact solution of two-player zero-sum games with simultaneous moves and
+//! no other hidden information or chance after setup, straight from the
+//! rules files: backward induction over the reachable states with a
+//! transposition table; each simultaneous decision is a matrix game solved
+//! by linear programming (microlp); an ordered reveal (or any single
+//! player's decision) is a max or min node.
+//!
+//! Payoff: +1 when the first player wins, -1 when the second does, 0 for a
+//! draw (a draw is worth half a win to each). The value is the first
+//! player's expected payoff under optimal play; the win/draw/loss split is
+//! the one the computed equilibrium strategies produce.
+
+use std::time::Instant;
+
+use dashmap::DashMap;
+use microlp::{ComparisonOp, OptimizationDirection, Problem};
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+use rayon::prelude::*;
+use rustc_hash::FxHasher;
+use serde::Serialize;
+
+use crate::core::{Choice, Outcome, State};
+use crate::definition::PlayerIx;
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::Game;
+
+/// A position's worth: the first player's payoff, and the chances of each
+/// result under the equilibrium found.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Worth {
+    pub value: f64,
+    pub win: f64,
+    pub draw: f64,
+    pub loss: f64,
+}
+
+impl Worth {
+    fn of(outcome: Option<Outcome>) -> Worth {
+        match outcome {
+            Some(Outcome::Win(0)) => Worth {
+                value: 1.0,
+                win: 1.0,
+                draw: 0.0,
+                loss: 0.0,
+            },
+            Some(Outcome::Win(_)) => Worth {
+                value: -1.0,
+                win: 0.0,
+                draw: 0.0,
+                loss: 1.0,
+            },
+            _ => Worth {
+                value: 0.0,
+                win: 0.0,
+                draw: 1.0,
+                loss: 0.0,
+            },
+        }
+    }
+    fn mix(parts: impl Iterator<Item = (f64, Worth)>) -> Worth {
+        let mut w = Worth {
+            value: 0.0,
+            win: 0.0,
+            draw: 0.0,
+            loss: 0.0,
+        };
+        for (p, x) in parts {
+            w.value += p * x.value;
+            w.win += p * x.win;
+            w.draw += p * x.draw;
+            w.loss += p * x.loss;
+        }
+        w
+    }
+}
+
+/// One player's optimal mixed strategy at the first decision.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Strategy {
+    pub player: String,
+    /// Choice -> probability.
+    pub mix: Vec<(String, f64)>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Solution {
+    pub game: String,
+    pub variants: Vec<String>,
+    pub params: Vec<(String, i64)>,
+    pub players: [String; 2],
+    pub worth: Worth,
+    /// The first decision: each decider's optimal strategy.
+    pub first_decision: String,
+    pub strategies: Vec<Strategy>,
+    pub states: usize,
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+type Table = DashMap<u128, Worth, std::hash::BuildHasherDefault<FxHasher>>;
+
+struct Solver<'a> {
+    game: &'a Game,
+    table: &'a Table,
+    rng_at: u128,
+    /// States checked for hidden information so far (a sample suffices).
+    checked: usize,
+}
+
+impl Solver<'_> {
+    fn refuse(&self, why: String) -> Error {
+        Error::new(
+            ErrorKind::Usage,
+            format!("solve cannot handle {}: {why}", self.game.def().id),
+        )
+    }
+
+    /// No chance after setup, and nothing a player cannot deduce.
+    fn check(&mut self, st: &State) -> Result<()> {
+        if st.rng_position() != self.rng_at {
+            return Err(self.refuse(
+                "it draws from the RNG after setup (a roll, a shuffle or `random`): solve handles no chance".into(),
+            ));
+        }
+        if self.checked < 2_000 {
+            self.checked += 1;
+            let def = self.game.def();
+            for viewer in 0..2 {
+                for seed in 0..2 {
+                    let d = st.resample(self.game, viewer, &mut ChaCha8Rng::seed_from_u64(seed));
+                    for (z, zone) in def.zones.iter().enumerate() {
+                        for p in def.owners(z) {
+                            let mut x = st.zone(self.game, z, p).to_vec();
+                            let mut y = d.zone(self.game, z, p).to_vec();
+                            x.sort_unstable();
+                            y.sort_unstable();
+                            if x != y {
+                                return Err(self.refuse(format!(
+                                    "{}'s `{}` holds cards {} cannot know: solve handles no hidden information but the simultaneous choice",
+                                    def.players[p].id, zone.id, def.players[viewer].id
+                                )));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn worth(&mut self, st: &State) -> Result<Worth> {
+        if st.is_over() {
+            return Ok(Worth::of(st.outcome()));
+        }
+        let k = st.key(self.game);
+        if let Some(w) = self.table.get(&k) {
+            return Ok(*w);
+        }
+        self.check(st)?;
+        let w = match self.node(st)? {
+            Node::Matrix {
+                rows,
+                cols,
+                children,
+            } => {
+                let (x, y, v) = solve_matrix(&values(&children));
+                let mut w = Worth::mix((0..rows.len()).flat_map(|i| {
+                    let x = &x;
+                    let y = &y;
+                    let children = &children;
+                    (0..cols.len()).map(move |j| (x[i] * y[j], children[i][j]))
+                }));
+                // The value is the LP's optimum; the split is the one the
+                // strategies give.
+                w.value = v;
+                w
+            }
+            Node::Single {
+                player, children, ..
+            } => children
+                .iter()
+                .copied()
+                .max_by(|a, b| {
+                    let (a, b) = if player == 0 {
+                        (a.value, b.value)
+                    } else {
+                        (b.value, a.value)
+                    };
+                    a.total_cmp(&b)
+                })
+                .unwrap_or(Worth::of(None)),
+        };
+        self.table.insert(k, w);
+        Ok(w)
+    }
+
+    /// The children of a decision, solved.
+    fn node(&mut self, st: &State) -> Result<Node> {
+        let waiting = st.waiting();
+        match waiting.as_slice() {
+            [a, b] => {
+                let (a, b) = (*a, *b);
+                let rows = st.legal(a).to_vec();
+                let cols = st.legal(b).to_vec();
+                let mut children = Vec::with_capacity(rows.len());
+                for r in &rows {
+                    let mut half = st.clone();
+                    half.apply_unchecked(self.game, a, r.clone())?;
+                    let mut line = Vec::with_capacity(cols.len());
+                    for c in &cols {
+                        let mut child = half.clone();
+                        child.apply_unchecked(self.game, b, c.clone())?;
+                        line.push(self.worth(&child)?);
+                    }
+                    children.push(line);
+                }
+                // Rows are the first player's.
+                if a == 0 {
+                    Ok(Node::Matrix {
+                        rows,
+                        cols,
+                        children,
+                    })
+                } else {
+                    let t: Vec<Vec<Worth>> = (0..cols.len())
+                        .map(|j| (0..rows.len()).map(|i| children[i][j]).collect())
+                        .collect();
+                    Ok(Node::Matrix {
+                        rows: cols,
+                        cols: rows,
+                        children: t,
+                    })
+                }
+            }
+            [p] => {
+                let p = *p;
+                let choices = st.legal(p).to_vec();
+                let mut children = Vec::with_capacity(choices.len());
+                for c in &choices {
+                    let mut child = st.clone();
+                    child.apply_unchecked(self.game, p, c.clone())?;
+                    children.push(self.worth(&child)?);
+                }
+                Ok(Node::Single {
+                    player: p,
+                    choices,
+                    children,
+                })
+            }
+            _ => Err(self.refuse(format!("a decision of {} players at once", waiting.len()))),
+        }
+    }
+}
+
+enum Node {
+    Matrix {
+        rows: Vec<Choice>,
+        cols: Vec<Choice>,
+        children: Vec<Vec<Worth>>,
+    },
+    Single {
+        player: PlayerIx,
+        choices: Vec<Choice>,
+        children: Vec<Worth>,
+    },
+}
+
+/// The payoff matrix of a simultaneous node: its children's values.
+fn values(children: &[Vec<Worth>]) -> Vec<Vec<f64>> {
+    children
+        .iter()
+        .map(|r| r.iter().map(|w| w.value).collect())
+        .collect()
+}
+
+/// Optimal mixed strategies of a zero-sum matrix game (row player
+/// maximises) and its value: a saddle point when there is one, else two
+/// LPs (the value is the mean of their optima, equal up to tolerance).
+pub fn solve_matrix(m: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>, f64) {
+    let (r, c) = (m.len(), m.first().map_or(0, Vec::len));
+    let row_min: Vec<f64> = m
+        .iter()
+        .map(|row| row.iter().copied().fold(f64::INFINITY, f64::min))
+        .collect();
+    let col_max: Vec<f64> = (0..c)
+        .map(|j| (0..r).map(|i| m[i][j]).fold(f64::NEG_INFINITY, f64::max))
+        .collect();
+    let (bi, maximin) =
+        row_min
+            .iter()
+            .copied()
+            .enumerate()
+            .fold(
+                (0, f64::NEG_INFINITY),
+                |a, (i, v)| if v > a.1 { (i, v) } else { a },
+            );
+    let (bj, minimax) =
+        col_max
+            .iter()
+            .copied()
+            .enumerate()
+            .fold(
+                (0, f64::INFINITY),
+                |a, (j, v)| if v < a.1 { (j, v) } else { a },
+            );
+    if (maximin - minimax).abs() < 1e-12 {
+        let mut x = vec![0.0; r];
+        let mut y = vec![0.0; c];
+        x[bi] = 1.0;
+        y[bj] = 1.0;
+        return (x, y, maximin);
+    }
+    let (x, vx) = lp_strategy(m, r, c, false);
+    let (y, vy) = lp_strategy(m, r, c, true);
+    (x, y, (vx + vy) / 2.0)
+}
+
+/// The row player's maximin strategy (or, `column`, the column player's
+/// minimax one) and the game's value, by the classic positive form: with
+/// every payoff shifted above 0, minimise the sum of u under M^T u >= 1;
+/// then the value is 1 / sum(u) and the strategy u times the value.
+fn lp_strategy(m: &[Vec<f64>], r: usize, c: usize, column: bool) -> (Vec<f64>, f64) {
+    // The column player of M is the row player of -M^T.
+    let (n, k) = if column { (c, r) } else { (r, c) };
+    let at = |i: usize, j: usize| if column { -m[j][i] } else { m[i][j] };
+    let low = (0..n)
+        .flat_map(|i| (0..k).map(move |j| (i, j)))
+        .map(|(i, j)| at(i, j))
+        .fold(f64::INFINITY, f64::min);
+    let shift = 1.0 - low;
+    let mut p = Problem::new(OptimizationDirection::Minimize);
+    let us: Vec<_> = (0..n)
+        .map(|_| p.add_var(1.0, (0.0, f64::INFINITY)))
+        .collect();
+    for j in 0..k {
+        let e: Vec<(microlp::Variable, f64)> = us
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| (u, at(i, j) + shift))
+            .collect();
+        p.add_constraint(e.as_slice(), ComparisonOp::Ge, 1.0);
+    }
+    match p.solve().ok().and_then(|o| o.into_solution().ok()) {
+        Some(s) => {
+            let raw: Vec<f64> = us.iter().map(|&u| s.var_value(u).max(0.0)).collect();
+            let total: f64 = raw.iter().sum();
+            let v = 1.0 / total - shift;
+            let x = raw.iter().map(|u| u / total).collect();
+            (x, if column { -v } else { v })
+        }
+        None => (vec![1.0 / n as f64; n], f64::NAN),
+    }
+}
+
+/// Whether `solve` can handle a game, from its definition alone: two
+/// players and no roll step. (Chance drawn by a hook, and hidden cards a
+/// player cannot deduce, are found while searching.)
+pub fn refusal(game: &Game) -> Option<Error> {
+    let c = game.def().capabilities;
+    let why = if c.players != 2 {
+        format!("it solves two-player games, this one has {}", c.players)
+    } else if c.chance_after_setup {
+        "its flow rolls a die after setup: solve handles no chance".to_string()
+    } else {
+        return None;
+    };
+    Some(Error::new(
+        ErrorKind::Usage,
+        format!("solve cannot handle {}: {why}", game.id()),
+    ))
+}
+
+/// Solve a game (setup from `seed`) on `jobs` threads, which share the
+/// game and one transposition table.
+pub fn solve(game: &Game, seed: u64, jobs: usize) -> Result<Solution> {
+    let started = Instant::now();
+    if let Some(e) = refusal(game) {
+        return Err(e);
+    }
+    let def = game.def();
+    let root = State::new_quiet(game, seed)?;
+    let table: Table = DashMap::default();
+    let mut solver = Solver {
+        game,
+        table: &table,
+        rng_at: root.rng_position(),
+        checked: 0,
+    };
+    solver.check(&root)?;
+    solve_first_moves(game, &root, &table, solver.rng_at, jobs)?;
+    let worth = solver.worth(&root)?;
+    let strategies = root_strategies(game, solver.node(&root)?);
+    Ok(Solution {
+        game: def.id.clone(),
+        variants: def.applied.clone(),
+        params: def.sets.clone(),
+        players: [def.players[0].id.clone(), def.players[1].id.clone()],
+        worth,
+        first_decision: root
+            .decision()
+            .map(|d| d.name.to_string())
+            .unwrap_or_default(),
+        strategies,
+        states: table.len(),
+        seconds: started.elapsed().as_secs_f64(),
+        threads: jobs.max(1),
+    })
+}
+
+/// The positions after the first decision, solved in parallel into the
+/// shared table.
+fn solve_first_moves(
+    game: &Game,
+    root: &State,
+    table: &Table,
+    rng_at: u128,
+    jobs: usize,
+) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| Error::usage(format!("threads: {e}")))?;
+    let firsts: Vec<Vec<(PlayerIx, Choice)>> = match root.waiting().as_slice() {
+        [a, b] => root
+            .legal(*a)
+            .iter()
+            .flat_map(|r| {
+                root.legal(*b)
+                    .iter()
+                    .map(move |c| vec![(*a, r.clone()), (*b, c.clone())])
+            })
+            .collect(),
+        [p] => root
+            .legal(*p)
+            .iter()
+            .map(|c| vec![(*p, c.clone())])
+            .collect(),
+        _ => Vec::new(),
+    };
+    let results: Vec<Result<()>> = pool.install(|| {
+        firsts
+            .par_iter()
+            .map(|moves| {
+                let mut st = root.clone();
+                for (p, c) in moves {
+                    st.apply_unchecked(game, *p, c.clone())?;
+                }
+                let mut s = Solver {
+                    game,
+                    table,
+                    rng_at,
+                    checked: 0,
+                };
+                s.worth(&st).map(|_| ())
+            })
+            .collect()
+    });
+    results.into_iter().collect()
+}
+
+/// Each decider's optimal strategy at the root, from its solved node.
+fn root_strategies(game: &Game, node: Node) -> Vec<Strategy> {
+    let def = game.def();
+    let mix = |choices: &[Choice], probs: &[f64]| -> Vec<(String, f64)> {
+        choices
+            .iter()
+            .zip(probs)
+            .map(|(c, p)| (c.text(game).to_string(), *p))
+            .collect()
+    };
+    match node {
+        Node::Matrix {
+            rows,
+            cols,
+            children,
+        } => {
+            let (x, y, _) = solve_matrix(&values(&children));
+            vec![
+                Strategy {
+                    player: def.players[0].id.clone(),
+                    mix: mix(&rows, &x),
+                },
+                Strategy {
+                    player: def.players[1].id.clone(),
+                    mix: mix(&cols, &y),
+                },
+            ]
+        }
+        Node::Single {
+            player,
+            choices,
+            children,
+        } => {
+            // Uniform over the best choices.
+            let sign = if player == 0 { 1.0 } else { -1.0 };
+            let best = children
+                .iter()
+                .map(|w| sign * w.value)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let is_best = |w: &Worth| (sign * w.value - best).abs() < 1e-9;
+            let n = children.iter().filter(|w| is_best(w)).count().max(1);
+            let probs: Vec<f64> = children
+                .iter()
+                .map(|w| if is_best(w) { 1.0 / n as f64 } else { 0.0 })
+                .collect();
+            vec![Strategy {
+                player: def.players[player].id.clone(),
+                mix: mix(&choices, &probs),
+            }]
+        }
+    }
+}
+
+/// How much a best response wins against a bot: the best responder's
+/// expected payoff (+1 win, -1 loss, 0 draw) in each seat, against the bot's
+/// policy estimated from `samples` seeded decisions per state (exact for
+/// `random`, which is uniform). Exploitability is their mean minus the
+/// game's value for a seat average (0 for a symmetric game).
+pub fn best_response(game: &Game, seed: u64, kind: &str, samples: u32) -> Result<[f64; 2]> {
+    if game.def().nplayers() != 2 || crate::analysis::bot::make(kind, 0).is_none() {
+        return Err(Error::usage(format!(
+            "best response: two players and a known bot kind (not `{kind}`)"
+        )));
+    }
+    let root = State::new_quiet(game, seed)?;
+    let mut out = [0.0; 2];
+    for (me, slot) in out.iter_mut().enumerate() {
+        let mut memo = rustc_hash::FxHashMap::default();
+        *slot = br(game, &root, me, kind, samples, &mut memo)?;
+    }
+    Ok(out)
+}
+
+fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec<(Choice, f64)> {
+    let legal = st.legal(p).to_vec();
+    if kind == "random" || legal.len() == 1 {
+        let q = 1.0 / legal.len() as f64;
+        return legal.into_iter().map(|c| (c, q)).collect();
+    }
+    let base = st.key(game) as u64;
+    let mut counts: Vec<(Choice, f64)> = Vec::new();
+    for i in 0..samples {
+        let Some(mut b) =
+            crate::analysis::bot::make(kind, base ^ u64::from(i).wrapping_mul(0x9E37_79B9))
+        else {
+            continue;
+        };
+        if let Some(c) = b.choose(game, st, p) {
+            match counts.iter_mut().find(|(x, _)| *x == c) {
+                Some((_, n)) => *n += 1.0,
+                None => counts.push((c, 1.0)),
+            }
+        }
+    }
+    let total: f64 = counts.iter().map(|(_, n)| n).sum();
+    counts
+        .into_iter()
+        .map(|(c, n)| (c, n / total.max(1.0)))
+        .collect()
+}
+
+fn br(
+    game: &Game,
+    st: &State,
+    me: PlayerIx,
+    kind: &str,
+    samples: u32,
+    memo: &mut rustc_hash::FxHashMap<u128, f64>,
+) -> Result<f64> {
+    if st.is_over() {
+        let w = Worth::of(st.outcome()).value;
+        return Ok(if me == 0 { w } else { -w });
+    }
+    let k = st.key(game);
+    if let Some(v) = memo.get(&k) {
+        return Ok(*v);
+    }
+    let waiting = st.waiting();
+    let v = if waiting.len() == 2 {
+        let opp = 1 - me;
+        let pi = policy(game, st, opp, kind, samples);
+        let mut best = f64::NEG_INFINITY;
+        for m in st.legal(me).to_vec() {
+            let mut half = st.clone();
+            half.apply_unchecked(game, me, m)?;
+            let mut v = 0.0;
+            for (o, q) in &pi {
+                let mut child = half.clone();
+                child.apply_unchecked(game, opp, o.clone())?;
+                v += q * br(game, &child, me, kind, samples, memo)?;
+            }
+            best = best.max(v);
+        }
+        best
+    } else if let Some(&p) = waiting.first() {
+        if p == me {
+            let mut best = f64::NEG_INFINITY;
+            for m in st.legal(me).to_vec() {
+                let mut child = st.clone();
+                child.apply_unchecked(game, me, m)?;
+                best = best.max(br(game, &child, me, kind, samples, memo)?);
+            }
+            best
+        } else {
+            let mut v = 0.0;
+            for (o, q) in policy(game, st, p, kind, samples) {
+                let mut child = st.clone();
+                child.apply_unchecked(game, p, o)?;
+                v += q * br(game, &child, me, kind, samples, memo)?;
+            }
+            v
+        }
+    } else {
+        0.0
+    };
+    memo.insert(k, v);
+    Ok(v)
+}

@@ -1,0 +1,156 @@
+//! Decisions: what a player can choose, what a decision asks, and the
+//! choices made so far.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+use thread_local::ThreadLocal;
+
+use super::AsDef;
+use crate::definition::{CardIx, PlayerIx};
+
+/// One thing a player can choose: a card, or a word (`pass`, `back`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Choice {
+    Card(CardIx),
+    /// Shared: decisions are cloned often in playouts.
+    Word(Arc<str>),
+}
+
+impl Choice {
+    /// The stable text form: a card's id, or the word.
+    pub fn text<'a>(&'a self, game: &'a (impl AsDef + ?Sized)) -> &'a str {
+        match self {
+            Choice::Card(c) => &game.def().cards[*c as usize].id,
+            Choice::Word(w) => w,
+        }
+    }
+    /// As players read it: a card's name (as `owner`'s copy shows it), or
+    /// the word.
+    pub fn name<'a>(&'a self, game: &'a (impl AsDef + ?Sized), owner: Option<PlayerIx>) -> &'a str {
+        match self {
+            Choice::Card(ix) => game.def().cards[*ix as usize].name_for(owner),
+            Choice::Word(w) => w,
+        }
+    }
+}
+
+/// What a decision asks. Shared: a recorded ask is replayed (cloned into
+/// the state) in every playout that reaches it.
+#[derive(Debug, PartialEq)]
+pub struct Ask {
+    pub name: Arc<str>,
+    pub prompt: Arc<str>,
+    /// Who decides; several players decide simultaneously.
+    pub players: Vec<PlayerIx>,
+    /// Each decider's legal choices, by position in `players`.
+    pub options: Vec<Vec<Choice>>,
+    /// The script function that receives the choices.
+    pub then: Arc<str>,
+}
+
+/// A decision the game waits for: the ask, and the choices made so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub ask: Arc<Ask>,
+    pub chosen: Vec<Option<Choice>>,
+    /// Must choose and reveal before the others (an ordered reveal).
+    pub first: Option<PlayerIx>,
+}
+
+impl std::ops::Deref for Decision {
+    type Target = Ask;
+    fn deref(&self) -> &Ask {
+        &self.ask
+    }
+}
+
+impl Decision {
+    pub fn new(ask: Arc<Ask>) -> Decision {
+        Decision {
+            chosen: vec![None; ask.players.len()],
+            ask,
+            first: None,
+        }
+    }
+
+    /// The players who may choose now, in seat order: in an ordered reveal
+    /// the one who reveals first until they have chosen, else everyone who
+    /// has not chosen yet. The one statement of that rule.
+    pub(crate) fn waiting_now(&self) -> impl Iterator<Item = PlayerIx> + '_ {
+        let undecided = || {
+            self.players
+                .iter()
+                .zip(&self.chosen)
+                .filter(|(_, c)| c.is_none())
+                .map(|(&p, _)| p)
+        };
+        let first = self.first.filter(|&f| undecided().any(|p| p == f));
+        undecided().filter(move |&p| first.is_none_or(|f| f == p))
+    }
+    /// The players who may choose now.
+    pub fn waiting(&self) -> Vec<PlayerIx> {
+        self.waiting_now().collect()
+    }
+    /// Whether `player` may choose now (`waiting` without the allocation).
+    pub fn may_choose(&self, player: PlayerIx) -> bool {
+        self.waiting_now().any(|p| p == player)
+    }
+
+    pub fn options_of(&self, player: PlayerIx) -> &[Choice] {
+        match self.players.iter().position(|&p| p == player) {
+            Some(i) => &self.options[i],
+            None => &[],
+        }
+    }
+    /// A choice already made that `viewer` may see: their own, or one
+    /// revealed first.
+    pub fn visible_choice(&self, player: PlayerIx, viewer: Option<PlayerIx>) -> Option<&Choice> {
+        let i = self.players.iter().position(|&p| p == player)?;
+        let c = self.chosen[i].as_ref()?;
+        (viewer == Some(player) || self.first == Some(player)).then_some(c)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Outcome {
+    Win(PlayerIx),
+    Draw,
+}
+
+/// Asks of declared decision steps, shared between states: the same step,
+/// deciders and cards give the same ask, so that playouts do not build (and
+/// free) one every turn. One table per thread, bounded.
+#[derive(Default)]
+pub struct AskCache {
+    tables: ThreadLocal<RefCell<AskTable>>,
+}
+
+/// A hash of (step, deciders, cards) -> (step, ask).
+type AskTable = FxHashMap<u64, (usize, Arc<Ask>)>;
+
+/// Asks kept at most, per thread.
+const MAX_ASKS: usize = 1 << 16;
+
+impl AskCache {
+    /// The ask kept under `key` for step `step`, if `same` accepts it.
+    pub(crate) fn get(
+        &self,
+        key: u64,
+        step: usize,
+        same: impl Fn(&Ask) -> bool,
+    ) -> Option<Arc<Ask>> {
+        let t = self.tables.get_or_default().borrow();
+        match t.get(&key) {
+            Some((s, ask)) if *s == step && same(ask) => Some(ask.clone()),
+            _ => None,
+        }
+    }
+    pub(crate) fn keep(&self, key: u64, step: usize, ask: &Arc<Ask>) {
+        let mut t = self.tables.get_or_default().borrow_mut();
+        if t.len() < MAX_ASKS {
+            t.insert(key, (step, ask.clone()));
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The flow: setup, then the turn's steps (decisions, rolls, hooks) until
+//! a decision is pending or the game is over; matches of several games.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::ops::distinct;
+use super::{Args, Ask, Choice, Decision, Event, Outcome, Rules, State, shuffle};
+use crate::definition::format::TurnKind;
+use crate::definition::{CardIx, Options, PlayerIx, Setup, Step, Who};
+use crate::error::{Error, ErrorKind, Result};
+
+impl State {
+    /// Reset everything but the RNG and the match score, and run setup.
+    pub(super) fn start_game(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        events: &mut Vec<Event>,
+    ) -> Result<()> {
+        let def = game.def();
+        let n = def.nplayers();
+        self.stats = vec![0; n * def.stats.len()];
+        for (s, stat) in def.stats.iter().enumerate() {
+            for p in 0..n {
+                self.stats[p * def.stats.len() + s] = stat.start[p];
+            }
+        }
+        self.vars = def.vars.iter().map(|v| v.start).collect();
+        self.zones = vec![Vec::new(); def.slots];
+        self.cursor = 0;
+        self.turn = 0;
+        self.active = 0;
+        self.order = (0..n).collect();
+        self.pending.clear();
+        self.reveal_first = None;
+        self.outcome = None;
+        for step in &def.setup {
+            match step {
+                Setup::Put { zone, cards } => {
+                    for p in def.owners(*zone) {
+                        let slot = def.slot(*zone, p);
+                        self.zones[slot].extend_from_slice(cards);
+                    }
+                }
+                Setup::Shuffle { zone } => {
+                    for p in def.owners(*zone) {
+                        let slot = def.slot(*zone, p);
+                        shuffle(&mut self.rng, &mut self.zones[slot]);
+                    }
+                }
+                Setup::RandomOrder => {
+                    let mut order: Vec<CardIx> = (0..n as CardIx).collect();
+                    shuffle(&mut self.rng, &mut order);
+                    self.order = order.into_iter().map(|p| p as PlayerIx).collect();
+                    self.active = self.order[0];
+                }
+                Setup::Hook { name } => self.run(game, events, name, Args::None)?,
+            }
+        }
+        self.turn = 1;
+        Ok(())
+    }
+
+    /// In a match, a game's end scores it and starts the next one, until
+    /// someone has the wins needed (drawn games are replayed).
+    fn settle_match(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        events: &mut Vec<Event>,
+    ) -> Result<bool> {
+        let def = game.def();
+        let (Some(need), Some(result)) = (def.match_wins, self.outcome) else {
+            return Ok(false);
+        };
+        let winner = match result {
+            Outcome::Win(p) => {
+                self.match_wins[p] += 1;
+                Some(p)
+            }
+            Outcome::Draw => None,
+        };
+        events.push(Event::MatchGameOver {
+            game_no: self.game_no,
+            winner,
+            score: self.match_wins.clone(),
+        });
+        if let Some(p) = winner
+            && self.match_wins[p] >= need
+        {
+            events.push(Event::MatchWon { player: p });
+            return Ok(false);
+        }
+        if self.game_no >= def.match_max_games {
+            self.outcome = Some(Outcome::Draw);
+            events.push(Event::MatchDrawn {
+                games: self.game_no,
+            });
+            return Ok(false);
+        }
+        self.game_no += 1;
+        events.push(Event::GameBegins {
+            game_no: self.game_no,
+        });
+        self.start_game(game, events)?;
+        Ok(true)
+    }
+
+    /// Run flow steps until a decision is pending or the game is over.
+    pub(super) fn advance(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        events: &mut Vec<Event>,
+    ) -> Result<()> {
+        loop {
+            self.advance_game(game, events)?;
+            if !self.settle_match(game, events)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn advance_game(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        events: &mut Vec<Event>,
+    ) -> Result<()> {
+        let def = game.def();
+        let mut ran = 0;
+        while self.outcome.is_none() && self.pending.is_empty() {
+            if def.flow.is_empty() {
+                return Err(Error::new(ErrorKind::Invalid, "the flow has no steps"));
+            }
+            if ran > 2 * def.flow.len() + 2 {
+                return Err(Error::new(
+                    ErrorKind::Runtime,
+                    "the flow ran a whole turn without a decision and without ending the game",
+                ));
+            }
+            ran += 1;
+            if self.cursor == def.flow.len() {
+                // A new turn starts when its first step runs.
+                self.cursor = 0;
+                if def.max_turns.is_some_and(|m| i64::from(self.turn) >= m) {
+                    self.outcome = Some(Outcome::Draw);
+                    if self.logging {
+                        events.push(Event::TurnLimit { turns: self.turn });
+                    }
+                    break;
+                }
+                self.turn += 1;
+                if def.turns == TurnKind::Rotate {
+                    let at = self
+                        .order
+                        .iter()
+                        .position(|&p| p == self.active)
+                        .unwrap_or(0);
+                    self.active = self.order[(at + 1) % self.order.len()];
+                }
+            }
+            let step = &def.flow[self.cursor];
+            self.cursor += 1;
+            match step {
+                Step::Decide {
+                    who, simultaneous, ..
+                } => {
+                    let players: SmallVec<[PlayerIx; 4]> = match who {
+                        Who::All => (0..def.nplayers()).collect(),
+                        Who::Active => smallvec::smallvec![self.active],
+                        Who::Player(p) => smallvec::smallvec![*p],
+                    };
+                    // One decision for all, or one each in turn.
+                    let size = if *simultaneous { players.len() } else { 1 };
+                    for group in players.chunks(size.max(1)) {
+                        let ask = self.declared_ask(game, self.cursor - 1, step, group)?;
+                        self.push_decision(Decision::new(ask));
+                    }
+                }
+                Step::Roll { die, then, set } => {
+                    let faces = &def.dice[*die].faces;
+                    let i = super::below(&mut self.rng, faces.len() as u64) as usize;
+                    if self.logging {
+                        events.push(Event::Rolled {
+                            by: (def.turns == TurnKind::Rotate).then_some(self.active),
+                            die: *die,
+                            face: i,
+                        });
+                    }
+                    if let Some(v) = set {
+                        self.vars[*v] = i as i64;
+                    }
+                    if let Some(then) = then {
+                        self.run(game, events, then, Args::Face(&faces[i]))?;
+                    }
+                }
+                Step::Hook { name } => {
+                    self.run(game, events, name, Args::None)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn push_decision(&mut self, mut d: Decision) {
+        if d.players.len() > 1
+            && let Some(f) = self.reveal_first.take()
+            && d.players.contains(&f)
+        {
+            d.first = Some(f);
+        }
+        self.pending.push_back(d);
+    }
+
+    /// The ask of declared decision step `at` for `group`. Asks are shared
+    /// from the game's ask cache (if any): the same step, deciders and cards give the
+    /// same ask, so playouts do not rebuild (and free) one every turn.
+    fn declared_ask(
+        &self,
+        game: &(impl Rules + ?Sized),
+        at: usize,
+        step: &Step,
+        group: &[PlayerIx],
+    ) -> Result<Arc<Ask>> {
+        let Step::Decide {
+            name,
+            options,
+            then,
+            prompt,
+            ..
+        } = step
+        else {
+            return Err(Error::new(ErrorKind::Invalid, "not a decision step"));
+        };
+        // Each decider's distinct cards, in card order.
+        let mut lists: SmallVec<[SmallVec<[CardIx; 16]>; 2]> = SmallVec::new();
+        if let Options::Zone(z) = options {
+            for &p in group {
+                let cs: SmallVec<[CardIx; 16]> = distinct(self.zone(game, *z, p));
+                if cs.is_empty() {
+                    return Err(Error::new(
+                        ErrorKind::Runtime,
+                        format!(
+                            "decision `{name}` on turn {}: {} has no legal choice",
+                            self.turn,
+                            game.def().players[p].id
+                        ),
+                    ));
+                }
+                lists.push(cs);
+            }
+        }
+        let mut h = rustc_hash::FxHasher::default();
+        (at, group, &lists).hash(&mut h);
+        let key = h.finish();
+        let same = |ask: &Ask| {
+            ask.players[..] == *group
+                && (lists.is_empty()
+                    || ask.options.iter().zip(&lists).all(|(o, l)| {
+                        o.len() == l.len() && o.iter().zip(l).all(|(c, x)| *c == Choice::Card(*x))
+                    }))
+        };
+        if let Some(ask) = game.asks().and_then(|c| c.get(key, at, same)) {
+            return Ok(ask);
+        }
+        let opts: Vec<Vec<Choice>> = match options {
+            Options::Zone(_) => lists
+                .iter()
+                .map(|l| l.iter().map(|&c| Choice::Card(c)).collect())
+                .collect(),
+            Options::Words(w) => {
+                let words: Vec<Choice> =
+                    w.iter().map(|w| Choice::Word(w.as_str().into())).collect();
+                vec![words; group.len()]
+            }
+        };
+        let ask = Arc::new(Ask {
+            name: name.clone(),
+            prompt: prompt.clone(),
+            players: group.to_vec(),
+            options: opts,
+            then: then.clone(),
+        });
+        if let Some(c) = game.asks() {
+            c.keep(key, at, &ask);
+        }
+        Ok(ask)
+    }
+}

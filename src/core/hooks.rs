@@ -1,0 +1,64 @@
+//! The only way a hook runs: a `Hooks` implementation (the Rhai scripts, or
+//! anything else that resolves steps) behind this trait. A decorator (the
+//! memo) can wrap any implementation that is `Traceable`.
+
+use super::ops::Op;
+use super::{Choice, Event, State};
+use crate::definition::PlayerIx;
+use crate::error::Result;
+
+/// What a hook is called with.
+#[derive(Debug, Clone, Copy)]
+pub enum Args<'a> {
+    None,
+    /// A rolled face.
+    Face(&'a str),
+    /// A decision's choices, by decider.
+    Choices(&'a [PlayerIx], &'a [Option<Choice>]),
+}
+
+/// One hook call: the script function and its arguments.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    pub hook: &'a str,
+    pub args: Args<'a>,
+}
+
+/// Runs a game's hooks. `Send + Sync`, so that one game serves every thread.
+pub trait Hooks: Send + Sync {
+    /// Run `call` on `state`: it reads and changes the state only through
+    /// `ops`, and adds what it logs to `events` when `state.logging()`. On
+    /// error the state is unspecified: callers work on a copy.
+    fn run(&self, state: &mut State, call: &Call, events: &mut Vec<Event>) -> Result<()>;
+
+    /// Whether a hook of this name and arity exists.
+    fn defines(&self, name: &str, arity: usize) -> bool;
+
+    /// Statistics of a memo, if this is one.
+    fn memo_stats(&self) -> Option<MemoStats> {
+        None
+    }
+}
+
+/// Hooks that can say what a run did: its reads (with the values seen) and
+/// writes, in order. What a memo needs to replay runs.
+pub trait Traceable: Hooks {
+    /// `run`, also giving the run's operations; None for a run that cannot
+    /// be replayed from them (it drew from the RNG).
+    fn run_traced(
+        &self,
+        state: &mut State,
+        call: &Call,
+        events: &mut Vec<Event>,
+    ) -> (Result<()>, Option<Vec<Op>>);
+}
+
+/// What a memo did on this thread: runs replayed, runs of the hooks, runs
+/// by hook (most first), and its size.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MemoStats {
+    pub hits: u64,
+    pub misses: u64,
+    pub runs: Vec<(String, u64)>,
+    pub nodes: usize,
+}

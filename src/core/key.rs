@@ -1,0 +1,54 @@
+//! A canonical state key: what a transposition table (solve, best
+//! responses) stores a position's value under.
+
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxHasher;
+
+use super::{AsDef, Outcome, State};
+
+impl State {
+    /// A canonical key of the state (128 bits of two hashes): equal for
+    /// states that play on the same; everything that can matter, with the zones the YAML marks `unordered` taken as multisets.
+    pub fn key(&self, game: &(impl AsDef + ?Sized)) -> u128 {
+        let st = self;
+        let def = game.def();
+        let mut a = FxHasher::default();
+        let mut b = FxHasher::default();
+        1u8.hash(&mut b);
+        let mut both = |x: &dyn Fn(&mut FxHasher)| {
+            x(&mut a);
+            x(&mut b);
+        };
+        both(&|h| st.stats.hash(h));
+        both(&|h| st.vars.hash(h));
+        for (z, zone) in def.zones.iter().enumerate() {
+            for p in def.owners(z) {
+                let cards = st.zone(game, z, p);
+                if zone.unordered {
+                    let mut s = cards.to_vec();
+                    s.sort_unstable();
+                    both(&|h| s.hash(h));
+                } else {
+                    both(&|h| cards.hash(h));
+                }
+            }
+        }
+        both(&|h| (st.turn, st.active, st.cursor, st.game_no).hash(h));
+        both(&|h| st.order.hash(h));
+        both(&|h| st.match_wins.hash(h));
+        both(&|h| st.reveal_first.hash(h));
+        both(&|h| {
+            st.outcome
+                .map(|o| match o {
+                    Outcome::Win(p) => p as i64,
+                    Outcome::Draw => -1,
+                })
+                .hash(h)
+        });
+        for d in &st.pending {
+            both(&|h| (&*d.then, &d.players, &d.chosen, &d.options, d.first).hash(h));
+        }
+        (u128::from(a.finish()) << 64) | u128::from(b.finish())
+    }
+}

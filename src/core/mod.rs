@@ -1,0 +1,46 @@
+//! Layer 2, the core: a game in progress (`State`), its decisions, the flow
+//! that advances it, the operations through which hooks read and change it
+//! (`ops`), the one way a hook runs (`Hooks`), what a player may see of it
+//! (`visibility`), its canonical key, and what happens as data (`Event`).
+//! No script engine, no memo, no English sentences.
+
+mod decision;
+mod event;
+mod flow;
+mod hooks;
+mod key;
+pub mod ops;
+mod rng;
+mod scenario;
+mod state;
+mod visibility;
+
+pub use decision::{Ask, AskCache, Choice, Decision, Outcome};
+pub use event::Event;
+pub use hooks::{Args, Call, Hooks, MemoStats, Traceable};
+pub use rng::{below, shuffle};
+pub use state::State;
+pub use visibility::zone_visible;
+
+use crate::definition::Def;
+
+/// Anything that holds a definition: a `Def` itself, or a game.
+pub trait AsDef {
+    fn def(&self) -> &Def;
+}
+
+impl AsDef for Def {
+    fn def(&self) -> &Def {
+        self
+    }
+}
+
+/// What a state needs to advance: the definition and the hooks that
+/// resolve its steps (a game). `asks` may share the asks of declared
+/// decision steps between states (an optional cache).
+pub trait Rules: AsDef {
+    fn hooks(&self) -> &dyn Hooks;
+    fn asks(&self) -> Option<&AskCache> {
+        None
+    }
+}

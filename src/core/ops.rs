@@ -1,0 +1,287 @@
+//! The operations through which a hook reads and changes a state: the
+//! vocabulary of the script API, and what a trace of a hook run is made of
+//! (a memo replays traces). Every write can be undone.
+
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::{Ask, Decision, Outcome, State};
+use crate::definition::{CardIx, PlayerIx};
+
+/// Something a hook looked at.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Read {
+    /// A stat, by flat index (player * nstats + stat).
+    Stat(u32),
+    Var(u32),
+    Cards(u32),
+    /// The distinct cards of a zone, in card order.
+    Distinct(u32),
+    Count(u32),
+    Has(u32, CardIx),
+    Turn,
+    Active,
+    Order,
+    IsOver,
+    /// Whether any player's stat is at least `n`.
+    AnyAtLeast {
+        stat: u32,
+        nstats: u16,
+        n: i64,
+    },
+    /// The highest (or lowest) of the stats in `mask` (bit = stat index) of
+    /// the player whose stats start at flat index `base`.
+    Extreme {
+        base: u32,
+        mask: u32,
+        max: bool,
+    },
+    /// The sign of stat `.0` minus stat `.1` (flat indices): -1, 0 or 1.
+    Compare(u32, u32),
+    /// Move the top card (a read of which card, and a write).
+    Draw {
+        from: u32,
+        to: u32,
+    },
+}
+
+/// Indices in reads are u32 so that a trie node stays within a cache line.
+pub fn ix(i: usize) -> u32 {
+    i as u32
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Val {
+    Int(i64),
+    /// Inline for small zones: reads are evaluated on every replay.
+    Cards(SmallVec<[CardIx; 8]>),
+}
+
+/// Something a hook changed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    SetStat(usize, i64),
+    AddStat(usize, i64),
+    SetVar(usize, i64),
+    AddVar(usize, i64),
+    MoveCard {
+        card: CardIx,
+        from: usize,
+        to: usize,
+    },
+    MoveAll {
+        from: usize,
+        to: usize,
+    },
+    SetActive(PlayerIx),
+    SetOrder(Vec<PlayerIx>),
+    End(Outcome),
+    RevealFirst(Option<PlayerIx>),
+    /// Shared with the decisions it makes.
+    Ask(Arc<Ask>),
+}
+
+#[derive(Debug, Clone)]
+pub enum Op {
+    Read(Read, Val),
+    Write(Write),
+}
+
+/// How to take a write back (a replay that misses half way).
+pub struct Undo(UndoKind);
+
+enum UndoKind {
+    Stat(usize, i64),
+    Var(usize, i64),
+    /// A card left `from` at `pos` for the end of `to`.
+    Move {
+        from: usize,
+        pos: usize,
+        to: usize,
+    },
+    /// `n` cards were appended to `to` from the (then emptied) `from`.
+    MoveAll {
+        from: usize,
+        to: usize,
+        n: usize,
+    },
+    Active(PlayerIx),
+    Order(Vec<PlayerIx>),
+    Outcome(Option<Outcome>),
+    Reveal(Option<PlayerIx>),
+    Ask,
+}
+
+/// A zone's distinct cards, in card order (what a `from:` decision offers
+/// and `card_types` returns).
+pub fn distinct<A: smallvec::Array<Item = CardIx>>(cards: &[CardIx]) -> SmallVec<A> {
+    let mut v = SmallVec::from_slice(cards);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The turn order as a card-list value.
+pub fn order_cards<A: smallvec::Array<Item = CardIx>>(state: &State) -> SmallVec<A> {
+    state.order().iter().map(|&p| p as CardIx).collect()
+}
+
+impl State {
+    /// Evaluate a read (a draw also moves the card).
+    pub fn read(&mut self, key: &Read) -> Val {
+        read(self, key)
+    }
+    /// A read that may change the state (a draw), and how to undo it.
+    pub fn read_undoable(&mut self, key: &Read) -> (Val, Option<Undo>) {
+        let v = read(self, key);
+        let u = undo_draw(self, key, &v).map(Undo);
+        (v, u)
+    }
+    /// Apply a write; None if it cannot apply (a card not there), with the
+    /// state unchanged.
+    pub fn write(&mut self, w: &Write) -> Option<Undo> {
+        apply(self, w).map(Undo)
+    }
+    /// Take back a write or a read's move.
+    pub fn undo(&mut self, u: Undo) {
+        undo(self, u.0)
+    }
+}
+
+fn read(state: &mut State, key: &Read) -> Val {
+    match key {
+        Read::Stat(i) => Val::Int(state.stats[*i as usize]),
+        Read::Var(i) => Val::Int(state.vars[*i as usize]),
+        Read::Cards(s) => Val::Cards(SmallVec::from_slice(&state.zones[*s as usize])),
+        Read::Distinct(s) => Val::Cards(distinct(&state.zones[*s as usize])),
+        Read::Count(s) => Val::Int(state.zones[*s as usize].len() as i64),
+        Read::Has(s, c) => Val::Int(i64::from(state.zones[*s as usize].contains(c))),
+        Read::Turn => Val::Int(i64::from(state.turn)),
+        Read::Active => Val::Int(state.active as i64),
+        Read::Order => Val::Cards(order_cards(state)),
+        Read::IsOver => Val::Int(i64::from(state.outcome.is_some())),
+        Read::AnyAtLeast { stat, nstats, n } => {
+            let hit = state
+                .stats
+                .iter()
+                .skip(*stat as usize)
+                .step_by(usize::from(*nstats).max(1))
+                .any(|v| v >= n);
+            Val::Int(i64::from(hit))
+        }
+        Read::Extreme { base, mask, max } => {
+            let vals = (0..32)
+                .filter(|b| mask & (1 << b) != 0)
+                .map(|b| state.stats[*base as usize + b]);
+            Val::Int(if *max { vals.max() } else { vals.min() }.unwrap_or(0))
+        }
+        Read::Compare(a, b) => Val::Int(
+            match state.stats[*a as usize].cmp(&state.stats[*b as usize]) {
+                std::cmp::Ordering::Less => -1,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => 1,
+            },
+        ),
+        Read::Draw { from, to } => match state.zones[*from as usize].pop() {
+            Some(c) => {
+                state.zones[*to as usize].push(c);
+                Val::Int(i64::from(c))
+            }
+            None => Val::Int(-1),
+        },
+    }
+}
+
+fn undo_draw(state: &mut State, key: &Read, v: &Val) -> Option<UndoKind> {
+    match (key, v) {
+        (Read::Draw { from, to }, Val::Int(c)) if *c >= 0 => Some(UndoKind::Move {
+            from: *from as usize,
+            pos: state.zones[*from as usize].len(),
+            to: *to as usize,
+        }),
+        _ => None,
+    }
+}
+
+fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
+    Some(match w {
+        Write::SetStat(i, v) => UndoKind::Stat(*i, std::mem::replace(&mut state.stats[*i], *v)),
+        Write::AddStat(i, d) => {
+            let old = state.stats[*i];
+            state.stats[*i] = old.saturating_add(*d);
+            UndoKind::Stat(*i, old)
+        }
+        Write::SetVar(i, v) => UndoKind::Var(*i, std::mem::replace(&mut state.vars[*i], *v)),
+        Write::AddVar(i, d) => {
+            let old = state.vars[*i];
+            state.vars[*i] = old.saturating_add(*d);
+            UndoKind::Var(*i, old)
+        }
+        Write::MoveCard { card, from, to } => {
+            let pos = state.zones[*from].iter().rposition(|x| x == card)?;
+            state.zones[*from].remove(pos);
+            state.zones[*to].push(*card);
+            UndoKind::Move {
+                from: *from,
+                pos,
+                to: *to,
+            }
+        }
+        Write::MoveAll { from, to } => {
+            if from == to {
+                UndoKind::MoveAll {
+                    from: *from,
+                    to: *to,
+                    n: 0,
+                }
+            } else {
+                // Keep both zones' buffers: they fill again next turn.
+                let mut moved = std::mem::take(&mut state.zones[*from]);
+                let n = moved.len();
+                state.zones[*to].extend_from_slice(&moved);
+                moved.clear();
+                state.zones[*from] = moved;
+                UndoKind::MoveAll {
+                    from: *from,
+                    to: *to,
+                    n,
+                }
+            }
+        }
+        Write::SetActive(p) => UndoKind::Active(std::mem::replace(&mut state.active, *p)),
+        Write::SetOrder(o) => UndoKind::Order(std::mem::replace(&mut state.order, o.clone())),
+        Write::End(o) => UndoKind::Outcome(state.outcome.replace(*o)),
+        Write::RevealFirst(p) => UndoKind::Reveal(std::mem::replace(&mut state.reveal_first, *p)),
+        Write::Ask(d) => {
+            state.push_decision(Decision::new(d.clone()));
+            UndoKind::Ask
+        }
+    })
+}
+
+fn undo(state: &mut State, u: UndoKind) {
+    match u {
+        UndoKind::Stat(i, v) => state.stats[i] = v,
+        UndoKind::Var(i, v) => state.vars[i] = v,
+        UndoKind::Move { from, pos, to } => {
+            if let Some(c) = state.zones[to].pop() {
+                state.zones[from].insert(pos, c);
+            }
+        }
+        UndoKind::MoveAll { from, to, n } => {
+            if n > 0 {
+                let at = state.zones[to].len() - n;
+                let back = state.zones[to].split_off(at);
+                state.zones[from] = back;
+            }
+        }
+        UndoKind::Active(p) => state.active = p,
+        UndoKind::Order(o) => state.order = o,
+        UndoKind::Outcome(o) => state.outcome = o,
+        UndoKind::Reveal(p) => state.reveal_first = p,
+        UndoKind::Ask => {
+            state.pending.pop_back();
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Setting a position by ids: for rule scenarios in tests and for tools
+//! that start from a given position.
+
+use super::{AsDef, State};
+use crate::definition::format::Per;
+use crate::error::{Error, Result};
+
+impl State {
+    /// Set a stat by ids: for scenarios and tools that start from a position.
+    pub fn set_stat(
+        &mut self,
+        game: &(impl AsDef + ?Sized),
+        player: &str,
+        stat: &str,
+        value: i64,
+    ) -> Result<()> {
+        let def = game.def();
+        let (Some(p), Some(s)) = (def.player(player), def.stat(stat)) else {
+            return Err(Error::usage(format!(
+                "no player `{player}` or no stat `{stat}`"
+            )));
+        };
+        self.stats[p * def.stats.len() + s] = value;
+        Ok(())
+    }
+    /// Replace a zone's cards by ids (for scenarios that start from a
+    /// position). `owner` is ignored for a shared zone.
+    pub fn set_zone(
+        &mut self,
+        game: &(impl AsDef + ?Sized),
+        owner: &str,
+        zone: &str,
+        cards: &[&str],
+    ) -> Result<()> {
+        let def = game.def();
+        let Some(z) = def.zone(zone) else {
+            return Err(Error::usage(format!("no zone `{zone}`")));
+        };
+        let p = match def.zones[z].per {
+            Per::Game => 0,
+            Per::Player => def
+                .player(owner)
+                .ok_or_else(|| Error::usage(format!("no player `{owner}`")))?,
+        };
+        let mut ixs = Vec::new();
+        for c in cards {
+            ixs.push(
+                def.card(c)
+                    .ok_or_else(|| Error::usage(format!("no card `{c}`")))?,
+            );
+        }
+        let slot = def.slot(z, p);
+        self.zones[slot] = ixs;
+        Ok(())
+    }
+
+    /// Set a game-wide var by id (for scenarios).
+    pub fn set_var(&mut self, game: &(impl AsDef + ?Sized), var: &str, value: i64) -> Result<()> {
+        let i = game
+            .def()
+            .var(var)
+            .ok_or_else(|| Error::usage(format!("no var `{var}`")))?;
+        self.vars[i] = value;
+        Ok(())
+    }
+
+    /// Card ids in a zone.
+    pub fn zone_ids(&self, game: &(impl AsDef + ?Sized), owner: &str, zone: &str) -> Vec<String> {
+        let def = game.def();
+        let (Some(z), p) = (def.zone(zone), def.player(owner).unwrap_or(0)) else {
+            return Vec::new();
+        };
+        self.zone(game, z, p)
+            .iter()
+            .map(|&c| def.cards[c as usize].id.clone())
+            .collect()
+    }
+}

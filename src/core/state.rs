@@ -1,0 +1,314 @@
+//! A game in progress. It always rests at a decision (one or several players
+//! to choose) or at the end; chance is drawn from its own seeded RNG while the
+//! flow advances (flow.rs), so seed + moves reproduce a game.
+
+use std::collections::VecDeque;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use super::{Args, Call, Choice, Decision, Event, Outcome, Rules};
+use crate::definition::{CardIx, PlayerIx};
+use crate::error::{Error, ErrorKind, Result};
+
+#[derive(Debug, Clone)]
+pub struct State {
+    /// Per-player stats, `player * nstats + stat`.
+    pub(super) stats: Vec<i64>,
+    pub(super) vars: Vec<i64>,
+    /// Card zones by slot (see `Def::slot`); the top of a pile is its end.
+    pub(super) zones: Vec<Vec<CardIx>>,
+    pub(super) rng: ChaCha8Rng,
+    /// Next flow step to run.
+    pub(super) cursor: usize,
+    pub(super) turn: u32,
+    pub(super) active: PlayerIx,
+    /// Turn order for `turns: rotate` (default: seat order).
+    pub(super) order: Vec<PlayerIx>,
+    pub(super) pending: VecDeque<Decision>,
+    /// The next simultaneous decision is ordered: this player reveals first.
+    pub(super) reveal_first: Option<PlayerIx>,
+    pub(super) outcome: Option<Outcome>,
+    /// Events are recorded (a game people watch); off in playouts.
+    pub(super) logging: bool,
+    /// In a match: the game being played (from 1) and each player's wins.
+    pub(super) game_no: u32,
+    pub(super) match_wins: Vec<u32>,
+}
+
+impl State {
+    /// A new game: setup run, advanced to the first decision; with what
+    /// happened so far.
+    pub fn new(game: &(impl Rules + ?Sized), seed: u64) -> Result<(State, Vec<Event>)> {
+        State::start(game, seed, true)
+    }
+
+    /// A new game that records no events (for playouts).
+    pub fn new_quiet(game: &(impl Rules + ?Sized), seed: u64) -> Result<State> {
+        State::start(game, seed, false).map(|(s, _)| s)
+    }
+
+    fn start(
+        game: &(impl Rules + ?Sized),
+        seed: u64,
+        logging: bool,
+    ) -> Result<(State, Vec<Event>)> {
+        let n = game.def().nplayers();
+        let mut state = State {
+            stats: Vec::new(),
+            vars: Vec::new(),
+            zones: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            cursor: 0,
+            turn: 0,
+            active: 0,
+            order: (0..n).collect(),
+            pending: VecDeque::new(),
+            reveal_first: None,
+            outcome: None,
+            logging,
+            game_no: 1,
+            match_wins: vec![0; n],
+        };
+        let mut events = Vec::new();
+        state.start_game(game, &mut events)?;
+        state.advance(game, &mut events)?;
+        Ok((state, events))
+    }
+
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+    /// The player whose turn it is (`turns: rotate`), or whom a hook set.
+    pub fn active(&self) -> PlayerIx {
+        self.active
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+    /// Whether events are recorded (false in playouts).
+    pub fn logging(&self) -> bool {
+        self.logging
+    }
+    /// Stop recording events: the state becomes a playout's.
+    pub fn set_quiet(&mut self) {
+        self.logging = false;
+    }
+    /// In a match, the game being played (from 1).
+    pub fn game_no(&self) -> u32 {
+        self.game_no
+    }
+    /// In a match, each player's wins so far.
+    pub fn match_wins(&self) -> &[u32] {
+        &self.match_wins
+    }
+    /// The turn order (`turns: rotate`).
+    pub fn order(&self) -> &[PlayerIx] {
+        &self.order
+    }
+    /// How far the RNG has been drawn (changes whenever chance happens).
+    pub fn rng_position(&self) -> u128 {
+        self.rng.get_word_pos()
+    }
+
+    pub fn stat(&self, game: &(impl super::AsDef + ?Sized), player: PlayerIx, stat: usize) -> i64 {
+        self.stats[player * game.def().stats.len() + stat]
+    }
+    pub fn var(&self, var: usize) -> i64 {
+        self.vars[var]
+    }
+    pub fn zone(
+        &self,
+        game: &(impl super::AsDef + ?Sized),
+        zone: usize,
+        owner: PlayerIx,
+    ) -> &[CardIx] {
+        &self.zones[game.def().slot(zone, owner)]
+    }
+    /// A zone's cards by slot (`Def::slot`).
+    pub fn slot(&self, slot: usize) -> &[CardIx] {
+        &self.zones[slot]
+    }
+    /// A uniform draw in 0..n from the game's RNG (n > 0).
+    pub fn random_below(&mut self, n: u64) -> u64 {
+        super::below(&mut self.rng, n)
+    }
+    /// Shuffle a zone's slot with the game's RNG.
+    pub fn shuffle_slot(&mut self, slot: usize) {
+        super::shuffle(&mut self.rng, &mut self.zones[slot]);
+    }
+
+    /// The decision the game waits for, if not over.
+    pub fn decision(&self) -> Option<&Decision> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        self.pending.front()
+    }
+    /// The first player who may choose now (no allocation: for playouts).
+    pub fn first_waiting(&self) -> Option<PlayerIx> {
+        self.decision()?.waiting_now().next()
+    }
+    /// Players who may choose now.
+    pub fn waiting(&self) -> Vec<PlayerIx> {
+        self.decision().map(|d| d.waiting()).unwrap_or_default()
+    }
+    /// Whether `player` may choose now.
+    pub fn may_choose(&self, player: PlayerIx) -> bool {
+        self.decision().is_some_and(|d| d.may_choose(player))
+    }
+    /// Legal choices of `player` now (empty when it is not their decision).
+    pub fn legal(&self, player: PlayerIx) -> &[Choice] {
+        match self.decision() {
+            Some(d) if d.may_choose(player) => d.options_of(player),
+            _ => &[],
+        }
+    }
+
+    /// `player` makes `choice`, checked: it must be their decision and a
+    /// legal choice. When it completes the decision, the choices are
+    /// revealed and resolved. On error the state is unchanged.
+    pub fn act(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        player: PlayerIx,
+        choice: Choice,
+    ) -> Result<Vec<Event>> {
+        let Some(d) = self.decision() else {
+            return Err(Error::new(ErrorKind::Move, "the game is over"));
+        };
+        if !d.may_choose(player) {
+            return Err(Error::new(
+                ErrorKind::Move,
+                format!("it is not {}'s decision now", game.def().players[player].id),
+            ));
+        }
+        if !d.options_of(player).contains(&choice) {
+            return Err(Error::new(
+                ErrorKind::Move,
+                format!("`{}` is not a legal choice", choice.text(game)),
+            ));
+        }
+        let mut work = self.clone();
+        let events = work.apply_unchecked(game, player, choice)?;
+        *self = work;
+        Ok(events)
+    }
+
+    /// `act` without the legality check and without keeping the state on a
+    /// hook's error: for bots and simulation, which choose among the legal
+    /// choices and drop a state whose hook failed. Skips the copy `act`
+    /// makes. A player who may not choose now is still refused.
+    pub fn apply_unchecked(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        player: PlayerIx,
+        choice: Choice,
+    ) -> Result<Vec<Event>> {
+        let logging = self.logging;
+        let Some(d) = self.pending.front_mut().filter(|_| self.outcome.is_none()) else {
+            return Err(Error::new(ErrorKind::Move, "the game is over"));
+        };
+        if !d.may_choose(player) {
+            return Err(Error::new(
+                ErrorKind::Move,
+                format!("it is not {}'s decision now", game.def().players[player].id),
+            ));
+        }
+        debug_assert!(d.options_of(player).contains(&choice), "an illegal choice");
+        let mut events = Vec::new();
+        let Some(i) = d.players.iter().position(|&p| p == player) else {
+            return Err(Error::new(ErrorKind::Move, "not a decider"));
+        };
+        if d.first == Some(player) && logging {
+            events.push(Event::RevealedFirst {
+                player,
+                choice: choice.clone(),
+            });
+        }
+        d.chosen[i] = Some(choice);
+        if d.chosen.iter().all(Option::is_some) {
+            let Some(d) = self.pending.pop_front() else {
+                return Err(Error::new(ErrorKind::Move, "the game is over"));
+            };
+            if d.players.len() > 1 && logging {
+                events.push(Event::Revealed {
+                    choices: d
+                        .players
+                        .iter()
+                        .copied()
+                        .zip(d.chosen.iter().flatten().cloned())
+                        .collect(),
+                });
+            }
+            self.run(
+                game,
+                &mut events,
+                &d.then,
+                Args::Choices(&d.players, &d.chosen),
+            )?;
+            self.advance(game, &mut events)?;
+        }
+        Ok(events)
+    }
+
+    /// Call a hook on this state, through the game's hooks. On error the
+    /// state is unspecified: callers work on a copy and drop it.
+    pub(super) fn run(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        events: &mut Vec<Event>,
+        hook: &str,
+        args: Args,
+    ) -> Result<()> {
+        let turn = self.turn;
+        let call = Call { hook, args };
+        game.hooks().run(self, &call, events).map_err(|e| {
+            let e = e.note(format!("during turn {turn}"));
+            let def = game.def();
+            match args {
+                Args::Choices(players, chosen) => {
+                    let what: Vec<String> = players
+                        .iter()
+                        .zip(chosen.iter())
+                        .filter_map(|(p, c)| {
+                            c.as_ref()
+                                .map(|c| format!("{}: {}", def.players[*p].id, c.text(def)))
+                        })
+                        .collect();
+                    e.note(format!("resolving {{{}}}", what.join(", ")))
+                }
+                Args::Face(f) => e.note(format!("resolving the roll `{f}`")),
+                Args::None => e,
+            }
+        })
+    }
+
+    /// Lend the state by value to `f` (a hook engine that parks it where
+    /// its functions reach it) and take back the state `f` returns.
+    pub fn lend<T>(&mut self, f: impl FnOnce(State) -> (State, T)) -> T {
+        let stand_in = State {
+            stats: Vec::new(),
+            vars: Vec::new(),
+            zones: Vec::new(),
+            rng: self.rng.clone(),
+            cursor: 0,
+            turn: 0,
+            active: 0,
+            order: Vec::new(),
+            pending: VecDeque::new(),
+            reveal_first: None,
+            outcome: None,
+            logging: self.logging,
+            game_no: 0,
+            match_wins: Vec::new(),
+        };
+        let taken = std::mem::replace(self, stand_in);
+        let (back, out) = f(taken);
+        *self = back;
+        out
+    }
+}

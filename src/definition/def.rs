@@ -1,0 +1,280 @@
+//! A validated definition: names resolved to indices, parameters bound,
+//! variants applied. Plain data (`Send + Sync`): no script, no engine.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::format::{AttrValue, Per, TurnKind, Visibility};
+use crate::error::Pos;
+
+pub type PlayerIx = usize;
+pub type CardIx = u16;
+
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Stat {
+    pub id: String,
+    pub name: String,
+    pub doc: String,
+    /// The starting value, per player.
+    pub start: Vec<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Var {
+    pub id: String,
+    pub name: String,
+    pub show: bool,
+    pub start: i64,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub id: String,
+    pub value: i64,
+    pub default: i64,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub copies: u32,
+    pub text: String,
+    pub attrs: Vec<(String, AttrValue)>,
+    /// Display name by owner (index = player), for factions with own names.
+    pub names: Vec<String>,
+}
+
+impl Card {
+    /// The name a player's copy shows (their faction's name, if any).
+    pub fn name_for(&self, owner: Option<PlayerIx>) -> &str {
+        owner
+            .and_then(|p| self.names.get(p))
+            .filter(|n| !n.is_empty())
+            .unwrap_or(&self.name)
+    }
+    pub fn attr(&self, key: &str) -> Option<&AttrValue> {
+        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Zone {
+    pub id: String,
+    pub name: String,
+    pub per: Per,
+    pub visibility: Visibility,
+    /// Only cards with these attributes can be here.
+    pub holds: Option<Vec<(String, AttrValue)>>,
+    /// The order of its cards does not matter.
+    pub unordered: bool,
+    /// Index of this zone's first slot in a state's zones.
+    pub slot: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Die {
+    pub id: String,
+    pub faces: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// Terrain of each square, by index.
+    pub squares: Vec<String>,
+    /// The stat that holds positions.
+    pub position: Option<usize>,
+    /// Display character by terrain.
+    pub symbols: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Setup {
+    /// Put these cards (already expanded by copies) into the zone; for a
+    /// per-player zone, into every player's.
+    Put {
+        zone: usize,
+        cards: Vec<CardIx>,
+    },
+    Shuffle {
+        zone: usize,
+    },
+    /// Draw the turn order at random.
+    RandomOrder,
+    Hook {
+        name: String,
+    },
+}
+
+/// Who decides at a `decide` step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    All,
+    Active,
+    Player(PlayerIx),
+}
+
+#[derive(Debug, Clone)]
+pub enum Options {
+    /// The distinct cards in the decider's zone.
+    Zone(usize),
+    Words(Vec<String>),
+}
+
+#[derive(Debug, Clone)]
+pub enum Step {
+    Decide {
+        name: Arc<str>,
+        who: Who,
+        simultaneous: bool,
+        options: Options,
+        then: Arc<str>,
+        prompt: Arc<str>,
+    },
+    Roll {
+        die: usize,
+        then: Option<String>,
+        /// The var that receives the face's index.
+        set: Option<usize>,
+    },
+    Hook {
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct VariantInfo {
+    pub id: String,
+    pub name: String,
+    pub doc: String,
+    pub sets: Vec<(String, i64)>,
+}
+
+/// Everything about a game but its compiled script: plain tables that the
+/// script API reads while a hook runs.
+#[derive(Debug)]
+pub struct Def {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+    pub rules: String,
+    pub path: PathBuf,
+    pub players: Vec<Player>,
+    pub stats: Vec<Stat>,
+    pub vars: Vec<Var>,
+    pub params: Vec<Param>,
+    pub cards: Vec<Card>,
+    pub zones: Vec<Zone>,
+    pub dice: Vec<Die>,
+    pub board: Option<Board>,
+    pub setup: Vec<Setup>,
+    pub flow: Vec<Step>,
+    pub turns: TurnKind,
+    /// Turns after which the game is a draw.
+    pub max_turns: Option<i64>,
+    /// Every variant the file offers.
+    pub variants: Vec<VariantInfo>,
+    /// The variants applied to this game, in order.
+    pub applied: Vec<String>,
+    /// Parameters set on the command line or in a replay (after variants).
+    pub sets: Vec<(String, i64)>,
+    /// Play a match: games until someone has this many wins.
+    pub match_wins: Option<u32>,
+    /// A match with no winner after this many games is a draw.
+    pub match_max_games: u32,
+    /// Total number of zone slots in a state.
+    pub slots: usize,
+    /// The script files (main first, then variants') and the hooks the
+    /// file names, with their arity and where they are named.
+    pub script: ScriptRef,
+    /// What kind of game this is, known before any state exists.
+    pub capabilities: Capabilities,
+}
+
+/// The script a definition needs: files, and the hooks it must define.
+#[derive(Debug, Clone, Default)]
+pub struct ScriptRef {
+    pub files: Vec<PathBuf>,
+    pub hooks: Vec<HookRef>,
+}
+
+/// A hook named in the game file: a script function with this arity.
+#[derive(Debug, Clone)]
+pub struct HookRef {
+    pub name: String,
+    pub arity: usize,
+    pub pos: Option<Pos>,
+}
+
+/// A game's static capabilities, read off the definition (so that a tool
+/// such as `solve` can refuse a game before it searches). Conservative:
+/// `chance_after_setup` and `hidden_information` are true when the file makes
+/// them possible (a roll step, a hidden zone, a script hook that may draw
+/// from the RNG is not visible here and is caught while searching).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Capabilities {
+    pub players: usize,
+    /// Some decision is taken by several players at once.
+    pub simultaneous: bool,
+    /// The flow rolls a die after setup.
+    pub chance_after_setup: bool,
+    /// Some zone is hidden from some player.
+    pub hidden_information: bool,
+}
+
+impl Def {
+    pub fn player(&self, id: &str) -> Option<PlayerIx> {
+        self.players.iter().position(|p| p.id == id)
+    }
+    pub fn stat(&self, id: &str) -> Option<usize> {
+        self.stats.iter().position(|s| s.id == id)
+    }
+    pub fn var(&self, id: &str) -> Option<usize> {
+        self.vars.iter().position(|s| s.id == id)
+    }
+    pub fn param(&self, id: &str) -> Option<&Param> {
+        self.params.iter().find(|p| p.id == id)
+    }
+    pub fn zone(&self, id: &str) -> Option<usize> {
+        self.zones.iter().position(|z| z.id == id)
+    }
+    pub fn die(&self, id: &str) -> Option<usize> {
+        self.dice.iter().position(|d| d.id == id)
+    }
+    /// A card by id or alias.
+    pub fn card(&self, word: &str) -> Option<CardIx> {
+        self.cards
+            .iter()
+            .position(|c| c.id == word || c.aliases.iter().any(|a| a == word))
+            .map(|i| i as CardIx)
+    }
+    /// The state slot of a zone: `owner` is ignored for shared zones.
+    pub fn slot(&self, zone: usize, owner: PlayerIx) -> usize {
+        let z = &self.zones[zone];
+        match z.per {
+            Per::Player => z.slot + owner,
+            Per::Game => z.slot,
+        }
+    }
+    /// The owners to iterate for a zone: every player, or just one slot.
+    pub fn owners(&self, zone: usize) -> std::ops::Range<PlayerIx> {
+        match self.zones[zone].per {
+            Per::Player => 0..self.players.len(),
+            Per::Game => 0..1,
+        }
+    }
+    pub fn nplayers(&self) -> usize {
+        self.players.len()
+    }
+}

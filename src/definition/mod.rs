@@ -1,0 +1,11 @@
+//! Layer 1, the definition: the game file as written (`format`), finding and
+//! reading it (`source`), and its analysis into a validated `Def`
+//! (`analyze`). Plain `Send + Sync` data; no script engine.
+
+pub mod analyze;
+mod def;
+pub mod format;
+pub mod source;
+
+pub use def::*;
+pub use source::Settings;

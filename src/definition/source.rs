@@ -1,0 +1,175 @@
+//! Game files on disk: where games are found, reading one with positions,
+//! and following `extends:` into one merged file.
+
+use std::path::{Path, PathBuf};
+
+use super::format::{self, At, GameFile};
+use crate::error::{Error, ErrorKind, Pos, Result, did_you_mean};
+
+/// What to load: a game and the settings a command line or a replay gives.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    pub variants: Vec<String>,
+    pub sets: Vec<(String, i64)>,
+}
+
+/// The games folder: `--games-dir`, else `TABULA_GAMES`, else `./games`.
+pub fn games_dir(flag: Option<&Path>) -> PathBuf {
+    if let Some(d) = flag {
+        return d.to_path_buf();
+    }
+    match std::env::var_os("TABULA_GAMES") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from("games"),
+    }
+}
+
+/// The ids of the games in a folder, sorted.
+pub fn list_ids(dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            let yaml = p.extension().is_some_and(|x| x == "yaml" || x == "yml");
+            yaml.then(|| p.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// A game id in `dir`, or a path to a YAML file.
+pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
+    let as_path = Path::new(game);
+    if as_path.is_file() {
+        return Ok(as_path.to_path_buf());
+    }
+    for ext in ["yaml", "yml"] {
+        let p = dir.join(format!("{game}.{ext}"));
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    let ids = list_ids(dir);
+    let mut e = Error::usage(format!(
+        "no game `{game}` in {} (and no such file)",
+        dir.display()
+    ));
+    if let Some(h) = did_you_mean(game, ids.iter().map(String::as_str)) {
+        e = e.note(h);
+    }
+    Err(e.note(format!("games there: {}", ids.join(", "))))
+}
+
+/// Parse one YAML file as a game file, with positions.
+pub fn parse_file(path: &Path) -> Result<(GameFile, String)> {
+    let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let file = parse_source(path, &src)?;
+    Ok((file, src))
+}
+
+/// Parse game-file text (named `path` in errors). Never panics, whatever
+/// the input (fuzzed: fuzz/fuzz_targets/load_game.rs).
+pub fn parse_source(path: &Path, src: &str) -> Result<GameFile> {
+    format::with_file(path, || serde_saphyr::from_str::<GameFile>(src))
+        .map_err(|e| yaml_error(path, &e))
+}
+
+fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
+    let loc = e.location();
+    let options = serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off };
+    let mut msg = e.render_with_options(options);
+    // The position is rendered by us, with the source line.
+    if let Some(i) = msg.rfind(" at line ") {
+        msg.truncate(i);
+    }
+    // The parser's advice to its own callers is not the designer's.
+    if let Some(i) = msg.find(", set DuplicateKeyPolicy") {
+        msg.truncate(i);
+    }
+    if msg == "expected mapping start" {
+        msg = "expected a mapping here (`key: value` lines or `{key: value}`)".into();
+    }
+    let mut err = Error::new(ErrorKind::Yaml, msg.clone());
+    if let Some(field) = msg
+        .strip_prefix("unknown field `")
+        .and_then(|r| r.split('`').next())
+    {
+        let known = msg.split("expected one of ").nth(1).unwrap_or("");
+        let names: Vec<&str> = known
+            .split(", ")
+            .map(|s| s.trim_matches(|c| c == '`' || c == '.'))
+            .collect();
+        if let Some(h) = did_you_mean(field, names) {
+            err = err.note(h);
+        }
+    }
+    err.at(loc.and_then(|l| Pos::new(path, l.line(), l.column())))
+}
+
+/// Read a game file and what it extends, merged, with the script path made
+/// absolute relative to the file that names it.
+pub fn read_merged(path: &Path, dir: &Path, depth: usize) -> Result<GameFile> {
+    if depth > 8 {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!(
+                "{}: `extends` goes more than 8 files deep (a cycle?)",
+                path.display()
+            ),
+        ));
+    }
+    let (mut file, _) = parse_file(path)?;
+    let here = path.parent().unwrap_or(Path::new("."));
+    if let Some(s) = &mut file.script {
+        s.value = normalize(&here.join(&s.value))
+            .to_string_lossy()
+            .into_owned();
+    }
+    for v in file.variants.values_mut() {
+        if let Some(s) = v.overlay.as_mut().and_then(|o| o.script.as_mut()) {
+            s.value = normalize(&here.join(&s.value))
+                .to_string_lossy()
+                .into_owned();
+        }
+    }
+    let Some(parent) = file.extends.take() else {
+        if file.script.is_none()
+            && let Some(id) = &file.id
+        {
+            let p = normalize(&here.join("../scripts").join(format!("{}.rhai", id.value)));
+            file.script = Some(At::new(p.to_string_lossy().into_owned()));
+        }
+        return Ok(file);
+    };
+    let base_path = match find(&parent.value, here) {
+        Ok(p) => p,
+        Err(_) => find(&parent.value, dir).map_err(|e| {
+            Error::new(ErrorKind::Invalid, format!("extends: {}", e.message)).at(parent.pos.clone())
+        })?,
+    };
+    let base = read_merged(&base_path, dir, depth + 1)?;
+    Ok(format::merge(base, file))
+}
+
+/// `games/../scripts/x.rhai` -> `scripts/x.rhai`, without touching the disk,
+/// so that messages show short paths.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        return PathBuf::from(".");
+    }
+    out.iter().collect()
+}

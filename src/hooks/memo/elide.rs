@@ -1,0 +1,237 @@
+//! Reads a replay can skip: a run that reads a stat it has just set, or a
+//! zone it has already read and then moved a card into, gets a value the
+//! earlier operations of the same run determine. Dropping those reads from
+//! a record makes every replay of it shorter. The rule looks only at the
+//! operations before a read, so two runs with the same beginning drop the
+//! same reads and still share their path in the trie.
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use crate::core::ops::{Op, Read, Val, Write, ix};
+use crate::definition::CardIx;
+
+/// What the operations so far determine.
+#[derive(Default)]
+struct Known {
+    /// Exact values of reads (stats, vars, counts, the active player...).
+    values: FxHashMap<Read, Val>,
+    /// Exact contents of zones, which answer every read of the zone.
+    zones: FxHashMap<u32, SmallVec<[CardIx; 8]>>,
+}
+
+impl Known {
+    fn determines(&self, key: &Read) -> bool {
+        match key {
+            Read::Draw { .. } => false,
+            Read::Cards(z) | Read::Distinct(z) | Read::Count(z) | Read::Has(z, _) => {
+                self.zones.contains_key(z) || self.values.contains_key(key)
+            }
+            _ => self.values.contains_key(key),
+        }
+    }
+
+    fn learn(&mut self, key: &Read, v: &Val) {
+        match (key, v) {
+            (Read::Draw { from, to }, Val::Int(c)) => match CardIx::try_from(*c) {
+                Ok(c) => self.moved(c, *from, *to),
+                // Nothing to draw: the pile was empty.
+                Err(_) => {
+                    self.forget_zone(*from);
+                    self.zones.insert(*from, SmallVec::new());
+                }
+            },
+            (Read::Cards(z), Val::Cards(c)) => {
+                self.zones.insert(*z, c.clone());
+            }
+            _ => {
+                self.values.insert(key.clone(), v.clone());
+            }
+        }
+    }
+
+    /// Facts about a zone other than its contents become stale on a move.
+    fn forget_zone(&mut self, z: u32) {
+        self.values.retain(
+            |k, _| !matches!(k, Read::Distinct(y) | Read::Count(y) | Read::Has(y, _) if *y == z),
+        );
+    }
+
+    /// `card` went from the end-most place it had in `from` to the end of `to`.
+    fn moved(&mut self, card: CardIx, from: u32, to: u32) {
+        self.forget_zone(from);
+        self.forget_zone(to);
+        if let Some(cs) = self.zones.get_mut(&from) {
+            match cs.iter().rposition(|&c| c == card) {
+                Some(i) => {
+                    cs.remove(i);
+                }
+                None => {
+                    self.zones.remove(&from);
+                }
+            }
+        }
+        if let Some(cs) = self.zones.get_mut(&to) {
+            cs.push(card);
+        }
+    }
+
+    fn int(&mut self, key: Read, f: impl FnOnce(Option<i64>) -> Option<i64>) {
+        let old = match self.values.get(&key) {
+            Some(Val::Int(i)) => Some(*i),
+            _ => None,
+        };
+        match f(old) {
+            Some(v) => self.values.insert(key, Val::Int(v)),
+            None => self.values.remove(&key),
+        };
+    }
+
+    fn write(&mut self, w: &Write) {
+        if matches!(w, Write::SetStat(..) | Write::AddStat(..)) {
+            // Reads that combine stats: any of them may have changed.
+            self.values.retain(|k, _| {
+                !matches!(
+                    k,
+                    Read::AnyAtLeast { .. } | Read::Extreme { .. } | Read::Compare(..)
+                )
+            });
+        }
+        match w {
+            Write::SetStat(i, v) => self.int(Read::Stat(ix(*i)), |_| Some(*v)),
+            Write::AddStat(i, d) => {
+                self.int(Read::Stat(ix(*i)), |o| o.map(|x| x.saturating_add(*d)))
+            }
+            Write::SetVar(i, v) => self.int(Read::Var(ix(*i)), |_| Some(*v)),
+            Write::AddVar(i, d) => self.int(Read::Var(ix(*i)), |o| o.map(|x| x.saturating_add(*d))),
+            Write::MoveCard { card, from, to } => self.moved(*card, ix(*from), ix(*to)),
+            Write::MoveAll { from, to } if from != to => {
+                let (from, to) = (ix(*from), ix(*to));
+                self.forget_zone(from);
+                self.forget_zone(to);
+                let moved = self.zones.insert(from, SmallVec::new());
+                match (moved, self.zones.get_mut(&to)) {
+                    (Some(m), Some(cs)) => cs.extend(m),
+                    _ => {
+                        self.zones.remove(&to);
+                    }
+                }
+            }
+            Write::SetActive(p) => self.int(Read::Active, |_| Some(*p as i64)),
+            Write::SetOrder(o) => {
+                let o = o.iter().map(|&p| p as CardIx).collect();
+                self.values.insert(Read::Order, Val::Cards(o));
+            }
+            Write::End(_) => self.int(Read::IsOver, |_| Some(1)),
+            Write::MoveAll { .. } | Write::RevealFirst(_) | Write::Ask(_) => {}
+        }
+    }
+}
+
+/// The record without the reads its own earlier operations determine.
+pub(super) fn elide(ops: Vec<Op>) -> Vec<Op> {
+    let mut known = Known::default();
+    let mut out = Vec::with_capacity(ops.len());
+    for op in ops {
+        match op {
+            Op::Read(key, v) => {
+                if known.determines(&key) {
+                    continue;
+                }
+                known.learn(&key, &v);
+                out.push(Op::Read(key, v));
+            }
+            Op::Write(w) => {
+                known.write(&w);
+                out.push(Op::Write(w));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(c: &[CardIx]) -> Val {
+        Val::Cards(SmallVec::from_slice(c))
+    }
+
+    fn reads(ops: &[Op]) -> Vec<Read> {
+        ops.iter()
+            .filter_map(|o| match o {
+                Op::Read(k, _) => Some(k.clone()),
+                Op::Write(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_the_run_determines_are_dropped() {
+        let ops = vec![
+            Op::Read(Read::Stat(0), Val::Int(3)),
+            Op::Write(Write::AddStat(0, 2)),
+            // 5: determined by the read and the add.
+            Op::Read(Read::Stat(0), Val::Int(5)),
+            Op::Read(Read::Cards(1), cards(&[4, 7])),
+            Op::Write(Write::MoveCard {
+                card: 4,
+                from: 1,
+                to: 2,
+            }),
+            // Zone 1 is known to hold [7]; zone 2 was never read.
+            Op::Read(Read::Count(1), Val::Int(1)),
+            Op::Read(Read::Has(1, 4), Val::Int(0)),
+            Op::Read(Read::Count(2), Val::Int(1)),
+            // A draw is a move: always kept.
+            Op::Read(Read::Draw { from: 3, to: 1 }, Val::Int(9)),
+            Op::Read(Read::Cards(1), cards(&[7, 9])),
+            Op::Write(Write::SetActive(1)),
+            Op::Read(Read::Active, Val::Int(1)),
+        ];
+        assert_eq!(
+            reads(&elide(ops)),
+            vec![
+                Read::Stat(0),
+                Read::Cards(1),
+                Read::Count(2),
+                Read::Draw { from: 3, to: 1 }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_move_makes_other_facts_about_a_zone_stale() {
+        let ops = vec![
+            Op::Read(Read::Count(2), Val::Int(1)),
+            Op::Read(Read::Has(2, 5), Val::Int(1)),
+            Op::Write(Write::MoveCard {
+                card: 5,
+                from: 2,
+                to: 0,
+            }),
+            // The zone's contents were never read: both must be read again.
+            Op::Read(Read::Count(2), Val::Int(0)),
+            Op::Read(Read::Has(2, 5), Val::Int(0)),
+            Op::Read(
+                Read::AnyAtLeast {
+                    stat: 1,
+                    nstats: 2,
+                    n: 4,
+                },
+                Val::Int(0),
+            ),
+            Op::Write(Write::SetStat(3, 9)),
+            Op::Read(
+                Read::AnyAtLeast {
+                    stat: 1,
+                    nstats: 2,
+                    n: 4,
+                },
+                Val::Int(1),
+            ),
+        ];
+        assert_eq!(reads(&elide(ops.clone())), reads(&ops));
+    }
+}

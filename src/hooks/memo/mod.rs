@@ -1,0 +1,448 @@
+//! Hook memoisation, a decorator around any `Traceable` hooks: a hook
+//! reaches the state only through the core's operations, so a run is a
+//! sequence of reads (with the values seen) and writes. Recorded runs form a
+//! trie per (hook, arguments): replaying walks it, doing each read on the
+//! state and following the branch of its value, applying each write. A path
+//! not seen yet falls back to the inner hooks (and is recorded). Records
+//! hold no log lines, so only runs on states that do not log are replayed;
+//! a run that draws from the RNG is never recorded.
+//!
+//! A record leaves out the reads its own earlier steps determine (elide.rs),
+//! and a branch is labelled by one word (`Label`), so that a replay walks
+//! few, small nodes: the walk is bound by memory latency, not arithmetic.
+//! Each thread has its own trie, so one game serves every thread.
+
+mod elide;
+
+use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
+use smallvec::SmallVec;
+use thread_local::ThreadLocal;
+
+use crate::core::ops::{Op, Read, Undo, Val, Write, distinct, order_cards};
+use crate::core::{Args, Call, Choice, Event, Hooks, MemoStats, State, Traceable};
+use crate::definition::CardIx;
+use crate::error::Result;
+
+/// Do a read on the state for a replay and give its label: None for a card
+/// list never recorded (so no branch can match). A draw moves its card and
+/// leaves an undo record. Card lists are built on the stack, not as values.
+fn label(lists: &Lists, state: &mut State, key: &Read, undos: &mut Vec<Undo>) -> Option<Label> {
+    match key {
+        Read::Cards(s) => label_of(lists, state.slot(*s as usize)),
+        Read::Distinct(s) => label_of(lists, &distinct::<[CardIx; 16]>(state.slot(*s as usize))),
+        Read::Order => label_of(lists, &order_cards::<[CardIx; 16]>(state)),
+        _ => {
+            let (v, u) = state.read_undoable(key);
+            if let Some(u) = u {
+                undos.push(u);
+            }
+            match v {
+                Val::Int(i) => Some(i as u64),
+                Val::Cards(_) => None,
+            }
+        }
+    }
+}
+
+/// A read's value as a branch label: an int as itself; a card list packed
+/// into the word when short (`pack`), else tagged with its number in the
+/// memo's table of lists. All values of one read are of one kind, so the
+/// two encodings never meet.
+type Label = u64;
+
+const LISTED: u64 = 1 << 63;
+
+/// Up to three cards, with the length, in one word.
+fn pack(cards: &[CardIx]) -> Option<Label> {
+    if cards.len() > 3 {
+        return None;
+    }
+    let mut k = cards.len() as u64;
+    for (i, &c) in cards.iter().enumerate() {
+        k |= u64::from(c) << (2 + 20 * i);
+    }
+    Some(k)
+}
+
+/// Longer card lists, numbered.
+type Lists = FxHashMap<SmallVec<[CardIx; 8]>, u32>;
+
+fn label_of(lists: &Lists, cards: &[CardIx]) -> Option<Label> {
+    pack(cards).or_else(|| lists.get(cards).map(|&i| LISTED | u64::from(i)))
+}
+
+/// A read's branches: two inline (most reads have one or two), the rest in
+/// a table. Inline labels save a pointer chase on every replayed read.
+struct Branches {
+    len: u8,
+    labels: [Label; 2],
+    next: [u32; 2],
+    more: Option<Box<FxHashMap<Label, u32>>>,
+}
+
+impl Branches {
+    fn one(l: Label, c: u32) -> Branches {
+        Branches {
+            len: 1,
+            labels: [l, 0],
+            next: [c, 0],
+            more: None,
+        }
+    }
+    fn get(&self, l: Label) -> Option<u32> {
+        for i in 0..usize::from(self.len) {
+            if self.labels[i] == l {
+                return Some(self.next[i]);
+            }
+        }
+        self.more.as_ref()?.get(&l).copied()
+    }
+    fn add(&mut self, l: Label, c: u32) {
+        let i = usize::from(self.len);
+        if i < 2 {
+            self.labels[i] = l;
+            self.next[i] = c;
+            self.len += 1;
+        } else {
+            self.more.get_or_insert_default().insert(l, c);
+        }
+    }
+}
+
+enum Node {
+    Unknown,
+    Done,
+    Read { key: Read, branches: Branches },
+    Write { op: Write, next: u32 },
+}
+
+/// The recorded runs of a game's hooks, on one thread.
+struct Trie {
+    nodes: Vec<Node>,
+    lists: Lists,
+    /// hash of (hook, args) -> (hook, args, root).
+    roots: FxHashMap<u64, Vec<(String, Vec<Choice>, u32)>>,
+    /// Undo records of the replay in progress (kept to reuse the buffer).
+    undos: Vec<Undo>,
+    /// Hooks found to use the RNG or to behave differently on equal reads.
+    off: Vec<String>,
+    hits: u64,
+    misses: u64,
+    /// Script runs by hook (for TABULA_MEMO_STATS).
+    runs: FxHashMap<String, u64>,
+}
+
+/// The arguments of a hook call as memo key parts: each decider (as a
+/// reserved card index) then their choice; or a rolled face. `visit` sees
+/// them in order, without building a list.
+fn each_part(args: &Args, mut visit: impl FnMut(&Choice) -> bool) -> bool {
+    match args {
+        Args::None => true,
+        Args::Face(f) => visit(&Choice::Word((*f).into())),
+        Args::Choices(players, chosen) => {
+            for (p, c) in players.iter().zip(chosen.iter()) {
+                if !visit(&Choice::Card(CardIx::MAX - *p as CardIx)) {
+                    return false;
+                }
+                if let Some(c) = c
+                    && !visit(c)
+                {
+                    return false;
+                }
+            }
+            true
+        }
+    }
+}
+
+fn key_parts(args: &Args) -> Vec<Choice> {
+    let mut out = Vec::new();
+    each_part(args, |c| {
+        out.push(c.clone());
+        true
+    });
+    out
+}
+
+fn same_key(stored: &[Choice], args: &Args) -> bool {
+    let mut i = 0;
+    let prefix = each_part(args, |c| {
+        let ok = stored.get(i) == Some(c);
+        i += 1;
+        ok
+    });
+    prefix && i == stored.len()
+}
+
+/// Recorded nodes at most (memory bound); beyond, only replays.
+const MAX_NODES: usize = 4_000_000;
+
+fn key_hash(hook: &str, args: &Args) -> u64 {
+    let mut h = FxHasher::default();
+    hook.hash(&mut h);
+    each_part(args, |c| {
+        c.hash(&mut h);
+        true
+    });
+    h.finish()
+}
+
+impl Trie {
+    fn new() -> Trie {
+        Trie {
+            nodes: Vec::new(),
+            lists: Lists::default(),
+            roots: FxHashMap::default(),
+            undos: Vec::new(),
+            off: Vec::new(),
+            hits: 0,
+            misses: 0,
+            runs: FxHashMap::default(),
+        }
+    }
+
+    fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn enabled(&self, hook: &str) -> bool {
+        !self.off.iter().any(|h| h == hook)
+    }
+
+    fn disable(&mut self, hook: &str) {
+        if self.enabled(hook) {
+            self.off.push(hook.to_string());
+        }
+    }
+
+    fn root(&self, hook: &str, args: &Args) -> Option<u32> {
+        self.roots
+            .get(&key_hash(hook, args))?
+            .iter()
+            .find(|(h, a, _)| h == hook && same_key(a, args))
+            .map(|(_, _, r)| *r)
+    }
+
+    /// Replay a recorded run on `state`: true if it went all the way; on a
+    /// miss the state is as it was.
+    fn replay(&mut self, hook: &str, args: &Args, state: &mut State) -> bool {
+        let Some(mut n) = self.root(hook, args) else {
+            self.misses += 1;
+            *self.runs.entry(hook.to_string()).or_default() += 1;
+            return false;
+        };
+        let mut undos = std::mem::take(&mut self.undos);
+        undos.clear();
+        let hit = loop {
+            match &self.nodes[n as usize] {
+                Node::Done => break true,
+                Node::Unknown => break false,
+                Node::Read { key, branches } => {
+                    let Some(l) = label(&self.lists, state, key, &mut undos) else {
+                        break false;
+                    };
+                    match branches.get(l) {
+                        Some(c) => n = c,
+                        None => break false,
+                    }
+                }
+                Node::Write { op, next } => match state.write(op) {
+                    Some(u) => {
+                        undos.push(u);
+                        n = *next;
+                    }
+                    None => break false,
+                },
+            }
+        };
+        if hit {
+            self.hits += 1;
+        } else {
+            self.misses += 1;
+            *self.runs.entry(hook.to_string()).or_default() += 1;
+            while let Some(u) = undos.pop() {
+                state.undo(u);
+            }
+        }
+        self.undos = undos;
+        hit
+    }
+
+    /// The label of a recorded value (numbering a new long list).
+    fn intern(&mut self, v: &Val) -> Label {
+        match v {
+            Val::Int(i) => *i as u64,
+            Val::Cards(c) => pack(c).unwrap_or_else(|| {
+                let n = self.lists.len() as u32;
+                LISTED | u64::from(*self.lists.entry(c.clone()).or_insert(n))
+            }),
+        }
+    }
+
+    fn push(&mut self, node: Node) -> u32 {
+        self.nodes.push(node);
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Add a recorded run. A run that contradicts an earlier one (the same
+    /// reads, other writes) turns memoisation off for that hook.
+    fn insert(&mut self, hook: &str, args: &Args, ops: Vec<Op>) {
+        let ops = elide::elide(ops);
+        if self.nodes.len() + ops.len() + 1 > MAX_NODES || !self.enabled(hook) {
+            return;
+        }
+        let mut n = match self.root(hook, args) {
+            Some(r) => r,
+            None => {
+                let r = self.push(Node::Unknown);
+                self.roots.entry(key_hash(hook, args)).or_default().push((
+                    hook.to_string(),
+                    key_parts(args),
+                    r,
+                ));
+                r
+            }
+        };
+        for op in ops {
+            // Labelled first: numbering a long list needs the memo mutably.
+            let l = match &op {
+                Op::Read(_, v) => self.intern(v),
+                Op::Write(_) => 0,
+            };
+            let next = match (&self.nodes[n as usize], op) {
+                (Node::Unknown, Op::Read(key, _)) => {
+                    let c = self.push(Node::Unknown);
+                    self.nodes[n as usize] = Node::Read {
+                        key,
+                        branches: Branches::one(l, c),
+                    };
+                    c
+                }
+                (Node::Unknown, Op::Write(w)) => {
+                    let c = self.push(Node::Unknown);
+                    self.nodes[n as usize] = Node::Write { op: w, next: c };
+                    c
+                }
+                (Node::Read { key, branches }, Op::Read(k, _)) if *key == k => {
+                    match branches.get(l) {
+                        Some(c) => c,
+                        None => {
+                            let c = self.push(Node::Unknown);
+                            if let Node::Read { branches, .. } = &mut self.nodes[n as usize] {
+                                branches.add(l, c);
+                            }
+                            c
+                        }
+                    }
+                }
+                (Node::Write { op, next }, Op::Write(w)) if *op == w => *next,
+                _ => {
+                    self.disable(hook);
+                    return;
+                }
+            };
+            n = next;
+        }
+        match self.nodes[n as usize] {
+            Node::Unknown => self.nodes[n as usize] = Node::Done,
+            Node::Done => {}
+            _ => self.disable(hook),
+        }
+    }
+}
+
+/// The memo decorator: replays recorded runs of `H`'s hooks on states that
+/// do not log, and records the runs it could not replay.
+pub struct Memo<H> {
+    inner: H,
+    tries: ThreadLocal<RefCell<Trie>>,
+}
+
+impl<H: Traceable> Memo<H> {
+    pub fn new(inner: H) -> Memo<H> {
+        Memo {
+            inner,
+            tries: ThreadLocal::new(),
+        }
+    }
+}
+
+impl<H: Traceable> Hooks for Memo<H> {
+    fn run(&self, state: &mut State, call: &Call, events: &mut Vec<Event>) -> Result<()> {
+        if state.logging() {
+            // Records hold no log lines.
+            return self.inner.run(state, call, events);
+        }
+        let trie = self.tries.get_or(|| RefCell::new(Trie::new()));
+        let on = trie.borrow().enabled(call.hook);
+        if on && trie.borrow_mut().replay(call.hook, &call.args, state) {
+            return Ok(());
+        }
+        let (result, trace) = if on {
+            self.inner.run_traced(state, call, events)
+        } else {
+            (self.inner.run(state, call, events), None)
+        };
+        result?;
+        if let Some(ops) = trace {
+            trie.borrow_mut().insert(call.hook, &call.args, ops);
+        }
+        Ok(())
+    }
+
+    fn defines(&self, name: &str, arity: usize) -> bool {
+        self.inner.defines(name, arity)
+    }
+
+    fn memo_stats(&self) -> Option<MemoStats> {
+        let trie = self.tries.get_or(|| RefCell::new(Trie::new()));
+        let t = trie.borrow();
+        let mut runs: Vec<(String, u64)> = t.runs.iter().map(|(k, n)| (k.clone(), *n)).collect();
+        runs.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+        Some(MemoStats {
+            hits: t.hits,
+            misses: t.misses,
+            runs,
+            nodes: t.node_count(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn short_lists_pack_apart() {
+        // Every list of up to three cards gets its own label, long lists none.
+        let cards = [0, 1, 2, 1000, u16::MAX - 1, u16::MAX];
+        let mut lists: Vec<Vec<u16>> = vec![vec![]];
+        for _ in 0..3 {
+            let longer: Vec<Vec<u16>> = lists
+                .iter()
+                .flat_map(|l| cards.iter().map(move |&c| [l.clone(), vec![c]].concat()))
+                .collect();
+            lists.extend(longer.into_iter().filter(|l| l.len() <= 3));
+        }
+        lists.sort();
+        lists.dedup();
+        let mut labels: Vec<u64> = lists.iter().filter_map(|l| super::pack(l)).collect();
+        assert_eq!(labels.len(), lists.len());
+        assert!(labels.iter().all(|l| l & super::LISTED == 0));
+        labels.sort_unstable();
+        labels.dedup();
+        assert_eq!(labels.len(), lists.len());
+        assert_eq!(super::pack(&[1, 2, 3, 4]), None);
+    }
+
+    #[test]
+    fn nodes_stay_small() {
+        // Replays walk many nodes: they must pack into cache lines.
+        assert!(
+            std::mem::size_of::<super::Node>() <= 64,
+            "{}",
+            std::mem::size_of::<super::Node>()
+        );
+    }
+}

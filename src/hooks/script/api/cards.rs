@@ -1,0 +1,120 @@
+//! Cards and zones. A zone is named by its owner and id; the owner of a
+//! shared zone (a deck) is ignored, so `""` is fine there.
+
+use rhai::{Array, Dynamic, Engine, ImmutableString};
+
+use super::super::{Fallible, with_ctx};
+use crate::core::ops::{Read, Val, Write, ix};
+use crate::definition::format::AttrValue;
+
+pub(super) fn register(engine: &mut Engine) {
+    engine.register_fn("cards", |owner: &str, zone: &str| {
+        zone_ids(owner, zone, Read::Cards)
+    });
+    // Each card of a zone once, in the YAML's card order: a cheaper read
+    // than `cards` when order and copies do not matter.
+    engine.register_fn("card_types", |owner: &str, zone: &str| {
+        zone_ids(owner, zone, Read::Distinct)
+    });
+    engine.register_fn("count", |owner: &str, zone: &str| {
+        with_ctx(|cx| {
+            let slot = cx.slot(owner, zone)?;
+            Ok(cx.read_int(Read::Count(ix(slot))))
+        })
+    });
+    engine.register_fn("has", |owner: &str, zone: &str, card: &str| {
+        with_ctx(|cx| {
+            let c = cx.card(card)?;
+            let slot = cx.slot(owner, zone)?;
+            Ok(cx.read_int(Read::Has(ix(slot), c)) != 0)
+        })
+    });
+    engine.register_fn(
+        "move_card",
+        |card: &str, from_owner: &str, from: &str, to_owner: &str, to: &str| {
+            with_ctx(|cx| {
+                let c = cx.card(card)?;
+                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                if !cx.state.slot(a).contains(&c) {
+                    return Err(format!("`{card}` is not in {from_owner} {from}").into());
+                }
+                cx.write(Write::MoveCard {
+                    card: c,
+                    from: a,
+                    to: b,
+                })
+            })
+        },
+    );
+    engine.register_fn(
+        "move_all",
+        |from_owner: &str, from: &str, to_owner: &str, to: &str| {
+            with_ctx(|cx| {
+                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                cx.write(Write::MoveAll { from: a, to: b })
+            })
+        },
+    );
+    // Move the top card; returns its id, or () when the zone is empty.
+    engine.register_fn(
+        "draw",
+        |from_owner: &str, from: &str, to_owner: &str, to: &str| {
+            with_ctx(|cx| {
+                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                Ok(
+                    match cx.read_int(Read::Draw {
+                        from: ix(a),
+                        to: ix(b),
+                    }) {
+                        c if c >= 0 => Dynamic::from(cx.keys.cards[c as usize].clone()),
+                        _ => Dynamic::UNIT,
+                    },
+                )
+            })
+        },
+    );
+    // The name `owner`'s copy shows (a faction's own name for it).
+    engine.register_fn("card_name", |card: &str, owner: &str| {
+        with_ctx(|cx| {
+            let c = cx.card(card)?;
+            let p = cx.player(owner)?;
+            Ok(ImmutableString::from(
+                cx.def.cards[c as usize].name_for(Some(p)),
+            ))
+        })
+    });
+    engine.register_fn("card_name", |card: &str| {
+        with_ctx(|cx| {
+            let c = cx.card(card)?;
+            Ok(ImmutableString::from(
+                cx.def.cards[c as usize].name.as_str(),
+            ))
+        })
+    });
+    // A card attribute from the YAML, or () when the card has none by that key.
+    engine.register_fn("attr", |card: &str, key: &str| {
+        with_ctx(|cx| {
+            let c = cx.card(card)?;
+            Ok(match cx.def.cards[c as usize].attr(key) {
+                Some(AttrValue::Int(i)) => Dynamic::from(*i),
+                Some(AttrValue::Bool(b)) => Dynamic::from(*b),
+                Some(AttrValue::Text(t)) => Dynamic::from(t.clone()),
+                None => Dynamic::UNIT,
+            })
+        })
+    });
+}
+
+/// A zone's cards as ids, through `read` (every card, or each once).
+fn zone_ids(owner: &str, zone: &str, read: fn(u32) -> Read) -> Fallible<Array> {
+    with_ctx(|cx| {
+        let slot = cx.slot(owner, zone)?;
+        let Val::Cards(cards) = cx.read(read(ix(slot))) else {
+            return Ok(Array::new());
+        };
+        Ok(cards
+            .iter()
+            .map(|&c| Dynamic::from(cx.keys.cards[c as usize].clone()))
+            .collect())
+    })
+}

@@ -1,0 +1,52 @@
+//! The game's seeded RNG: every random draw of a script comes from here, so
+//! seed + moves reproduce a game.
+
+use rhai::{Engine, ImmutableString};
+
+use super::super::with_ctx;
+use super::unknown;
+
+pub(super) fn register(engine: &mut Engine) {
+    // A uniform integer in 0..n.
+    engine.register_fn("random", |n: i64| {
+        with_ctx(|cx| {
+            if n <= 0 {
+                return Err(format!("random({n}): n must be positive").into());
+            }
+            cx.impure();
+            Ok(cx.state.random_below(n as u64) as i64)
+        })
+    });
+    engine.register_fn("roll", |die: &str| {
+        with_ctx(|cx| {
+            let Some(d) = cx.def.die(die) else {
+                return unknown("die", die, cx.def.dice.iter().map(|d| d.id.clone()));
+            };
+            cx.impure();
+            let faces = &cx.def.dice[d].faces;
+            let f = cx.state.random_below(faces.len() as u64) as usize;
+            Ok(ImmutableString::from(faces[f].as_str()))
+        })
+    });
+    // Face `i` (0-based) of a die, as a flow step's `set:` stores it.
+    engine.register_fn("die_face", |die: &str, i: i64| {
+        with_ctx(|cx| {
+            let Some(d) = cx.def.die(die) else {
+                return unknown("die", die, cx.def.dice.iter().map(|d| d.id.clone()));
+            };
+            let faces = &cx.def.dice[d].faces;
+            match usize::try_from(i).ok().and_then(|i| faces.get(i)) {
+                Some(f) => Ok(ImmutableString::from(f.as_str())),
+                None => Err(format!("die `{die}` has no face {i}").into()),
+            }
+        })
+    });
+    engine.register_fn("shuffle", |owner: &str, zone: &str| {
+        with_ctx(|cx| {
+            let slot = cx.slot(owner, zone)?;
+            cx.impure();
+            cx.state.shuffle_slot(slot);
+            Ok(())
+        })
+    });
+}

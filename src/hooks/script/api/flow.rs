@@ -1,0 +1,117 @@
+//! The log, the end of the game, and decisions a script asks for.
+
+use rhai::{Array, Engine, ImmutableString};
+
+use super::super::{Ctx, Fallible, with_ctx};
+use crate::core::ops::{Read, Write};
+use crate::definition::PlayerIx;
+
+use crate::core::{Ask, Choice, Event, Outcome};
+use std::sync::Arc;
+
+pub(super) fn register(engine: &mut Engine) {
+    // False in bots' and simulations' playouts: a script may skip building
+    // its log lines then.
+    engine.register_fn("logging", || with_ctx(|cx| Ok(cx.state.logging())));
+    engine.register_fn("log", |text: &str| {
+        with_ctx(|cx| {
+            if !cx.state.logging() {
+                return Ok(());
+            }
+            cx.events.push(Event::Log {
+                to: None,
+                text: text.to_string(),
+            });
+            Ok(())
+        })
+    });
+    // A line only `player` sees (what they drew).
+    engine.register_fn("log_to", |player: &str, text: &str| {
+        with_ctx(|cx| {
+            let p = cx.player(player)?;
+            if !cx.state.logging() {
+                return Ok(());
+            }
+            cx.events.push(Event::Log {
+                to: Some(p),
+                text: text.to_string(),
+            });
+            Ok(())
+        })
+    });
+    engine.register_fn("end_game", |winner: &str| {
+        with_ctx(|cx| {
+            let p = cx.player(winner)?;
+            cx.write(Write::End(Outcome::Win(p)))
+        })
+    });
+    engine.register_fn("end_game", || {
+        with_ctx(|cx| cx.write(Write::End(Outcome::Draw)))
+    });
+    engine.register_fn("is_over", || {
+        with_ctx(|cx| Ok(cx.read_int(Read::IsOver) != 0))
+    });
+    // The next simultaneous decision is ordered: `player` chooses and reveals
+    // first, the others choose seeing it.
+    engine.register_fn("reveal_first", |player: &str| {
+        with_ctx(|cx| {
+            let p = cx.player(player)?;
+            cx.write(Write::RevealFirst(Some(p)))
+        })
+    });
+    engine.register_fn("cancel_reveal_first", || {
+        with_ctx(|cx| cx.write(Write::RevealFirst(None)))
+    });
+    // Ask one player to choose among `options` (card ids or words); the
+    // answer goes to the script function `then` as a map player -> choice.
+    engine.register_fn(
+        "ask",
+        |player: &str, name: &str, options: Array, then: &str| {
+            with_ctx(|cx| {
+                let p = cx.player(player)?;
+                ask(cx, vec![p], name, options, then)
+            })
+        },
+    );
+    // Ask several players at once, in secret (a simultaneous decision).
+    engine.register_fn(
+        "ask",
+        |players: Array, name: &str, options: Array, then: &str| {
+            with_ctx(|cx| {
+                let mut ps = Vec::new();
+                for p in players {
+                    let id = p.into_immutable_string()?;
+                    ps.push(cx.player(&id)?);
+                }
+                ask(cx, ps, name, options, then)
+            })
+        },
+    );
+}
+
+fn ask(
+    cx: &mut Ctx,
+    players: Vec<PlayerIx>,
+    name: &str,
+    options: Array,
+    then: &str,
+) -> Fallible<()> {
+    if players.is_empty() || options.is_empty() {
+        return Err(format!("ask `{name}`: no players or no options").into());
+    }
+    let mut choices = Vec::new();
+    for o in options {
+        let text: ImmutableString = o.into_immutable_string()?;
+        choices.push(match cx.def.card(&text) {
+            Some(c) if cx.def.cards[c as usize].id == text.as_str() => Choice::Card(c),
+            _ => Choice::Word(text.as_str().into()),
+        });
+    }
+    cx.write(Write::Ask(Arc::new(Ask {
+        name: name.into(),
+        prompt: name.into(),
+        options: vec![choices; players.len()],
+        players,
+        then: then.into(),
+    })))
+}

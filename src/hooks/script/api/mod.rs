@@ -1,0 +1,68 @@
+//! The functions a game script calls, registered one domain per file (see
+//! docs/script-api.md). Each reaches the running state through `with_ctx`.
+
+mod board;
+mod cards;
+mod chance;
+mod flow;
+mod players;
+mod stats;
+
+use rhai::Engine;
+
+use super::{Ctx, Fallible};
+use crate::definition::{CardIx, PlayerIx};
+
+pub(crate) fn register(engine: &mut Engine) {
+    players::register(engine);
+    stats::register(engine);
+    cards::register(engine);
+    flow::register(engine);
+    chance::register(engine);
+    board::register(engine);
+}
+
+/// "unknown stat `x` (known: a, b)".
+fn unknown<T>(what: &str, word: &str, known: impl Iterator<Item = String>) -> Fallible<T> {
+    let known: Vec<String> = known.collect();
+    let hint = crate::error::did_you_mean(word, known.iter().map(String::as_str))
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
+    Err(format!(
+        "unknown {what} `{word}` (known: {}){hint}",
+        known.join(", ")
+    )
+    .into())
+}
+
+impl Ctx {
+    fn player(&self, id: &str) -> Fallible<PlayerIx> {
+        match self.def.player(id) {
+            Some(p) => Ok(p),
+            None => unknown("player", id, self.def.players.iter().map(|p| p.id.clone())),
+        }
+    }
+    fn stat(&self, id: &str) -> Fallible<usize> {
+        match self.def.stat(id) {
+            Some(s) => Ok(s),
+            None => unknown("stat", id, self.def.stats.iter().map(|s| s.id.clone())),
+        }
+    }
+    fn card(&self, id: &str) -> Fallible<CardIx> {
+        match self.def.card(id) {
+            Some(c) => Ok(c),
+            None => unknown("card", id, self.def.cards.iter().map(|c| c.id.clone())),
+        }
+    }
+    /// The slot of `owner`'s `zone` (owner ignored for a shared zone).
+    fn slot(&self, owner: &str, zone: &str) -> Fallible<usize> {
+        let Some(z) = self.def.zone(zone) else {
+            return unknown("zone", zone, self.def.zones.iter().map(|z| z.id.clone()));
+        };
+        let p = match self.def.zones[z].per {
+            crate::definition::format::Per::Game => 0,
+            crate::definition::format::Per::Player => self.player(owner)?,
+        };
+        Ok(self.def.slot(z, p))
+    }
+}

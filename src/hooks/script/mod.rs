@@ -1,0 +1,357 @@
+//! The Rhai implementation of `Hooks`: the script compiled once, one
+//! sandboxed engine per thread, and how a hook is called. The state stays in
+//! Rust: while a hook runs it is parked in a thread-local `Ctx` that the
+//! registered API functions (api/*.rs) reach; they read and change it only
+//! through the core's operations, so a run can be traced.
+
+mod api;
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rhai::{
+    AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, ImmutableString, Map,
+    OptimizationLevel, Scope,
+};
+use thread_local::ThreadLocal;
+
+use crate::core::ops::{Op, Read, Val, Write};
+use crate::core::{Args, Call, Choice, Event, Hooks, State, Traceable};
+use crate::definition::{Def, ScriptRef};
+use crate::error::{Error, ErrorKind, Pos, Result};
+
+/// Sandbox limits, set explicitly (Rhai's defaults differ between debug and
+/// release builds).
+pub const MAX_OPERATIONS: u64 = 2_000_000;
+pub const MAX_CALL_LEVELS: usize = 48;
+pub const MAX_STRING: usize = 64 * 1024;
+pub const MAX_ARRAY: usize = 10_000;
+pub const MAX_MAP: usize = 10_000;
+
+/// A game's hooks as a Rhai script: `Send + Sync`; the compiled script is
+/// shared, each thread that runs a hook gets its own engine (one engine
+/// shared by threads would serialise on its string interner).
+pub struct RhaiHooks {
+    def: Arc<Def>,
+    ast: Arc<AST>,
+    keys: Arc<Keys>,
+    engines: ThreadLocal<Engine>,
+    /// The scripts folder: imports resolve only inside it.
+    dir: PathBuf,
+    /// The script files, main first, for error positions.
+    pub files: Vec<PathBuf>,
+}
+
+/// A compiled script: the main file, then any a variant adds (later
+/// files' functions replace earlier ones of the same name and arity).
+pub struct Script {
+    engine: Engine,
+    ast: AST,
+    dir: PathBuf,
+    files: Vec<PathBuf>,
+}
+
+impl Script {
+    pub fn compile(files: &[PathBuf]) -> Result<Script> {
+        let dir = files
+            .first()
+            .and_then(|f| f.parent())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        let engine = new_engine(&dir);
+        let mut ast = AST::empty();
+        for file in files {
+            let src = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+            let one = engine.compile(&src).map_err(|e| {
+                let p = e.position();
+                Error::new(ErrorKind::Script, e.err_type().to_string()).at(Pos::new(
+                    file,
+                    p.line().unwrap_or(0) as u64,
+                    p.position().unwrap_or(1) as u64,
+                ))
+            })?;
+            ast = ast.merge(&one);
+        }
+        Ok(Script {
+            engine,
+            ast,
+            dir,
+            files: files.to_vec(),
+        })
+    }
+
+    /// Whether the script defines `name` with `arity` parameters.
+    pub fn defines(&self, name: &str, arity: usize) -> bool {
+        defines(&self.ast, name, arity)
+    }
+
+    /// The hooks the game file names that the script lacks, each a problem
+    /// at the place that names it.
+    pub fn missing_hooks(&self, wanted: &ScriptRef) -> Vec<Error> {
+        wanted
+            .hooks
+            .iter()
+            .filter(|h| !self.defines(&h.name, h.arity))
+            .map(|h| {
+                let what = if h.arity == 0 {
+                    "no arguments"
+                } else {
+                    "one argument"
+                };
+                Error::new(
+                    ErrorKind::Invalid,
+                    format!(
+                        "the script {} has no function `{}` taking {what}",
+                        self.files[0].display(),
+                        h.name
+                    ),
+                )
+                .at(h.pos.clone())
+            })
+            .collect()
+    }
+}
+
+fn defines(ast: &AST, name: &str, arity: usize) -> bool {
+    ast.iter_functions()
+        .any(|f| f.name == name && f.params.len() == arity)
+}
+
+/// Player and card ids as Rhai strings, made once.
+pub(crate) struct Keys {
+    pub players: Vec<ImmutableString>,
+    pub cards: Vec<ImmutableString>,
+}
+
+/// What a running hook can reach.
+pub(crate) struct Ctx {
+    pub def: Arc<Def>,
+    pub keys: Arc<Keys>,
+    pub state: State,
+    pub events: Vec<Event>,
+    /// The reads and writes of this run, when it is being recorded.
+    pub trace: Option<Vec<Op>>,
+}
+
+impl Ctx {
+    /// Read the state (recorded for the memo).
+    pub fn read(&mut self, key: Read) -> Val {
+        let v = self.state.read(&key);
+        if let Some(t) = &mut self.trace {
+            t.push(Op::Read(key, v.clone()));
+        }
+        v
+    }
+
+    pub fn read_int(&mut self, key: Read) -> i64 {
+        match self.read(key) {
+            Val::Int(i) => i,
+            Val::Cards(c) => c.len() as i64,
+        }
+    }
+
+    /// Change the state (recorded for the memo).
+    pub fn write(&mut self, w: Write) -> Fallible<()> {
+        if self.state.write(&w).is_none() {
+            return Err(format!("cannot apply {w:?}").into());
+        }
+        if let Some(t) = &mut self.trace {
+            t.push(Op::Write(w));
+        }
+        Ok(())
+    }
+
+    /// The run drew from the RNG: it cannot be replayed from a record.
+    pub fn impure(&mut self) {
+        self.trace = None;
+    }
+}
+
+thread_local! {
+    static CTX: RefCell<Option<Ctx>> = const { RefCell::new(None) };
+}
+
+pub(crate) type Fallible<T> = std::result::Result<T, Box<EvalAltResult>>;
+
+/// Run `f` on the state of the hook that is running on this thread.
+pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T> {
+    CTX.with(|c| match c.borrow_mut().as_mut() {
+        Some(cx) => f(cx),
+        None => Err("this function can only be called while the game runs a hook".into()),
+    })
+}
+
+fn new_engine(scripts_dir: &Path) -> Engine {
+    let mut engine = Engine::new();
+    engine.set_optimization_level(OptimizationLevel::Simple);
+    engine.set_max_operations(MAX_OPERATIONS);
+    engine.set_max_call_levels(MAX_CALL_LEVELS);
+    engine.set_max_expr_depths(64, 32);
+    engine.set_max_string_size(MAX_STRING);
+    engine.set_max_array_size(MAX_ARRAY);
+    engine.set_max_map_size(MAX_MAP);
+    engine.disable_symbol("eval");
+    engine.set_module_resolver(ScriptsOnly(
+        rhai::module_resolvers::FileModuleResolver::new_with_path(scripts_dir),
+    ));
+    engine.on_print(|s| eprintln!("[script] {s}"));
+    engine.on_debug(|s, _, pos| eprintln!("[script debug {pos}] {s}"));
+    api::register(&mut engine);
+    engine
+}
+
+/// `import` resolves only to files in the scripts folder: a name, no path
+/// that climbs out of it or starts elsewhere.
+struct ScriptsOnly(rhai::module_resolvers::FileModuleResolver);
+
+impl rhai::ModuleResolver for ScriptsOnly {
+    fn resolve(
+        &self,
+        engine: &Engine,
+        source: Option<&str>,
+        path: &str,
+        pos: rhai::Position,
+    ) -> std::result::Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
+        let p = Path::new(path);
+        let outside = p.is_absolute()
+            || p.components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)));
+        if outside {
+            return Err(Box::new(EvalAltResult::ErrorModuleNotFound(
+                format!("{path} (imports come from the scripts folder only)"),
+                pos,
+            )));
+        }
+        self.0.resolve(engine, source, path, pos)
+    }
+}
+
+impl RhaiHooks {
+    /// Hooks running `script` on states of `def`.
+    pub fn new(def: Arc<Def>, script: Script) -> RhaiHooks {
+        let keys = Keys {
+            players: def.players.iter().map(|p| p.id.as_str().into()).collect(),
+            cards: def.cards.iter().map(|c| c.id.as_str().into()).collect(),
+        };
+        let engines = ThreadLocal::new();
+        engines.get_or(|| script.engine);
+        RhaiHooks {
+            def,
+            ast: Arc::new(script.ast),
+            keys: Arc::new(keys),
+            engines,
+            dir: script.dir,
+            files: script.files,
+        }
+    }
+
+    /// Call the hook with the state parked where the API can reach it; with
+    /// `record`, also the run's operations (None if it used the RNG).
+    fn call(
+        &self,
+        state: &mut State,
+        call: &Call,
+        events: &mut Vec<Event>,
+        record: bool,
+    ) -> (Result<()>, Option<Vec<Op>>) {
+        let engine = self.engines.get_or(|| new_engine(&self.dir));
+        state.lend(|state| {
+            CTX.with(|c| {
+                *c.borrow_mut() = Some(Ctx {
+                    def: self.def.clone(),
+                    keys: self.keys.clone(),
+                    state,
+                    events: std::mem::take(events),
+                    trace: record.then(Vec::new),
+                })
+            });
+            let result = match call.args {
+                Args::None => self.invoke(engine, call.hook, ()),
+                Args::Face(f) => self.invoke(engine, call.hook, (ImmutableString::from(f),)),
+                Args::Choices(players, chosen) => {
+                    let mut map = Map::new();
+                    for (p, c) in players.iter().zip(chosen.iter().flatten()) {
+                        let v: Dynamic = match c {
+                            Choice::Card(c) => self.keys.cards[*c as usize].clone().into(),
+                            Choice::Word(w) => w.to_string().into(),
+                        };
+                        map.insert(self.keys.players[*p].clone().into(), v);
+                    }
+                    self.invoke(engine, call.hook, (map,))
+                }
+            };
+            let cx = CTX.with(|c| c.borrow_mut().take());
+            // The context was put there above and nothing else takes it.
+            let Some(cx) = cx else {
+                unreachable!("hook context vanished")
+            };
+            *events = cx.events;
+            (cx.state, (result.map(|_| ()), cx.trace))
+        })
+    }
+
+    fn invoke(&self, engine: &Engine, hook: &str, args: impl FuncArgs) -> Result<Dynamic> {
+        let mut scope = Scope::new();
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        engine
+            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook, args)
+            .map_err(|e| self.runtime_error(hook, *e))
+    }
+
+    fn runtime_error(&self, hook: &str, err: EvalAltResult) -> Error {
+        // The innermost error says what went wrong and where.
+        let mut chain = vec![];
+        let mut e = &err;
+        while let EvalAltResult::ErrorInFunctionCall(name, _, inner, _) = e {
+            chain.push(name.clone());
+            e = inner;
+        }
+        let p = e.position();
+        let message = match e {
+            EvalAltResult::ErrorRuntime(v, _) => v.to_string(),
+            EvalAltResult::ErrorTooManyOperations(_) => format!(
+                "the script ran more than {MAX_OPERATIONS} operations in one call (an endless loop?)"
+            ),
+            other => other.to_string(),
+        };
+        let message = message
+            .split(" (line ")
+            .next()
+            .unwrap_or(&message)
+            .to_string();
+        let mut error = Error::new(ErrorKind::Runtime, format!("in hook `{hook}`: {message}"));
+        if let Some(file) = self.files.first() {
+            error = error.at(Pos::new(
+                file,
+                p.line().unwrap_or(0) as u64,
+                p.position().unwrap_or(1) as u64,
+            ));
+        }
+        if chain.len() > 1 {
+            error = error.note(format!("called through: {}", chain.join(" -> ")));
+        }
+        error
+    }
+}
+
+impl Hooks for RhaiHooks {
+    fn run(&self, state: &mut State, call: &Call, events: &mut Vec<Event>) -> Result<()> {
+        self.call(state, call, events, false).0
+    }
+
+    fn defines(&self, name: &str, arity: usize) -> bool {
+        defines(&self.ast, name, arity)
+    }
+}
+
+impl Traceable for RhaiHooks {
+    fn run_traced(
+        &self,
+        state: &mut State,
+        call: &Call,
+        events: &mut Vec<Event>,
+    ) -> (Result<()>, Option<Vec<Op>>) {
+        self.call(state, call, events, true)
+    }
+}

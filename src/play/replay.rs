@@ -1,0 +1,265 @@
+//! The replay / save format: game, variants, params, seed and the list of
+//! decisions. Seed + settings + moves reproduce a game exactly.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+
+use crate::core::{Choice, Event, State};
+use crate::definition::PlayerIx;
+use crate::definition::Settings;
+use crate::definition::format::{self, At};
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::Build;
+use crate::game::Game;
+
+/// A move's text: YAML may give `7` (a number) where a word is meant.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum Word {
+    Int(i64),
+    Text(String),
+}
+
+impl Word {
+    fn into_string(self) -> String {
+        match self {
+            Word::Int(i) => i.to_string(),
+            Word::Text(s) => s,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReplayFile {
+    game: At<String>,
+    #[serde(default)]
+    variants: Vec<String>,
+    #[serde(default)]
+    params: IndexMap<String, i64>,
+    seed: Option<u64>,
+    #[serde(default)]
+    moves: Vec<At<IndexMap<String, Word>>>,
+}
+
+/// A replay in memory. One move is one decision: player -> choice text.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Replay {
+    pub game: String,
+    pub settings: Settings,
+    pub seed: u64,
+    pub moves: Vec<Vec<(String, String)>>,
+    /// Where each move was written, when read from a file.
+    pub positions: Vec<Option<crate::error::Pos>>,
+}
+
+impl Replay {
+    pub fn parse(path: &Path, src: &str) -> Result<Replay> {
+        let file: ReplayFile =
+            format::with_file(path, || serde_saphyr::from_str(src)).map_err(|e| {
+                let loc = e.location();
+                let options =
+                    serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off };
+                let mut msg = e.render_with_options(options);
+                if let Some(i) = msg.rfind(" at line ") {
+                    msg.truncate(i);
+                }
+                Error::new(ErrorKind::Yaml, format!("not a valid replay file: {msg}"))
+                    .at(loc.and_then(|l| crate::error::Pos::new(path, l.line(), l.column())))
+            })?;
+        Ok(Replay {
+            game: file.game.value,
+            settings: Settings {
+                variants: file.variants,
+                sets: file.params.into_iter().collect(),
+            },
+            seed: file.seed.unwrap_or(0),
+            positions: file.moves.iter().map(|m| m.pos.clone()).collect(),
+            moves: file
+                .moves
+                .into_iter()
+                .map(|m| {
+                    m.value
+                        .into_iter()
+                        .map(|(k, v)| (k, v.into_string()))
+                        .collect()
+                })
+                .collect(),
+        })
+    }
+
+    pub fn read(path: &Path) -> Result<Replay> {
+        let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Replay::parse(path, &src)
+    }
+
+    /// The game this replay names: an id in `dir`, or a path relative to the
+    /// replay file (or the current directory).
+    pub fn load_game(&self, replay_path: Option<&Path>, dir: &Path) -> Result<Game> {
+        let beside: Option<PathBuf> = replay_path
+            .and_then(|p| p.parent())
+            .map(|d| d.join(&self.game))
+            .filter(|p| p.is_file());
+        match beside {
+            Some(p) => Game::load_path(&p, dir, &self.settings, Build::default()),
+            None => Game::load(&self.game, dir, &self.settings, Build::default()),
+        }
+    }
+
+    /// The replay as YAML, one move per line.
+    pub fn to_yaml(&self) -> String {
+        let mut out = format!("game: {}\n", scalar(&self.game));
+        if !self.settings.variants.is_empty() {
+            let v: Vec<String> = self.settings.variants.iter().map(|v| scalar(v)).collect();
+            out += &format!("variants: [{}]\n", v.join(", "));
+        }
+        if !self.settings.sets.is_empty() {
+            let v: Vec<String> = self
+                .settings
+                .sets
+                .iter()
+                .map(|(k, x)| format!("{}: {x}", scalar(k)))
+                .collect();
+            out += &format!("params: {{{}}}\n", v.join(", "));
+        }
+        out += &format!("seed: {}\n", self.seed);
+        if self.moves.is_empty() {
+            out += "moves: []\n";
+        } else {
+            out += "moves:\n";
+            for m in &self.moves {
+                let v: Vec<String> = m
+                    .iter()
+                    .map(|(p, c)| format!("{}: {}", scalar(p), scalar(c)))
+                    .collect();
+                out += &format!("  - {{{}}}\n", v.join(", "));
+            }
+        }
+        out
+    }
+
+    /// Write atomically: a temporary file beside the target, then a rename,
+    /// so a crash never leaves half a file.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        write_atomic(path, self.to_yaml().as_bytes())
+    }
+}
+
+/// A plain YAML scalar when safe, else a JSON-quoted one (valid YAML).
+fn scalar(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && !s.starts_with('-')
+        && !matches!(
+            s,
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
+        )
+        && s.parse::<f64>().is_err();
+    if plain {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+    }
+}
+
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "save".into());
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+/// A game played from a replay: the state after the moves and its log.
+pub struct Played {
+    pub game: Game,
+    pub state: State,
+    pub log: Vec<Event>,
+}
+
+/// Apply one move (a decision's choices by player) to a state. Entries are
+/// applied in the order the state asks for them (an ordered reveal first).
+pub fn apply_move(
+    game: &Game,
+    state: &mut State,
+    entries: &[(String, String)],
+) -> Result<Vec<Event>> {
+    let mut work = state.clone();
+    let mut events = Vec::new();
+    let mut todo: Vec<(PlayerIx, &str)> = Vec::new();
+    for (p, text) in entries {
+        let Some(ix) = game.def().player(p) else {
+            let ids: Vec<&str> = game.def().players.iter().map(|p| p.id.as_str()).collect();
+            return Err(Error::new(ErrorKind::Move, format!("unknown player `{p}`"))
+                .note(format!("players: {}", ids.join(", "))));
+        };
+        todo.push((ix, text));
+    }
+    while !todo.is_empty() {
+        let waiting = work.waiting();
+        let Some(i) = todo.iter().position(|(p, _)| waiting.contains(p)) else {
+            let names: Vec<&str> = waiting
+                .iter()
+                .map(|&p| game.def().players[p].id.as_str())
+                .collect();
+            let who: Vec<&str> = todo
+                .iter()
+                .map(|(p, _)| game.def().players[*p].id.as_str())
+                .collect();
+            let msg = if work.is_over() {
+                "the game is already over".to_string()
+            } else {
+                format!(
+                    "{} is not to choose now (waiting for: {})",
+                    who.join(", "),
+                    names.join(", ")
+                )
+            };
+            return Err(Error::new(ErrorKind::Move, msg));
+        };
+        let (p, text) = todo.remove(i);
+        let choice: Choice = work.parse(game, p, text).map_err(|e| Error {
+            message: format!("{}: {}", game.def().players[p].id, e.message),
+            ..e
+        })?;
+        events.extend(work.act(game, p, choice)?);
+    }
+    *state = work;
+    Ok(events)
+}
+
+/// Play a replay to its end (or as far as it goes).
+pub fn play(replay: &Replay, path: Option<&Path>, dir: &Path) -> Result<Played> {
+    let game = replay.load_game(path, dir)?;
+    let (mut state, mut log) = State::new(&game, replay.seed)?;
+    for (i, m) in replay.moves.iter().enumerate() {
+        let events = apply_move(&game, &mut state, m).map_err(|e| {
+            let at = replay.positions.get(i).cloned().flatten();
+            Error {
+                message: format!("move {}: {}", i + 1, e.message),
+                ..e
+            }
+            .at(at)
+        })?;
+        log.extend(events);
+    }
+    Ok(Played { game, state, log })
+}

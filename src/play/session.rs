@@ -1,0 +1,348 @@
+//! A game being played: the seats, the moves so far (the replay), undo,
+//! save/load and reload. The REPL is a thin loop over this, and tests drive
+//! it directly.
+
+use std::path::{Path, PathBuf};
+
+use crate::analysis::bot::{self, bot_seed};
+use crate::core::{Event, State};
+use crate::definition::PlayerIx;
+use crate::definition::Settings;
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::play::replay::{Replay, apply_move};
+use crate::text::view;
+
+/// Who plays a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seat {
+    Person,
+    Bot(String),
+}
+
+pub struct Session {
+    pub dir: PathBuf,
+    pub game: Game,
+    pub state: State,
+    /// Game reference, settings, seed and the completed decisions.
+    pub replay: Replay,
+    /// The decision being filled in: choices made so far (hot-seat).
+    pub current: Vec<(String, String)>,
+    pub seats: Vec<Seat>,
+    /// Everything that happened, from setup on.
+    pub log: Vec<Event>,
+    /// Moves when last saved (to offer a save on leaving).
+    pub saved_at: Option<usize>,
+}
+
+/// What `reload` found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reloaded {
+    /// Every position along the moves is as before.
+    Same,
+    /// The first position that differs: after this many moves (0 = right
+    /// after setup), with what differs there ("players.elf.wounds: 9 -> 18").
+    Diverged { after: usize, changes: Vec<String> },
+    /// Move `index` (1-based) is illegal under the new rules; the game now
+    /// stands before it and the moves from there on are dropped.
+    Illegal { index: usize, error: String },
+}
+
+/// The state and log after some moves, and the first failing move (1-based)
+/// with its error, if any.
+type Replayed = (State, Vec<Event>, Option<(usize, Error)>);
+
+/// Play `moves` from a new game.
+fn replay_moves(game: &Game, seed: u64, moves: &[Vec<(String, String)>]) -> Result<Replayed> {
+    let (mut state, mut log) = State::new(game, seed)?;
+    for (i, m) in moves.iter().enumerate() {
+        match apply_move(game, &mut state, m) {
+            Ok(events) => log.extend(events),
+            Err(e) => return Ok((state, log, Some((i + 1, e)))),
+        }
+    }
+    Ok((state, log, None))
+}
+
+impl Session {
+    pub fn new(
+        dir: &Path,
+        game_ref: &str,
+        settings: Settings,
+        seed: u64,
+        seats: Vec<Seat>,
+    ) -> Result<Session> {
+        let replay = Replay {
+            game: game_ref.to_string(),
+            settings,
+            seed,
+            ..Replay::default()
+        };
+        Session::from_replay(dir, replay, None, seats)
+    }
+
+    /// A session from a replay (a loaded save). `seats` shorter than the
+    /// game's players are filled with the default bot.
+    pub fn from_replay(
+        dir: &Path,
+        mut replay: Replay,
+        path: Option<&Path>,
+        mut seats: Vec<Seat>,
+    ) -> Result<Session> {
+        let game = replay.load_game(path, dir)?;
+        if let Some(p) = path
+            .and_then(|p| p.parent())
+            .map(|d| d.join(&replay.game))
+            .filter(|p| p.is_file())
+        {
+            replay.game = p.to_string_lossy().into_owned();
+        }
+        seats.resize(game.def().nplayers(), Seat::Bot(bot::STRONGEST.into()));
+        let moves = std::mem::take(&mut replay.moves);
+        let positions = std::mem::take(&mut replay.positions);
+        let (state, log, failed) = replay_moves(&game, replay.seed, &moves)?;
+        if let Some((i, e)) = failed {
+            let at = positions.get(i - 1).cloned().flatten();
+            return Err(Error {
+                message: format!("move {i}: {}", e.message),
+                ..e
+            }
+            .at(at));
+        }
+        let saved = moves.len();
+        replay.moves = moves;
+        let mut s = Session {
+            dir: dir.to_path_buf(),
+            game,
+            state,
+            replay,
+            current: Vec::new(),
+            seats,
+            log,
+            saved_at: Some(saved),
+        };
+        s.saved_at = path.map(|_| saved);
+        Ok(s)
+    }
+
+    pub fn people(&self) -> Vec<PlayerIx> {
+        (0..self.seats.len())
+            .filter(|&p| self.seats[p] == Seat::Person)
+            .collect()
+    }
+
+    pub fn is_person(&self, p: PlayerIx) -> bool {
+        self.seats.get(p) == Some(&Seat::Person)
+    }
+
+    /// Decisions made (a partial one counts).
+    pub fn move_count(&self) -> usize {
+        self.replay.moves.len() + usize::from(!self.current.is_empty())
+    }
+
+    /// `p` chooses by typed text; recorded by canonical id.
+    pub fn act(&mut self, p: PlayerIx, text: &str) -> Result<Vec<Event>> {
+        let choice = self.state.parse(&self.game, p, text)?;
+        let entry = vec![(
+            self.game.def().players[p].id.clone(),
+            choice.text(&self.game).to_string(),
+        )];
+        let events = apply_move(&self.game, &mut self.state, &entry)?;
+        self.current.extend(entry);
+        let fresh = self
+            .state
+            .decision()
+            .is_none_or(|d| d.chosen.iter().all(Option::is_none));
+        if fresh {
+            // Written in seat order, whoever chose first.
+            let def = &self.game.def();
+            self.current.sort_by_key(|(p, _)| def.player(p));
+            self.replay.moves.push(std::mem::take(&mut self.current));
+        }
+        self.log.extend(events.iter().cloned());
+        Ok(events)
+    }
+
+    /// If a bot is to choose and no person is, it does. People commit first
+    /// in a simultaneous decision, so a save never holds a bot's secret.
+    pub fn bot_step(&mut self) -> Result<Option<(PlayerIx, Vec<Event>)>> {
+        let waiting = self.state.waiting();
+        if waiting.iter().any(|&p| self.is_person(p)) {
+            return Ok(None);
+        }
+        let Some(&p) = waiting.first() else {
+            return Ok(None);
+        };
+        let Seat::Bot(kind) = &self.seats[p] else {
+            return Ok(None);
+        };
+        let seed = bot_seed(self.replay.seed, self.move_count(), p);
+        let Some(mut b) = bot::make(kind, seed) else {
+            return Err(Error::usage(format!("unknown bot kind `{kind}`")));
+        };
+        let Some(c) = b.choose(&self.game, &self.state, p) else {
+            return Err(Error::usage(format!(
+                "the {kind} bot found no legal choice"
+            )));
+        };
+        let text = c.text(&self.game).to_string();
+        Ok(Some((p, self.act(p, &text)?)))
+    }
+
+    /// The replay with the decision in progress, as a save holds it.
+    pub fn to_replay(&self) -> Replay {
+        let mut r = self.replay.clone();
+        if !self.current.is_empty() {
+            r.moves.push(self.current.clone());
+        }
+        r
+    }
+
+    pub fn save(&mut self, path: &Path) -> Result<usize> {
+        let r = self.to_replay();
+        r.save(path)?;
+        self.saved_at = Some(self.move_count());
+        Ok(r.moves.len())
+    }
+
+    pub fn unsaved(&self) -> bool {
+        self.move_count() > 0 && self.saved_at != Some(self.move_count())
+    }
+
+    /// Back to the people's previous decision: drop the last move that has a
+    /// person's choice in it, and everything after. False if there is none.
+    pub fn undo(&mut self) -> Result<bool> {
+        let person = |m: &Vec<(String, String)>| {
+            m.iter()
+                .any(|(p, _)| self.game.def().player(p).is_some_and(|i| self.is_person(i)))
+        };
+        let mut moves = self.to_replay().moves;
+        let Some(last) = moves.iter().rposition(person) else {
+            return Ok(false);
+        };
+        moves.truncate(last);
+        let (state, log, failed) = replay_moves(&self.game, self.replay.seed, &moves)?;
+        if let Some((_, e)) = failed {
+            return Err(e);
+        }
+        self.state = state;
+        self.log = log;
+        self.replay.moves = moves;
+        self.current.clear();
+        Ok(true)
+    }
+
+    /// Start again with the same settings and another seed.
+    pub fn restart(&mut self, seed: u64) -> Result<Vec<Event>> {
+        let (state, log) = State::new(&self.game, seed)?;
+        self.state = state;
+        self.log = log.clone();
+        self.replay.seed = seed;
+        self.replay.moves.clear();
+        self.current.clear();
+        self.saved_at = None;
+        Ok(log)
+    }
+
+    /// Re-read the game's files and re-apply the moves to the new rules. On
+    /// a load error the session keeps the old rules and nothing is lost.
+    pub fn reload(&mut self) -> Result<Reloaded> {
+        let new = self.replay.load_game(None, &self.dir)?;
+        let moves = self.to_replay().moves;
+        let seed = self.replay.seed;
+        // Step through both rule sets side by side to find the first
+        // position that differs.
+        let (mut old_state, _) = State::new(&self.game, seed)?;
+        let (mut new_state, mut new_log) = State::new(&new, seed)?;
+        let mut first_diff = diff(&self.game, &old_state, &new, &new_state).map(|c| (0, c));
+        let mut illegal = None;
+        for (i, m) in moves.iter().enumerate() {
+            match apply_move(&new, &mut new_state, m) {
+                Ok(ev) => new_log.extend(ev),
+                Err(e) => {
+                    illegal = Some((i + 1, e));
+                    break;
+                }
+            }
+            // The old rules accepted these moves already.
+            let _ = apply_move(&self.game, &mut old_state, m);
+            if first_diff.is_none() {
+                first_diff = diff(&self.game, &old_state, &new, &new_state).map(|c| (i + 1, c));
+            }
+        }
+        let report = match (illegal, first_diff) {
+            (Some((index, e)), _) => {
+                self.replay.moves = moves[..index - 1].to_vec();
+                Reloaded::Illegal {
+                    index,
+                    error: e.to_string(),
+                }
+            }
+            (None, Some((after, changes))) => {
+                self.replay.moves = moves;
+                Reloaded::Diverged { after, changes }
+            }
+            (None, None) => {
+                self.replay.moves = moves;
+                Reloaded::Same
+            }
+        };
+        // A partial decision stays partial: re-split the last move.
+        self.current.clear();
+        if let Some(last) = self.replay.moves.last()
+            && new_state
+                .decision()
+                .is_some_and(|d| d.chosen.iter().any(Option::is_some))
+        {
+            self.current = last.clone();
+            self.replay.moves.pop();
+        }
+        self.game = new;
+        self.state = new_state;
+        self.log = new_log;
+        Ok(report)
+    }
+}
+
+/// What differs between two positions, by the spectator's view as JSON
+/// paths; None when they are the same.
+fn diff(ga: &Game, a: &State, gb: &Game, b: &State) -> Option<Vec<String>> {
+    let va = serde_json::to_value(view::view(ga, a, None)).ok()?;
+    let vb = serde_json::to_value(view::view(gb, b, None)).ok()?;
+    if va == vb {
+        return None;
+    }
+    let (mut fa, mut fb) = (Vec::new(), Vec::new());
+    flatten(&va, "", &mut fa);
+    flatten(&vb, "", &mut fb);
+    let mut out = Vec::new();
+    for (k, x) in &fa {
+        match fb.iter().find(|(kb, _)| kb == k) {
+            Some((_, y)) if y != x => out.push(format!("{k}: {x} -> {y}")),
+            None => out.push(format!("{k}: {x} -> (gone)")),
+            _ => {}
+        }
+    }
+    for (k, y) in &fb {
+        if !fa.iter().any(|(ka, _)| ka == k) {
+            out.push(format!("{k}: (new) -> {y}"));
+        }
+    }
+    Some(out)
+}
+
+fn flatten(v: &serde_json::Value, prefix: &str, out: &mut Vec<(String, String)>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                let p = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flatten(x, &p, out);
+            }
+        }
+        other => out.push((prefix.to_string(), other.to_string())),
+    }
+}

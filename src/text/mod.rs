@@ -1,0 +1,9 @@
+//! Layer 5, text: what people read and type. Moves parsed from text
+//! (parse.rs), events phrased as sentences (phrase.rs), a state rendered for
+//! a viewer (view.rs).
+
+mod parse;
+pub mod phrase;
+pub mod view;
+
+pub use phrase::phrase;

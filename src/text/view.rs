@@ -1,0 +1,264 @@
+//! What one player (or a spectator) may see of a state. The REPL, bots and
+//! `--json` all go through here, so hidden cards never leak by accident.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use crate::core::{Outcome, State, zone_visible};
+use crate::definition::format::Per;
+use crate::definition::{Board, PlayerIx};
+use crate::game::Game;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct View {
+    pub game: String,
+    /// The player this view is for; null for a spectator (public only).
+    pub viewer: Option<String>,
+    pub turn: u32,
+    pub over: bool,
+    /// The winner's id, or null for a draw or an unfinished game.
+    pub winner: Option<String>,
+    pub draw: bool,
+    /// Player id -> stat id -> value.
+    pub players: IndexMap<String, IndexMap<String, i64>>,
+    pub vars: IndexMap<String, i64>,
+    /// Zone id -> owner (player id, or "" for a shared zone) -> contents.
+    pub zones: IndexMap<String, IndexMap<String, ZoneView>>,
+    pub decision: Option<DecisionView>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum ZoneView {
+    /// Card ids, bottom to top.
+    Cards(Vec<String>),
+    /// Hidden: only how many.
+    Count { count: usize },
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DecisionView {
+    pub name: String,
+    pub prompt: String,
+    /// Who may choose now.
+    pub waiting: Vec<String>,
+    /// Player -> their choice if this viewer may see it, "(chosen)" if made
+    /// but secret, null if not made yet.
+    pub chosen: IndexMap<String, Option<String>>,
+    /// The viewer's legal choices now.
+    pub options: Vec<String>,
+}
+
+pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
+    let def = game.def();
+    let mut players = IndexMap::new();
+    for (p, pl) in def.players.iter().enumerate() {
+        let stats = def
+            .stats
+            .iter()
+            .enumerate()
+            .map(|(s, st)| (st.id.clone(), state.stat(game, p, s)))
+            .collect();
+        players.insert(pl.id.clone(), stats);
+    }
+    let mut zones = IndexMap::new();
+    for (z, zone) in def.zones.iter().enumerate() {
+        let mut by_owner = IndexMap::new();
+        for p in def.owners(z) {
+            let owner = (zone.per == Per::Player).then_some(p);
+            let cards = state.zone(game, z, p);
+            let v = if zone_visible(zone.visibility, owner, viewer) {
+                ZoneView::Cards(
+                    cards
+                        .iter()
+                        .map(|&c| def.cards[c as usize].id.clone())
+                        .collect(),
+                )
+            } else {
+                ZoneView::Count { count: cards.len() }
+            };
+            let key = owner.map_or(String::new(), |o| def.players[o].id.clone());
+            by_owner.insert(key, v);
+        }
+        zones.insert(zone.id.clone(), by_owner);
+    }
+    let decision = state.decision().map(|d| DecisionView {
+        name: d.name.to_string(),
+        prompt: d.prompt.to_string(),
+        waiting: d
+            .waiting()
+            .iter()
+            .map(|&p| def.players[p].id.clone())
+            .collect(),
+        chosen: d
+            .players
+            .iter()
+            .zip(&d.chosen)
+            .map(|(&p, c)| {
+                let shown = match (c, d.visible_choice(p, viewer)) {
+                    (_, Some(v)) => Some(v.text(game).to_string()),
+                    (Some(_), None) => Some("(chosen)".to_string()),
+                    (None, _) => None,
+                };
+                (def.players[p].id.clone(), shown)
+            })
+            .collect(),
+        options: viewer
+            .map(|v| {
+                state
+                    .legal(v)
+                    .iter()
+                    .map(|c| c.text(game).to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    });
+    View {
+        game: def.id.clone(),
+        viewer: viewer.map(|v| def.players[v].id.clone()),
+        turn: state.turn(),
+        over: state.is_over(),
+        winner: match state.outcome() {
+            Some(Outcome::Win(p)) => Some(def.players[p].id.clone()),
+            _ => None,
+        },
+        draw: state.outcome() == Some(Outcome::Draw),
+        players,
+        vars: def
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.id.clone(), state.var(i)))
+            .collect(),
+        zones,
+        decision,
+    }
+}
+
+/// The view as text for a terminal: stats, zones, what is being decided.
+pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
+    use std::fmt::Write;
+    let def = game.def();
+    let v = view(game, state, viewer);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} - turn {}", def.name, v.turn);
+    for (p, pl) in def.players.iter().enumerate() {
+        let me = if viewer == Some(p) { " (you)" } else { "" };
+        let stats: Vec<String> = def
+            .stats
+            .iter()
+            .enumerate()
+            .map(|(s, st)| format!("{} {}", st.name, state.stat(game, p, s)))
+            .collect();
+        let _ = writeln!(out, "  {}{me}: {}", pl.name, stats.join(", "));
+        for (z, zone) in def.zones.iter().enumerate() {
+            if zone.per != Per::Player || state.zone(game, z, p).is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "    {}: {}",
+                zone.name,
+                zone_text(game, state, z, p, viewer)
+            );
+        }
+    }
+    for (z, zone) in def.zones.iter().enumerate() {
+        if zone.per == Per::Game && !state.zone(game, z, 0).is_empty() {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                zone.name,
+                zone_text(game, state, z, 0, viewer)
+            );
+        }
+    }
+    if let Some(b) = &def.board {
+        let _ = writeln!(out, "  {}", track(game, state, b));
+    }
+    for (i, var) in def.vars.iter().enumerate().filter(|(_, v)| v.show) {
+        let _ = writeln!(out, "  {}: {}", var.name, state.var(i));
+    }
+    out.trim_end().to_string()
+}
+
+/// The board as one line: a character per square (its terrain's symbol,
+/// `.` otherwise), players' seat numbers on their squares (`*` if several).
+fn track(game: &Game, state: &State, b: &Board) -> String {
+    let mut chars: Vec<char> = b
+        .squares
+        .iter()
+        .map(|t| {
+            b.symbols
+                .iter()
+                .find(|(k, _)| k == t)
+                .and_then(|(_, v)| v.chars().next())
+                .unwrap_or('.')
+        })
+        .collect();
+    let mut at = Vec::new();
+    if let Some(pos) = b.position {
+        for (p, pl) in game.def().players.iter().enumerate() {
+            let sq = state.stat(game, p, pos);
+            if let Some(c) = usize::try_from(sq).ok().and_then(|s| chars.get_mut(s)) {
+                *c = if c.is_ascii_digit() {
+                    '*'
+                } else {
+                    char::from_digit((p + 1) as u32 % 10, 10).unwrap_or('?')
+                };
+            }
+            at.push(format!("{} {}", pl.id, sq));
+        }
+    }
+    let legend: Vec<String> = b.symbols.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    format!(
+        "Board: 0 {} {}  ({}; {})",
+        chars.into_iter().collect::<String>(),
+        b.squares.len().saturating_sub(1),
+        legend.join(", "),
+        at.join(", ")
+    )
+}
+
+fn zone_text(
+    game: &Game,
+    state: &State,
+    z: usize,
+    p: PlayerIx,
+    viewer: Option<PlayerIx>,
+) -> String {
+    let def = game.def();
+    let zone = &def.zones[z];
+    let owner = (zone.per == Per::Player).then_some(p);
+    let cards = state.zone(game, z, p);
+    if cards.is_empty() {
+        return "-".into();
+    }
+    if zone_visible(zone.visibility, owner, viewer) {
+        cards
+            .iter()
+            .map(|&c| def.cards[c as usize].name_for(owner).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        format!("{} card(s), hidden", cards.len())
+    }
+}
+
+/// "Human: Quick sword" for each visible choice already made, for prompts.
+pub fn chosen_text(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Vec<String> {
+    let Some(d) = state.decision() else {
+        return Vec::new();
+    };
+    d.players
+        .iter()
+        .filter_map(|&p| {
+            let c = d.visible_choice(p, viewer)?;
+            Some(format!(
+                "{}: {}",
+                game.def().players[p].name,
+                c.name(game, Some(p))
+            ))
+        })
+        .collect()
+}
