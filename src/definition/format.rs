@@ -59,7 +59,7 @@ impl<T: JsonSchema> JsonSchema for At<T> {
         T::schema_name()
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        T::json_schema(generator)
+        generator.subschema_for::<T>()
     }
     fn inline_schema() -> bool {
         true
@@ -194,7 +194,7 @@ pub struct CardDef {
     /// The name a player's copy shows, by player id (a faction's own names
     /// for the same card).
     #[serde(default)]
-    pub names: IndexMap<String, String>,
+    pub names: IndexMap<At<String>, String>,
 }
 
 impl CardDef {
@@ -256,7 +256,7 @@ pub enum Visibility {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DieDef {
-    pub faces: Vec<String>,
+    pub faces: At<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -314,7 +314,7 @@ pub enum CardSelection {
 #[serde(deny_unknown_fields)]
 pub struct FlowDef {
     /// The steps of one turn, repeated until a script ends the game.
-    pub turn: Vec<FlowStep>,
+    pub turn: Vec<At<FlowStep>>,
     /// `all` (every turn is everyone's, a round) or `rotate` (one active player
     /// per turn, in seat order).
     pub turns: Option<TurnKind>,

@@ -1,0 +1,143 @@
+//! The flow: one turn's steps (decisions, rolls, hooks), each checked on
+//! its own.
+
+use std::sync::Arc;
+
+use super::Analyzer;
+use super::names::{Kind, unknown};
+use crate::definition::format::{At, FlowStep, GameFile};
+use crate::definition::{Options, Param, Step, Who};
+
+pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, params: &[Param]) -> Vec<Step> {
+    let steps: &[At<FlowStep>] = file.flow.as_ref().map_or(&[], |f| &f.turn);
+    let mut flow = Vec::new();
+    let before = a.problems.len();
+    for (i, s) in steps.iter().enumerate() {
+        if let Some(w) = &s.value.when {
+            match a.find(Kind::Param, &w.param) {
+                // A step for a setting that is off: not part of this game.
+                Some(p) if params[p].value == 0 => continue,
+                Some(_) => {}
+                None => continue,
+            }
+        }
+        flow.extend(step(a, i, s));
+    }
+    // No step at all (none written, or every one switched off), and not
+    // because a step is broken.
+    if flow.is_empty() && a.problems.len() == before {
+        let at = a.top();
+        a.invalid(
+            format!("{}: the game has no `flow: turn:` steps", a.path.display()),
+            &at,
+        );
+    }
+    flow
+}
+
+fn step(a: &mut Analyzer, i: usize, at: &At<FlowStep>) -> Option<Step> {
+    let s = &at.value;
+    let kinds = [s.decide.is_some(), s.roll.is_some(), s.hook.is_some()];
+    if kinds.iter().filter(|k| **k).count() != 1 {
+        let pos = s
+            .decide
+            .as_ref()
+            .or(s.roll.as_ref())
+            .or(s.hook.as_ref())
+            .and_then(|n| n.pos.clone())
+            .or(at.pos.clone());
+        a.invalid(
+            format!(
+                "flow step {}: give exactly one of `decide`, `roll` or `hook`",
+                i + 1
+            ),
+            &pos,
+        );
+        return None;
+    }
+    if let Some(name) = &s.decide {
+        decide(a, s, name)
+    } else if let Some(die) = &s.roll {
+        roll(a, s, die)
+    } else {
+        let h = s.hook.as_ref()?;
+        a.hook(h, 0);
+        Some(Step::Hook {
+            name: h.value.clone(),
+        })
+    }
+}
+
+/// The script function that receives a step's result.
+fn then(a: &mut Analyzer, s: &FlowStep, what: &At<String>) -> Option<At<String>> {
+    match &s.then {
+        Some(t) => {
+            a.hook(t, 1);
+            Some(t.clone())
+        }
+        None => {
+            a.invalid(
+                format!(
+                    "flow step `{}` needs `then:` (the script function that receives the result)",
+                    what.value
+                ),
+                &what.pos,
+            );
+            None
+        }
+    }
+}
+
+fn decide(a: &mut Analyzer, s: &FlowStep, name: &At<String>) -> Option<Step> {
+    let who = match &s.who {
+        None => Some(Who::All),
+        Some(w) if w.value == "all" => Some(Who::All),
+        Some(w) if w.value == "active" => Some(Who::Active),
+        Some(w) => match a.names.ids(Kind::Player).iter().position(|p| *p == w.value) {
+            Some(p) => Some(Who::Player(p)),
+            None => {
+                let mut known = vec!["all".to_string(), "active".to_string()];
+                known.extend(a.names.ids(Kind::Player).iter().cloned());
+                a.problem(unknown("`who`", w, &known));
+                None
+            }
+        },
+    };
+    let options = match (&s.from, &s.options) {
+        (Some(z), None) => a.find(Kind::Zone, z).map(Options::Zone),
+        (None, Some(words)) if !words.is_empty() => Some(Options::Words(words.clone())),
+        _ => {
+            a.invalid(
+                format!(
+                    "decision `{}`: give its options as `from: ZONE` or `options: [..]`",
+                    name.value
+                ),
+                &name.pos,
+            );
+            None
+        }
+    };
+    let then = then(a, s, name);
+    Some(Step::Decide {
+        name: name.value.as_str().into(),
+        who: who?,
+        simultaneous: s.simultaneous,
+        options: options?,
+        then: then?.value.as_str().into(),
+        prompt: Arc::from(s.prompt.as_deref().unwrap_or(&name.value)),
+    })
+}
+
+fn roll(a: &mut Analyzer, s: &FlowStep, die: &At<String>) -> Option<Step> {
+    let d = a.find(Kind::Die, die);
+    let set = s.set.as_ref().map(|v| a.find(Kind::Var, v));
+    let then = match (&s.then, &set) {
+        (None, Some(_)) => None,
+        _ => Some(then(a, s, die)?.value),
+    };
+    let set = match set {
+        None => None,
+        Some(found) => Some(found?),
+    };
+    Some(Step::Roll { die: d?, then, set })
+}

@@ -1,0 +1,217 @@
+//! From a merged game file to a validated definition: the analyzer. One
+//! part per section of the file, each resolving names through one table
+//! (names.rs) and adding what is wrong to one list of problems, so that
+//! every independent problem is reported, each with its position. A
+//! section whose own input is broken still yields its best guess, so that
+//! the sections after it are checked too.
+
+mod board;
+mod cards;
+mod dice;
+mod flow;
+mod names;
+mod params;
+mod players;
+mod setup;
+mod stats;
+mod variants;
+mod zones;
+
+use std::path::{Path, PathBuf};
+
+use super::def::*;
+use super::format::{At, GameFile, StartValue, TurnKind, Visibility};
+use super::source::Settings;
+use crate::error::{Error, ErrorKind, Pos};
+use names::{Kind, Names};
+
+/// A definition, or the problems that keep it from being one; and the
+/// script the file names (even when it has problems, so that the script's
+/// own problems can be reported with them).
+#[derive(Debug)]
+pub struct Analysis {
+    pub def: Option<Def>,
+    pub script: ScriptRef,
+    pub problems: Vec<Error>,
+}
+
+/// What every part of the analysis shares: the file's path, the name
+/// table, the problems found so far, and the hooks named so far.
+struct Analyzer<'a> {
+    path: &'a Path,
+    names: Names,
+    problems: Vec<Error>,
+    hooks: Vec<HookRef>,
+}
+
+impl Analyzer<'_> {
+    fn problem(&mut self, e: Error) {
+        self.problems.push(e);
+    }
+    fn invalid(&mut self, msg: impl Into<String>, at: &Option<Pos>) {
+        self.problem(Error::new(ErrorKind::Invalid, msg).at(at.clone()));
+    }
+    /// The index of a name of `kind`, or None with the problem noted.
+    fn find(&mut self, kind: Kind, name: &At<String>) -> Option<usize> {
+        match self.names.find(kind, name) {
+            Ok(i) => Some(i),
+            Err(e) => {
+                self.problem(e);
+                None
+            }
+        }
+    }
+    /// A hook the script must define.
+    fn hook(&mut self, name: &At<String>, arity: usize) {
+        self.hooks.push(HookRef {
+            name: name.value.clone(),
+            arity,
+            pos: name.pos.clone(),
+        });
+    }
+    /// A number given as itself or as `{param: NAME}`: None (noted) if it
+    /// names no parameter or is a map.
+    fn number(&mut self, what: &str, v: &At<StartValue>, params: &[Param]) -> Option<i64> {
+        match &v.value {
+            StartValue::All(n) => Some(*n),
+            StartValue::Param { param } => {
+                let name = At {
+                    value: param.value.clone(),
+                    pos: param.pos.clone().or(v.pos.clone()),
+                };
+                self.find(Kind::Param, &name).map(|i| params[i].value)
+            }
+            StartValue::ByPlayer(_) => {
+                self.invalid(format!("`{what}` is a number or {{param: NAME}}"), &v.pos);
+                None
+            }
+        }
+    }
+    /// The start of the file: where a problem of the whole file points.
+    fn top(&self) -> Option<Pos> {
+        Pos::new(self.path, 1, 1)
+    }
+}
+
+/// Analyse a merged game file with `settings` applied.
+pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
+    let mut a = Analyzer {
+        path,
+        names: Names::default(),
+        problems: Vec::new(),
+        hooks: Vec::new(),
+    };
+    let v = variants::apply(&mut a, file, settings);
+    let file = v.file;
+    let params = params::analyze(&mut a, &file, &v.sets);
+    variants::check_sets(&mut a, &v.all);
+    let (players, listed) = players::analyze(&mut a, &file, &params);
+    let stats = stats::analyze(&mut a, &file, &players, &listed, &params);
+    let vars = vars(&mut a, &file);
+    let cards = cards::analyze(&mut a, &file, &players, &listed);
+    let (zones, slots) = zones::analyze(&mut a, &file, players.len());
+    let dice = dice::analyze(&mut a, &file);
+    let board = board::analyze(&mut a, &file);
+    let setup = setup::analyze(&mut a, &file, &cards);
+    let flow = flow::analyze(&mut a, &file, &params);
+    let max_turns = file
+        .flow
+        .as_ref()
+        .and_then(|f| f.max_turns.as_ref())
+        .and_then(|m| a.number("max_turns", m, &params));
+    let mut files: Vec<PathBuf> = Vec::new();
+    match &file.script {
+        Some(s) => files.push(PathBuf::from(&s.value)),
+        None => {
+            let at = a.top();
+            a.invalid(
+                format!("{}: the game has no `id` and no `script`", path.display()),
+                &at,
+            );
+        }
+    }
+    if !files.is_empty() {
+        files.extend(v.extra_scripts);
+    }
+    let script = ScriptRef {
+        files,
+        hooks: std::mem::take(&mut a.hooks),
+    };
+    let capabilities = Capabilities {
+        players: players.len(),
+        simultaneous: players.len() > 1
+            && flow.iter().any(|s| {
+                matches!(
+                    s,
+                    Step::Decide {
+                        who: Who::All,
+                        simultaneous: true,
+                        ..
+                    }
+                )
+            }),
+        chance_after_setup: flow.iter().any(|s| matches!(s, Step::Roll { .. })),
+        hidden_information: zones.iter().any(|z| z.visibility != Visibility::Public),
+    };
+    let def = Def {
+        id: file
+            .id
+            .as_ref()
+            .map(|i| i.value.clone())
+            .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .unwrap_or_default(),
+        name: file.name.clone().unwrap_or_default(),
+        summary: file.summary.clone().unwrap_or_default(),
+        rules: file.rules.clone().unwrap_or_default(),
+        path: path.to_path_buf(),
+        players,
+        stats,
+        vars,
+        params,
+        cards,
+        zones,
+        dice,
+        board,
+        setup,
+        flow,
+        turns: file
+            .flow
+            .as_ref()
+            .and_then(|f| f.turns)
+            .unwrap_or(TurnKind::All),
+        max_turns,
+        variants: v.offered,
+        applied: settings.variants.clone(),
+        sets: settings.sets.clone(),
+        match_wins: file.match_.as_ref().map(|m| m.wins.max(1)),
+        match_max_games: file
+            .match_
+            .as_ref()
+            .and_then(|m| m.max_games)
+            .unwrap_or(20)
+            .max(1),
+        slots,
+        script: script.clone(),
+        capabilities,
+    };
+    Analysis {
+        def: a.problems.is_empty().then_some(def),
+        script,
+        problems: a.problems,
+    }
+}
+
+/// Vars: game-wide integers (nothing to resolve).
+fn vars(a: &mut Analyzer, file: &GameFile) -> Vec<Var> {
+    a.names.declare(Kind::Var, file.vars.keys().cloned());
+    file.vars
+        .iter()
+        .map(|(id, v)| Var {
+            id: id.clone(),
+            name: v.name.clone().unwrap_or_else(|| id.clone()),
+            show: v.show.unwrap_or(true),
+            start: v.start,
+            doc: v.doc.clone().unwrap_or_default(),
+        })
+        .collect()
+}

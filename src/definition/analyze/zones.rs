@@ -1,0 +1,34 @@
+//! Zones: where cards lie, one per player or one shared, who sees them,
+//! and the slots they take in a state.
+
+use super::Analyzer;
+use super::names::Kind;
+use crate::definition::Zone;
+use crate::definition::format::{GameFile, Per, Visibility};
+
+/// The zones and the number of slots they take.
+pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Vec<Zone>, usize) {
+    let mut zones = Vec::new();
+    let mut slots = 0;
+    for (id, z) in &file.zones {
+        let per = z.per.unwrap_or(Per::Player);
+        zones.push(Zone {
+            id: id.clone(),
+            name: z.name.clone().unwrap_or_else(|| id.clone()),
+            per,
+            visibility: z.visibility.unwrap_or(Visibility::Public),
+            unordered: z.unordered,
+            holds: (!z.holds.is_empty()).then(|| {
+                z.holds
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            }),
+            slot: slots,
+        });
+        slots += if per == Per::Player { nplayers } else { 1 };
+    }
+    a.names
+        .declare(Kind::Zone, zones.iter().map(|z| z.id.clone()));
+    (zones, slots)
+}
