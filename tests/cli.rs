@@ -236,3 +236,29 @@ fn piped_play_session_saves_a_replay_that_replays() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["turn"], 3);
 }
+
+#[test]
+fn sim_without_the_memo_reports_the_same_for_every_shipped_game() {
+    for (game, games) in [
+        ("braverats", "400"),
+        ("imperio", "200"),
+        ("experior", "200"),
+        ("the-path", "30"),
+    ] {
+        let run = |extra: &[&str]| {
+            let mut args = vec!["sim", game, "--games", games, "--seed", "3", "--json"];
+            args.extend(extra);
+            let o = tabula(&args);
+            assert!(
+                o.status.success(),
+                "{game}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            stdout(&o)
+        };
+        let with = run(&[]);
+        let without = run(&["--no-memo"]);
+        assert!(with.contains("\"seats\""), "{with}");
+        assert_eq!(with, without, "{game}");
+    }
+}

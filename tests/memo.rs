@@ -59,3 +59,38 @@ fn memo_replays_equal_script_runs_in_every_game_and_variant() {
         }
     }
 }
+
+/// The memo is a decorator: a game built without it plays the same games.
+/// For every shipped game, a simulation with and without it gives the same
+/// tally (wins, lengths, cards played, errors).
+#[test]
+fn a_game_without_the_memo_simulates_the_same() {
+    use tabula::sim::{self, SimConfig};
+    let cases: &[(&str, &[(&str, i64)])] = &[
+        ("braverats", &[]),
+        ("imperio", &[]),
+        ("experior", &[("wound_limit", 40)]),
+        ("the-path", &[("players", 4)]),
+    ];
+    for (id, sets) in cases {
+        let settings = tabula::Settings {
+            variants: vec![],
+            sets: sets.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        };
+        let dir = common::games_dir();
+        let with = tabula::load(id, &dir, &settings).unwrap();
+        let without = Game::load(id, &dir, &settings, tabula::Build { memo: false }).unwrap();
+        let cfg = SimConfig {
+            games: if *id == "the-path" { 40 } else { 300 },
+            seed: 5,
+            bots: vec!["random".into(); with.def().nplayers()],
+            jobs: 2,
+            max_decisions: 100_000,
+        };
+        let a = sim::run(&with, &cfg, &|_| {}).unwrap();
+        let b = sim::run(&without, &cfg, &|_| {}).unwrap();
+        assert_eq!(a, b, "{id}");
+        assert!(without.memo_stats().is_none(), "{id}: no memo");
+        assert!(a.errors.is_empty(), "{id}: {:?}", a.errors);
+    }
+}

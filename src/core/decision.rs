@@ -78,6 +78,7 @@ impl Decision {
     /// The players who may choose now, in seat order: in an ordered reveal
     /// the one who reveals first until they have chosen, else everyone who
     /// has not chosen yet. The one statement of that rule.
+    #[inline]
     pub(crate) fn waiting_now(&self) -> impl Iterator<Item = PlayerIx> + '_ {
         let undecided = || {
             self.players
@@ -94,10 +95,12 @@ impl Decision {
         self.waiting_now().collect()
     }
     /// Whether `player` may choose now (`waiting` without the allocation).
+    #[inline]
     pub fn may_choose(&self, player: PlayerIx) -> bool {
         self.waiting_now().any(|p| p == player)
     }
 
+    #[inline]
     pub fn options_of(&self, player: PlayerIx) -> &[Choice] {
         match self.players.iter().position(|&p| p == player) {
             Some(i) => &self.options[i],
@@ -134,23 +137,26 @@ type AskTable = FxHashMap<u64, (usize, Arc<Ask>)>;
 const MAX_ASKS: usize = 1 << 16;
 
 impl AskCache {
-    /// The ask kept under `key` for step `step`, if `same` accepts it.
-    pub(crate) fn get(
+    /// The ask kept under `key` for step `step` if `same` accepts it, else
+    /// the one `build` makes (kept, while the table has room).
+    pub(crate) fn get_or_build<E>(
         &self,
         key: u64,
         step: usize,
         same: impl Fn(&Ask) -> bool,
-    ) -> Option<Arc<Ask>> {
-        let t = self.tables.get_or_default().borrow();
-        match t.get(&key) {
-            Some((s, ask)) if *s == step && same(ask) => Some(ask.clone()),
-            _ => None,
-        }
-    }
-    pub(crate) fn keep(&self, key: u64, step: usize, ask: &Arc<Ask>) {
+        build: impl FnOnce() -> Result<Arc<Ask>, E>,
+    ) -> Result<Arc<Ask>, E> {
         let mut t = self.tables.get_or_default().borrow_mut();
+        if let Some((s, ask)) = t.get(&key)
+            && *s == step
+            && same(ask)
+        {
+            return Ok(ask.clone());
+        }
+        let ask = build()?;
         if t.len() < MAX_ASKS {
             t.insert(key, (step, ask.clone()));
         }
+        Ok(ask)
     }
 }

@@ -260,30 +260,29 @@ impl State {
                         o.len() == l.len() && o.iter().zip(l).all(|(c, x)| *c == Choice::Card(*x))
                     }))
         };
-        if let Some(ask) = game.asks().and_then(|c| c.get(key, at, same)) {
-            return Ok(ask);
-        }
-        let opts: Vec<Vec<Choice>> = match options {
-            Options::Zone(_) => lists
-                .iter()
-                .map(|l| l.iter().map(|&c| Choice::Card(c)).collect())
-                .collect(),
-            Options::Words(w) => {
-                let words: Vec<Choice> =
-                    w.iter().map(|w| Choice::Word(w.as_str().into())).collect();
-                vec![words; group.len()]
-            }
+        let build = || {
+            let opts: Vec<Vec<Choice>> = match options {
+                Options::Zone(_) => lists
+                    .iter()
+                    .map(|l| l.iter().map(|&c| Choice::Card(c)).collect())
+                    .collect(),
+                Options::Words(w) => {
+                    let words: Vec<Choice> =
+                        w.iter().map(|w| Choice::Word(w.as_str().into())).collect();
+                    vec![words; group.len()]
+                }
+            };
+            Ok(Arc::new(Ask {
+                name: name.clone(),
+                prompt: prompt.clone(),
+                players: group.to_vec(),
+                options: opts,
+                then: then.clone(),
+            }))
         };
-        let ask = Arc::new(Ask {
-            name: name.clone(),
-            prompt: prompt.clone(),
-            players: group.to_vec(),
-            options: opts,
-            then: then.clone(),
-        });
-        if let Some(c) = game.asks() {
-            c.keep(key, at, &ask);
+        match game.asks() {
+            Some(cache) => cache.get_or_build(key, at, same, build),
+            None => build(),
         }
-        Ok(ask)
     }
 }

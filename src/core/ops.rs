@@ -115,6 +115,7 @@ enum UndoKind {
 
 /// A zone's distinct cards, in card order (what a `from:` decision offers
 /// and `card_types` returns).
+#[inline]
 pub fn distinct<A: smallvec::Array<Item = CardIx>>(cards: &[CardIx]) -> SmallVec<A> {
     let mut v = SmallVec::from_slice(cards);
     v.sort_unstable();
@@ -123,16 +124,19 @@ pub fn distinct<A: smallvec::Array<Item = CardIx>>(cards: &[CardIx]) -> SmallVec
 }
 
 /// The turn order as a card-list value.
+#[inline]
 pub fn order_cards<A: smallvec::Array<Item = CardIx>>(state: &State) -> SmallVec<A> {
     state.order().iter().map(|&p| p as CardIx).collect()
 }
 
 impl State {
     /// Evaluate a read (a draw also moves the card).
+    #[inline]
     pub fn read(&mut self, key: &Read) -> Val {
         read(self, key)
     }
     /// A read that may change the state (a draw), and how to undo it.
+    #[inline]
     pub fn read_undoable(&mut self, key: &Read) -> (Val, Option<Undo>) {
         let v = read(self, key);
         let u = undo_draw(self, key, &v).map(Undo);
@@ -140,15 +144,18 @@ impl State {
     }
     /// Apply a write; None if it cannot apply (a card not there), with the
     /// state unchanged.
+    #[inline]
     pub fn write(&mut self, w: &Write) -> Option<Undo> {
         apply(self, w).map(Undo)
     }
     /// Take back a write or a read's move.
+    #[inline]
     pub fn undo(&mut self, u: Undo) {
         undo(self, u.0)
     }
 }
 
+#[inline]
 fn read(state: &mut State, key: &Read) -> Val {
     match key {
         Read::Stat(i) => Val::Int(state.stats[*i as usize]),
@@ -193,6 +200,7 @@ fn read(state: &mut State, key: &Read) -> Val {
     }
 }
 
+#[inline]
 fn undo_draw(state: &mut State, key: &Read, v: &Val) -> Option<UndoKind> {
     match (key, v) {
         (Read::Draw { from, to }, Val::Int(c)) if *c >= 0 => Some(UndoKind::Move {
@@ -204,6 +212,7 @@ fn undo_draw(state: &mut State, key: &Read, v: &Val) -> Option<UndoKind> {
     }
 }
 
+#[inline]
 fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
     Some(match w {
         Write::SetStat(i, v) => UndoKind::Stat(*i, std::mem::replace(&mut state.stats[*i], *v)),
@@ -260,6 +269,7 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
     })
 }
 
+#[inline]
 fn undo(state: &mut State, u: UndoKind) {
     match u {
         UndoKind::Stat(i, v) => state.stats[i] = v,

@@ -99,7 +99,7 @@ pub fn random_playout(
     state: &mut State,
     seed: u64,
     max_decisions: usize,
-) -> crate::Result<usize> {
+) -> crate::error::Result<usize> {
     let mut bot = RandomBot::new(seed);
     let mut n = 0;
     while !state.is_over() && n < max_decisions {

@@ -377,10 +377,16 @@ impl<H: Traceable> Hooks for Memo<H> {
             return self.inner.run(state, call, events);
         }
         let trie = self.tries.get_or(|| RefCell::new(Trie::new()));
-        let on = trie.borrow().enabled(call.hook);
-        if on && trie.borrow_mut().replay(call.hook, &call.args, state) {
-            return Ok(());
-        }
+        let on = {
+            let mut t = trie.borrow_mut();
+            if !t.enabled(call.hook) {
+                false
+            } else if t.replay(call.hook, &call.args, state) {
+                return Ok(());
+            } else {
+                true
+            }
+        };
         let (result, trace) = if on {
             self.inner.run_traced(state, call, events)
         } else {

@@ -1,0 +1,58 @@
+//! A checked move and an unchecked one: `act` refuses a player who may not
+//! choose now and an illegal choice, leaving the state as it was;
+//! `apply_unchecked` still refuses a player with no part in the decision.
+
+mod common;
+
+use tabula::{Choice, State};
+
+#[test]
+fn act_refuses_a_player_who_may_not_choose_and_keeps_the_state() {
+    // The Path: one player decides at a time.
+    let game = common::load("the-path", &[], &[("players", 2)]);
+    let (mut st, _) = State::new(&game, 3).unwrap();
+    // Play on to a decision of one player alone.
+    while st.decision().unwrap().players.len() > 1 {
+        let p = st.first_waiting().unwrap();
+        let c = st.legal(p)[0].clone();
+        st.act(&game, p, c).unwrap();
+    }
+    let who = st.first_waiting().unwrap();
+    let other = 1 - who;
+    assert_eq!(st.waiting(), vec![who]);
+    let choice = st.legal(who)[0].clone();
+    let before = st.key(&game);
+    let e = st.act(&game, other, choice.clone()).unwrap_err();
+    assert!(e.message.contains("decision now"), "{e}");
+    assert_eq!(st.key(&game), before, "the state is as it was");
+    let e = st
+        .apply_unchecked(&game, other, choice.clone())
+        .unwrap_err();
+    assert!(e.message.contains("no part in this decision"), "{e}");
+    assert_eq!(st.key(&game), before);
+    // An illegal choice is refused by `act` too.
+    let e = st
+        .act(&game, who, Choice::Word("no-such-move".into()))
+        .unwrap_err();
+    assert!(e.message.contains("not a legal choice"), "{e}");
+    assert_eq!(st.key(&game), before);
+    // And the right player's legal choice goes through.
+    st.act(&game, who, choice).unwrap();
+    assert_ne!(st.key(&game), before);
+}
+
+#[test]
+fn an_ordered_reveal_waits_for_the_first_player() {
+    // BraveRats: after a Spy, the other player reveals first.
+    let game = common::load("braverats", &[], &[]);
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    let spy = st.parse(&game, 0, "spy").unwrap();
+    st.act(&game, 0, spy).unwrap();
+    let general = st.parse(&game, 1, "general").unwrap();
+    st.act(&game, 1, general).unwrap();
+    assert_eq!(st.waiting(), vec![1], "blue reveals first");
+    let prince = st.legal(1)[0].clone();
+    assert!(st.legal(0).is_empty());
+    let e = st.act(&game, 0, prince).unwrap_err();
+    assert!(e.message.contains("not red's decision"), "{e}");
+}
