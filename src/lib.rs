@@ -28,6 +28,31 @@
 //! assert!(state.is_over());
 //! # Ok::<(), tabula::Error>(())
 //! ```
+//!
+//! A game is read and compiled once and is `Send + Sync`: simulation and the
+//! solver share it between their threads (each thread's hooks keep their
+//! own script engine and memo of hook runs).
+//!
+//! ```
+//! use tabula::{Settings, sim::{self, SimConfig}};
+//! let game = tabula::load("experior", "games".as_ref(), &Settings::default())?;
+//! let cfg = SimConfig {
+//!     games: 200,
+//!     seed: 1,
+//!     bots: vec!["random".into(), "random".into()],
+//!     jobs: 2,
+//!     max_decisions: 10_000,
+//! };
+//! let tally = sim::run(&game, &cfg, &|_done| {})?;
+//! let report = sim::report(&game, &cfg, &tally);
+//! assert_eq!(report.games, 200);
+//! # Ok::<(), tabula::Error>(())
+//! ```
+//!
+//! The memo is a decorator around the hooks, chosen where a game is built:
+//! `Game::load(id, dir, &settings, Build { memo: false })` runs every hook
+//! through the script (the same games, slower); [`Game::from_parts`] takes
+//! any [`Hooks`].
 
 pub mod error;
 

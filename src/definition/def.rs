@@ -11,12 +11,14 @@ pub type PlayerIx = usize;
 pub type CardIx = u16;
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Player {
     pub id: String,
     pub name: String,
 }
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Stat {
     pub id: String,
     pub name: String,
@@ -26,6 +28,7 @@ pub struct Stat {
 }
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Var {
     pub id: String,
     pub name: String,
@@ -35,6 +38,7 @@ pub struct Var {
 }
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Param {
     pub id: String,
     pub value: i64,
@@ -45,6 +49,7 @@ pub struct Param {
 }
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Card {
     pub id: String,
     pub name: String,
@@ -70,6 +75,7 @@ impl Card {
 }
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Zone {
     pub id: String,
     pub name: String,
@@ -84,12 +90,14 @@ pub struct Zone {
 }
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Die {
     pub id: String,
     pub faces: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Board {
     /// Terrain of each square, by index.
     pub squares: Vec<String>,
@@ -154,6 +162,7 @@ pub enum Step {
 }
 
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct VariantInfo {
     pub id: String,
     pub name: String,
@@ -163,7 +172,11 @@ pub struct VariantInfo {
 
 /// Everything about a game but its compiled script: plain tables that the
 /// script API reads while a hook runs.
+/// Read-only outside the crate: only the analyzer builds one (its fields
+/// are public to read; `non_exhaustive` keeps others from making one that
+/// skipped validation).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Def {
     pub id: String,
     pub name: String,
@@ -223,6 +236,7 @@ pub struct HookRef {
 /// them possible (a roll step, a hidden zone, a script hook that may draw
 /// from the RNG is not visible here and is caught while searching).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Capabilities {
     pub players: usize,
     /// Some decision is taken by several players at once.
