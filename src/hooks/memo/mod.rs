@@ -135,20 +135,50 @@ struct Trie {
     runs: FxHashMap<String, u64>,
 }
 
+/// A part of a hook call's memo key, borrowed from the call: no allocation
+/// on the replay path.
+#[derive(Hash)]
+enum Part<'a> {
+    Card(CardIx),
+    Word(&'a str),
+}
+
+impl Part<'_> {
+    fn of(c: &Choice) -> Part<'_> {
+        match c {
+            Choice::Card(c) => Part::Card(*c),
+            Choice::Word(w) => Part::Word(w),
+        }
+    }
+    fn owned(&self) -> Choice {
+        match self {
+            Part::Card(c) => Choice::Card(*c),
+            Part::Word(w) => Choice::Word((*w).into()),
+        }
+    }
+    fn is(&self, c: &Choice) -> bool {
+        match (self, c) {
+            (Part::Card(a), Choice::Card(b)) => a == b,
+            (Part::Word(a), Choice::Word(b)) => *a == &**b,
+            _ => false,
+        }
+    }
+}
+
 /// The arguments of a hook call as memo key parts: each decider (as a
 /// reserved card index) then their choice; or a rolled face. `visit` sees
 /// them in order, without building a list.
-fn each_part(args: &Args, mut visit: impl FnMut(&Choice) -> bool) -> bool {
+fn each_part(args: &Args, mut visit: impl FnMut(Part) -> bool) -> bool {
     match args {
         Args::None => true,
-        Args::Face(f) => visit(&Choice::Word((*f).into())),
+        Args::Face(f) => visit(Part::Word(f)),
         Args::Choices(players, chosen) => {
             for (p, c) in players.iter().zip(chosen.iter()) {
-                if !visit(&Choice::Card(CardIx::MAX - *p as CardIx)) {
+                if !visit(Part::Card(CardIx::MAX - *p as CardIx)) {
                     return false;
                 }
                 if let Some(c) = c
-                    && !visit(c)
+                    && !visit(Part::of(c))
                 {
                     return false;
                 }
@@ -161,7 +191,7 @@ fn each_part(args: &Args, mut visit: impl FnMut(&Choice) -> bool) -> bool {
 fn key_parts(args: &Args) -> Vec<Choice> {
     let mut out = Vec::new();
     each_part(args, |c| {
-        out.push(c.clone());
+        out.push(c.owned());
         true
     });
     out
@@ -170,7 +200,7 @@ fn key_parts(args: &Args) -> Vec<Choice> {
 fn same_key(stored: &[Choice], args: &Args) -> bool {
     let mut i = 0;
     let prefix = each_part(args, |c| {
-        let ok = stored.get(i) == Some(c);
+        let ok = stored.get(i).is_some_and(|s| c.is(s));
         i += 1;
         ok
     });
