@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use thread_local::ThreadLocal;
 
 use super::AsDef;
@@ -54,7 +55,8 @@ pub struct Ask {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     pub ask: Arc<Ask>,
-    pub chosen: Vec<Option<Choice>>,
+    /// Inline for up to four deciders: a decision is made every turn.
+    pub chosen: SmallVec<[Option<Choice>; 4]>,
     /// Must choose and reveal before the others (an ordered reveal).
     pub first: Option<PlayerIx>,
 }
@@ -69,7 +71,7 @@ impl std::ops::Deref for Decision {
 impl Decision {
     pub fn new(ask: Arc<Ask>) -> Decision {
         Decision {
-            chosen: vec![None; ask.players.len()],
+            chosen: smallvec::smallvec![None; ask.players.len()],
             ask,
             first: None,
         }
