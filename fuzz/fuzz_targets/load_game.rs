@@ -6,6 +6,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(src) = std::str::from_utf8(data) {
-        let _ = tabula::load::parse_source(std::path::Path::new("fuzz.yaml"), src);
+        let _ = tabula::definition::source::parse_source(std::path::Path::new("fuzz.yaml"), src);
     }
 });
