@@ -192,9 +192,10 @@ fn new_engine(scripts_dir: &Path) -> Engine {
     engine.set_max_array_size(MAX_ARRAY);
     engine.set_max_map_size(MAX_MAP);
     engine.disable_symbol("eval");
-    engine.set_module_resolver(ScriptsOnly(
-        rhai::module_resolvers::FileModuleResolver::new_with_path(scripts_dir),
-    ));
+    engine.set_module_resolver(ScriptsOnly {
+        files: rhai::module_resolvers::FileModuleResolver::new_with_path(scripts_dir),
+        dir: scripts_dir.to_path_buf(),
+    });
     engine.on_print(|s| eprintln!("[script] {s}"));
     engine.on_debug(|s, _, pos| eprintln!("[script debug {pos}] {s}"));
     api::register(&mut engine);
@@ -202,8 +203,18 @@ fn new_engine(scripts_dir: &Path) -> Engine {
 }
 
 /// `import` resolves only to files in the scripts folder: a name, no path
-/// that climbs out of it or starts elsewhere.
-struct ScriptsOnly(rhai::module_resolvers::FileModuleResolver);
+/// that climbs out of it or starts elsewhere, and no link that leads out of
+/// it; a module that imports itself (through others or not) is an error,
+/// not an endless recursion.
+struct ScriptsOnly {
+    files: rhai::module_resolvers::FileModuleResolver,
+    dir: PathBuf,
+}
+
+thread_local! {
+    /// The modules being imported on this thread, outermost first.
+    static IMPORTING: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
 
 impl rhai::ModuleResolver for ScriptsOnly {
     fn resolve(
@@ -213,17 +224,41 @@ impl rhai::ModuleResolver for ScriptsOnly {
         path: &str,
         pos: rhai::Position,
     ) -> std::result::Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
+        // Not `ErrorModuleNotFound`: Rhai replaces that one by a bare
+        // "Module not found", and the reason would be lost.
+        let refuse = |why: String| Err(Box::new(EvalAltResult::ErrorRuntime(why.into(), pos)));
         let p = Path::new(path);
         let outside = p.is_absolute()
             || p.components()
                 .any(|c| !matches!(c, std::path::Component::Normal(_)));
         if outside {
-            return Err(Box::new(EvalAltResult::ErrorModuleNotFound(
-                format!("{path} (imports come from the scripts folder only)"),
-                pos,
-            )));
+            return refuse(format!(
+                "import `{path}`: imports come from the scripts folder only"
+            ));
         }
-        self.0.resolve(engine, source, path, pos)
+        // A link inside the folder may lead out of it: compare real paths.
+        let file = self.dir.join(format!("{path}.rhai"));
+        if let (Ok(real), Ok(dir)) = (file.canonicalize(), self.dir.canonicalize())
+            && !real.starts_with(&dir)
+        {
+            return refuse(format!(
+                "import `{path}`: a link to {}, outside the scripts folder",
+                real.display()
+            ));
+        }
+        let cycle = IMPORTING.with(|i| {
+            let mut i = i.borrow_mut();
+            let seen = i.iter().any(|m| m == path);
+            let chain = format!("{} -> {path}", i.join(" -> "));
+            i.push(path.to_string());
+            seen.then_some(chain)
+        });
+        let result = match cycle {
+            Some(chain) => refuse(format!("import `{path}`: an import cycle: {chain}")),
+            None => self.files.resolve(engine, source, path, pos),
+        };
+        IMPORTING.with(|i| i.borrow_mut().pop());
+        result
     }
 }
 
