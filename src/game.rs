@@ -47,7 +47,7 @@ impl Game {
 
     /// Load the game file at `path` (`dir` is where `extends:` looks too).
     pub fn load_path(path: &Path, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
-        let file = source::read_merged(path, dir, 0)?;
+        let file = source::read_merged(path, dir)?;
         let analysis = analyze::analyze(path, file, settings);
         let mut problems = analysis.problems;
         // The script is compiled even when the file has problems, so that

@@ -215,13 +215,19 @@ fn imports_come_from_the_scripts_folder_only() {
     // Climbing out of the folder is not.
     let e = play("fn resolve(plays) { import \"../games/x\" as u; }\nfn end_of_turn() {}\n")
         .unwrap_err();
-    assert!(e.to_string().contains("from the scripts folder only"), "{e}");
+    assert!(
+        e.to_string().contains("from the scripts folder only"),
+        "{e}"
+    );
     let e = play("fn resolve(plays) { import \"/etc/hostname\" as u; }\nfn end_of_turn() {}\n")
         .unwrap_err();
-    assert!(e.to_string().contains("from the scripts folder only"), "{e}");
+    assert!(
+        e.to_string().contains("from the scripts folder only"),
+        "{e}"
+    );
     // A helper that is not there.
-    let e = play("fn resolve(plays) { import \"missing\" as u; }\nfn end_of_turn() {}\n")
-        .unwrap_err();
+    let e =
+        play("fn resolve(plays) { import \"missing\" as u; }\nfn end_of_turn() {}\n").unwrap_err();
     assert!(e.to_string().contains("Module not found: missing"), "{e}");
     // Nor is a link inside the folder that leads out of it.
     let outside = tempfile::tempdir().unwrap();
@@ -233,8 +239,10 @@ fn imports_come_from_the_scripts_folder_only() {
             tmp.path().join("scripts/secret.rhai"),
         )
         .unwrap();
-        let e = play("fn resolve(plays) { import \"secret\" as u; u::helper(); }\nfn end_of_turn() {}\n")
-            .unwrap_err();
+        let e = play(
+            "fn resolve(plays) { import \"secret\" as u; u::helper(); }\nfn end_of_turn() {}\n",
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("outside the scripts folder"), "{e}");
     }
 }
@@ -242,10 +250,21 @@ fn imports_come_from_the_scripts_folder_only() {
 #[test]
 fn an_import_cycle_is_an_error_not_a_stack_overflow() {
     let tmp = experior_copy();
-    std::fs::write(tmp.path().join("scripts/me.rhai"), "import \"me\" as again;\nfn f() { 1 }\n")
-        .unwrap();
-    std::fs::write(tmp.path().join("scripts/a.rhai"), "import \"b\" as b;\nfn f() { 1 }\n").unwrap();
-    std::fs::write(tmp.path().join("scripts/b.rhai"), "import \"a\" as a;\nfn f() { 2 }\n").unwrap();
+    std::fs::write(
+        tmp.path().join("scripts/me.rhai"),
+        "import \"me\" as again;\nfn f() { 1 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("scripts/a.rhai"),
+        "import \"b\" as b;\nfn f() { 1 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("scripts/b.rhai"),
+        "import \"a\" as a;\nfn f() { 2 }\n",
+    )
+    .unwrap();
     let play = |script: &str| first_turn(tmp.path(), script);
     let e = play("fn resolve(plays) { import \"me\" as m; }\nfn end_of_turn() {}\n").unwrap_err();
     assert!(e.to_string().contains("import cycle: me -> me"), "{e}");

@@ -139,6 +139,7 @@ fn seats(s: &Session, a: &PlayArgs) -> Result<Vec<Seat>> {
         given[i] = Some(match k.as_str() {
             "human" | "person" => Seat::Person,
             k if bot::valid(k) => Seat::Bot(k.to_string()),
+            k if k.contains(':') => return Err(Error::usage(bot::kind_problem(k))),
             k => {
                 return Err(Error::usage(format!(
                     "unknown bot kind `{k}` (kinds: human, {})",

@@ -24,9 +24,9 @@ pub struct SimArgs {
     pub bots: Vec<(String, String)>,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Threads (default: every core).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    /// Threads, 1 to 256 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
     /// Another column to compare: variants joined by `+` (`base` for none),
     /// e.g. --compare fast-rat --compare draft+fast-rat. Repeatable.
     #[arg(long, value_name = "VARIANTS")]
@@ -56,15 +56,13 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
             return Err(Error::usage(format!("no player `{p}` in {}", def.id)));
         };
         if !bot::valid(k) {
-            return Err(Error::usage(format!(
-                "unknown bot kind `{k}` (kinds: {})",
-                bot::KINDS.join(", ")
-            )));
+            return Err(Error::usage(bot::kind_problem(k)));
         }
         bots[i] = k.clone();
     }
     let jobs = a
         .jobs
+        .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let cfg = SimConfig {
         games: a.games,

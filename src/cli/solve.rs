@@ -17,9 +17,9 @@ pub struct SolveArgs {
     /// Seed of the setup (for a game whose setup is random: a deal).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Threads (default: every core).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    /// Threads, 1 to 256 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
     #[arg(long)]
     pub json: bool,
     /// Also measure how much a best response wins against this bot kind
@@ -36,6 +36,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     let game = Game::load_path(&path, dir, &a.args.settings(), Build::default())?;
     let jobs = a
         .jobs
+        .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let s = solve::solve(&game, a.seed, jobs)?;
     if a.json {

@@ -216,15 +216,16 @@ fn undo_draw(state: &mut State, key: &Read, v: &Val) -> Option<UndoKind> {
 fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
     Some(match w {
         Write::SetStat(i, v) => UndoKind::Stat(*i, std::mem::replace(&mut state.stats[*i], *v)),
+        // An overflow does not apply (the hook fails, as Rhai's `+` would).
         Write::AddStat(i, d) => {
             let old = state.stats[*i];
-            state.stats[*i] = old.saturating_add(*d);
+            state.stats[*i] = old.checked_add(*d)?;
             UndoKind::Stat(*i, old)
         }
         Write::SetVar(i, v) => UndoKind::Var(*i, std::mem::replace(&mut state.vars[*i], *v)),
         Write::AddVar(i, d) => {
             let old = state.vars[*i];
-            state.vars[*i] = old.saturating_add(*d);
+            state.vars[*i] = old.checked_add(*d)?;
             UndoKind::Var(*i, old)
         }
         Write::MoveCard { card, from, to } => {

@@ -184,7 +184,7 @@ pub struct CardDef {
     pub name: Option<String>,
     /// Other words a player may type for this card (`7` for the Prince).
     #[serde(default)]
-    pub aliases: Vec<String>,
+    pub aliases: Vec<At<String>>,
     /// How many copies a `put` of this card places (default 1).
     pub copies: Option<u32>,
     pub text: Option<String>,
@@ -348,7 +348,7 @@ pub struct FlowStep {
     /// Options: the distinct cards in this zone of the deciding player.
     pub from: Option<Name>,
     /// Options: these words.
-    pub options: Option<Vec<String>>,
+    pub options: Option<Vec<At<String>>>,
     /// The script function that receives the choices (a map player -> choice).
     pub then: Option<Name>,
     pub prompt: Option<String>,

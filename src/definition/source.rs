@@ -109,18 +109,18 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     err.at(loc.and_then(|l| Pos::new(path, l.line(), l.column())))
 }
 
+/// How many files an `extends:` chain may hold (docs/format.md).
+pub const MAX_EXTENDS: usize = 8;
+
 /// Read a game file and what it extends, merged, with the script path made
 /// absolute relative to the file that names it.
-pub fn read_merged(path: &Path, dir: &Path, depth: usize) -> Result<GameFile> {
-    if depth > 8 {
-        return Err(Error::new(
-            ErrorKind::Invalid,
-            format!(
-                "{}: `extends` goes more than 8 files deep (a cycle?)",
-                path.display()
-            ),
-        ));
-    }
+pub fn read_merged(path: &Path, dir: &Path) -> Result<GameFile> {
+    read_chain(path, dir, &mut Vec::new())
+}
+
+/// `read_merged`, with the files of the chain so far (to find a cycle).
+fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameFile> {
+    chain.push(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()));
     let (mut file, _) = parse_file(path)?;
     let here = path.parent().unwrap_or(Path::new("."));
     if let Some(s) = &mut file.script {
@@ -150,7 +150,34 @@ pub fn read_merged(path: &Path, dir: &Path, depth: usize) -> Result<GameFile> {
             Error::new(ErrorKind::Invalid, format!("extends: {}", e.message)).at(parent.pos.clone())
         })?,
     };
-    let base = read_merged(&base_path, dir, depth + 1)?;
+    let real = base_path
+        .canonicalize()
+        .unwrap_or_else(|_| base_path.clone());
+    if chain.contains(&real) {
+        let names: Vec<String> = chain
+            .iter()
+            .chain([&real])
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!("`extends` makes a cycle: {}", names.join(" -> ")),
+        )
+        .at(parent.pos.clone()));
+    }
+    if chain.len() >= MAX_EXTENDS {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!("`extends` chains more than {MAX_EXTENDS} files (the limit)"),
+        )
+        .at(parent.pos.clone()));
+    }
+    let base = read_chain(&base_path, dir, chain)?;
     Ok(format::merge(base, file))
 }
 

@@ -64,11 +64,16 @@ pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
         ))),
         Some(("mcts", arg)) => {
             let b = match arg.strip_suffix('s') {
-                Some(secs) => budget(
-                    u32::MAX,
-                    Some(std::time::Duration::from_secs_f64(secs.parse().ok()?)),
-                ),
-                None => budget(arg.parse().ok()?, None),
+                // A positive, finite number of seconds (a negative or NaN
+                // duration would panic).
+                Some(secs) => {
+                    let secs: f64 = secs.parse().ok().filter(|s: &f64| *s > 0.0)?;
+                    budget(
+                        u32::MAX,
+                        Some(std::time::Duration::try_from_secs_f64(secs).ok()?),
+                    )
+                }
+                None => budget(arg.parse().ok().filter(|n| *n > 0)?, None),
             };
             Some(Box::new(mcts::Mcts::new(seed, b)))
         }
@@ -79,6 +84,17 @@ pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
 /// Whether `make` knows this kind.
 pub fn valid(kind: &str) -> bool {
     make(kind, 0).is_some()
+}
+
+/// What is wrong with a kind `make` refuses, in the user's terms.
+pub fn kind_problem(kind: &str) -> String {
+    match kind.split_once(':') {
+        Some(("mcts", arg)) => format!(
+            "bot kind `{kind}`: `{arg}` is neither a number of iterations above 0 \
+             (`mcts:500`) nor a number of seconds above 0 (`mcts:0.5s`)"
+        ),
+        _ => format!("unknown bot kind `{kind}` (kinds: {})", KINDS.join(", ")),
+    }
 }
 
 /// A bot's seed for one decision: from the game's seed, how many moves were

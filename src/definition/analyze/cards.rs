@@ -27,7 +27,7 @@ pub(super) fn analyze(
         cards.push(Card {
             id: id.clone(),
             name: c.name.clone().unwrap_or_else(|| id.clone()),
-            aliases: c.aliases.clone(),
+            aliases: c.aliases.iter().map(|a| a.value.clone()).collect(),
             copies: c.copies.unwrap_or(1),
             text: c.text.clone().unwrap_or_default(),
             attrs: c
@@ -49,5 +49,38 @@ pub(super) fn analyze(
     }
     a.names
         .declare(Kind::Card, cards.iter().map(|c| c.id.clone()));
+    words_stay_apart(a, file);
     cards
+}
+
+/// A word a player types names one card: an alias may not be another
+/// card's id or alias, and must be typeable (no spaces at its ends).
+fn words_stay_apart(a: &mut Analyzer, file: &GameFile) {
+    let mut seen: Vec<(&str, &str)> = file
+        .cards
+        .keys()
+        .map(|id| (id.as_str(), id.as_str()))
+        .collect();
+    for (id, c) in &file.cards {
+        for alias in &c.aliases {
+            let w = alias.value.as_str();
+            if w.trim() != w || w.is_empty() {
+                a.invalid(
+                    format!(
+                        "card `{id}`: alias `{w}` has spaces at its ends (or is empty): no one can type it"
+                    ),
+                    &alias.pos,
+                );
+            } else if let Some((_, other)) =
+                seen.iter().find(|(word, owner)| *word == w && owner != id)
+            {
+                a.invalid(
+                    format!("card `{id}`: alias `{w}` already names card `{other}`"),
+                    &alias.pos,
+                );
+            } else {
+                seen.push((w, id));
+            }
+        }
+    }
 }

@@ -105,7 +105,23 @@ fn decide(a: &mut Analyzer, s: &FlowStep, name: &At<String>) -> Option<Step> {
     };
     let options = match (&s.from, &s.options) {
         (Some(z), None) => a.find(Kind::Zone, z).map(Options::Zone),
-        (None, Some(words)) if !words.is_empty() => Some(Options::Words(words.clone())),
+        (None, Some(words)) if !words.is_empty() => {
+            for w in words
+                .iter()
+                .filter(|w| w.value.trim() != w.value || w.value.is_empty())
+            {
+                a.invalid(
+                    format!(
+                        "decision `{}`: option `{}` has spaces at its ends (or is empty): no one can type it",
+                        name.value, w.value
+                    ),
+                    &w.pos,
+                );
+            }
+            Some(Options::Words(
+                words.iter().map(|w| w.value.clone()).collect(),
+            ))
+        }
         _ => {
             a.invalid(
                 format!(

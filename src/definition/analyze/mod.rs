@@ -118,7 +118,13 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         .flow
         .as_ref()
         .and_then(|f| f.max_turns.as_ref())
-        .and_then(|m| a.number("max_turns", m, &params));
+        .and_then(|m| {
+            let n = a.number("max_turns", m, &params)?;
+            if n < 1 {
+                a.invalid(format!("`max_turns` is {n}: give at least 1"), &m.pos);
+            }
+            Some(n)
+        });
     let mut files: Vec<PathBuf> = Vec::new();
     match &file.script {
         Some(s) => files.push(PathBuf::from(&s.value)),

@@ -100,10 +100,12 @@ impl Known {
         match w {
             Write::SetStat(i, v) => self.int(Read::Stat(ix(*i)), |_| Some(*v)),
             Write::AddStat(i, d) => {
-                self.int(Read::Stat(ix(*i)), |o| o.map(|x| x.saturating_add(*d)))
+                self.int(Read::Stat(ix(*i)), |o| o.and_then(|x| x.checked_add(*d)))
             }
             Write::SetVar(i, v) => self.int(Read::Var(ix(*i)), |_| Some(*v)),
-            Write::AddVar(i, d) => self.int(Read::Var(ix(*i)), |o| o.map(|x| x.saturating_add(*d))),
+            Write::AddVar(i, d) => {
+                self.int(Read::Var(ix(*i)), |o| o.and_then(|x| x.checked_add(*d)))
+            }
             Write::MoveCard { card, from, to } => self.moved(*card, ix(*from), ix(*to)),
             Write::MoveAll { from, to } if from != to => {
                 let (from, to) = (ix(*from), ix(*to));

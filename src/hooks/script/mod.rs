@@ -154,7 +154,13 @@ impl Ctx {
     /// Change the state (recorded for the memo).
     pub fn write(&mut self, w: Write) -> Fallible<()> {
         if self.state.write(&w).is_none() {
-            return Err(format!("cannot apply {w:?}").into());
+            let why = match &w {
+                Write::AddStat(..) => "add_stat: the stat would leave the 64-bit integer range",
+                Write::AddVar(..) => "add_var: the var would leave the 64-bit integer range",
+                Write::MoveCard { .. } => "move_card: the card is not in that zone",
+                _ => "the change cannot apply to this state",
+            };
+            return Err(why.into());
         }
         if let Some(t) = &mut self.trace {
             t.push(Op::Write(w));

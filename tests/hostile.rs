@@ -1,0 +1,168 @@
+//! Careless and hostile input gets a clear, positioned error: never a
+//! panic, a hang or a silently wrong game (issue #17's battery, in part).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tabula::Settings;
+
+fn tests_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+/// A folder with games/ (the test game, edited) and scripts/.
+fn folder(edits: &[(&str, &str)], script: Option<&str>) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for d in ["games", "scripts"] {
+        std::fs::create_dir_all(tmp.path().join(d)).unwrap();
+    }
+    let mut yaml = std::fs::read_to_string(tests_dir().join("games/every-section.yaml")).unwrap();
+    for (from, to) in edits {
+        assert!(yaml.contains(from), "no `{from}` in the test game");
+        yaml = yaml.replacen(from, to, 1);
+    }
+    std::fs::write(tmp.path().join("games/every-section.yaml"), yaml).unwrap();
+    let script = match script {
+        Some(s) => s.to_string(),
+        None => std::fs::read_to_string(tests_dir().join("scripts/every-section.rhai")).unwrap(),
+    };
+    std::fs::write(tmp.path().join("scripts/every-section.rhai"), script).unwrap();
+    tmp
+}
+
+fn load(dir: &Path) -> tabula::Result<tabula::Game> {
+    tabula::load("every-section", &dir.join("games"), &Settings::default())
+}
+
+/// The load error of the edited test game: its messages and lines.
+fn problems(edits: &[(&str, &str)]) -> Vec<(String, u32)> {
+    let tmp = folder(edits, None);
+    let e = match load(tmp.path()) {
+        Ok(_) => panic!("loaded: {edits:?}"),
+        Err(e) => e,
+    };
+    std::iter::once(&e)
+        .chain(&e.also)
+        .map(|p| (p.message.clone(), p.at.as_ref().map_or(0, |a| a.line)))
+        .collect()
+}
+
+#[test]
+fn max_turns_below_one_is_refused() {
+    let p = problems(&[("max_turns: 10", "max_turns: -1")]);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].0.contains("`max_turns` is -1"), "{p:?}");
+    assert!(p[0].1 > 0, "positioned: {p:?}");
+}
+
+#[test]
+fn a_word_names_one_card_and_can_be_typed() {
+    // An alias equal to another card's id would play the other card.
+    let p = problems(&[("one: {name: One,", "one: {name: One, aliases: [two],")]);
+    assert!(
+        p[0].0.contains("alias `two` already names card `two`"),
+        "{p:?}"
+    );
+    assert!(p[0].1 > 0, "{p:?}");
+    // Two cards sharing an alias.
+    let p = problems(&[
+        ("one: {name: One,", "one: {name: One, aliases: [x],"),
+        ("two: {name: Two}", "two: {name: Two, aliases: [x]}"),
+    ]);
+    assert!(
+        p[0].0.contains("alias `x` already names card `one`"),
+        "{p:?}"
+    );
+    // Spaces at the ends of an alias or an option word cannot be typed.
+    let p = problems(&[("one: {name: One,", "one: {name: One, aliases: [\" uno\"],")]);
+    assert!(p[0].0.contains("spaces at its ends"), "{p:?}");
+    let p = problems(&[("      from: hand", "      options: [\"go \", stop]")]);
+    assert!(p[0].0.contains("option `go ` has spaces"), "{p:?}");
+    assert!(p[0].1 > 0, "{p:?}");
+}
+
+#[test]
+fn an_extends_cycle_is_named_and_a_long_chain_refused() {
+    let tmp = folder(&[], None);
+    let games = tmp.path().join("games");
+    std::fs::write(games.join("a.yaml"), "extends: b\nid: a\n").unwrap();
+    std::fs::write(games.join("b.yaml"), "extends: a\nid: b\n").unwrap();
+    let e = tabula::load("a", &games, &Settings::default())
+        .err()
+        .unwrap();
+    assert!(
+        e.message.contains("cycle: a.yaml -> b.yaml -> a.yaml"),
+        "{e}"
+    );
+    assert!(e.at.is_some(), "{e}");
+    // A chain of ten files, each extending the next, the last the game.
+    for i in 0..10 {
+        let next = if i == 9 {
+            "every-section".to_string()
+        } else {
+            format!("c{}", i + 1)
+        };
+        std::fs::write(
+            games.join(format!("c{i}.yaml")),
+            format!("extends: {next}\n"),
+        )
+        .unwrap();
+    }
+    let e = tabula::load("c0", &games, &Settings::default())
+        .err()
+        .unwrap();
+    assert!(e.message.contains("more than 8 files"), "{e}");
+    // Nine files in all are too many; eight are fine (c3 .. c9, the game).
+    let e = tabula::load("c2", &games, &Settings::default())
+        .err()
+        .unwrap();
+    assert!(e.message.contains("more than 8 files"), "{e}");
+    assert!(tabula::load("c3", &games, &Settings::default()).is_ok());
+}
+
+#[test]
+fn adding_past_the_integer_range_is_a_script_error() {
+    let script = "fn resolve(plays) {\n    add_stat(\"red\", \"square\", 9223372036854775807);\n    add_stat(\"red\", \"square\", 1);\n}\n";
+    let tmp = folder(&[], Some(script));
+    let game = load(tmp.path()).unwrap();
+    let (mut st, _) = tabula::State::new(&game, 1).unwrap();
+    let one = st.parse(&game, 0, "one").unwrap();
+    st.act(&game, 0, one).unwrap();
+    let one = st.parse(&game, 1, "one").unwrap();
+    let e = st.act(&game, 1, one).unwrap_err();
+    assert!(e.to_string().contains("64-bit integer range"), "{e}");
+}
+
+fn tabula(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("TABULA_GAMES")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn bad_bot_budgets_and_thread_counts_are_usage_errors() {
+    for kind in [
+        "mcts:-1s",
+        "mcts:NaNs",
+        "mcts:infs",
+        "mcts:0",
+        "mcts:1e300s",
+    ] {
+        let bot = format!("red={kind}");
+        let o = tabula(&["sim", "braverats", "--games", "2", "--bot", &bot]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{kind}: {err}");
+        assert!(err.contains("above 0"), "{kind}: {err}");
+        assert!(!err.contains("panicked"), "{kind}: {err}");
+    }
+    for jobs in ["0", "100000"] {
+        let o = tabula(&["sim", "braverats", "--games", "2", "--jobs", jobs]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{jobs}: {err}");
+        assert!(err.contains("1..=256"), "{jobs}: {err}");
+    }
+}
