@@ -114,7 +114,7 @@ impl Error {
         let Some(pos) = &self.at else {
             return format!("error: {self}");
         };
-        let Ok(src) = std::fs::read_to_string(&pos.file) else {
+        let Ok(src) = crate::files::read_text(&pos.file) else {
             return format!("error: {self}");
         };
         let offset = char_offset(&src, pos.line, pos.col);

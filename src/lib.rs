@@ -5,6 +5,7 @@
 //! The library is layered; each layer uses only the ones before it
 //! (tests/layers.rs checks the `use crate::` lines):
 //!
+//! 0. [`files`], [`error`]: reading files within a budget; errors as data.
 //! 1. [`definition`]: the game file, its analysis into a validated [`Def`].
 //! 2. [`core`]: [`State`], decisions, the flow, the operations hooks use,
 //!    the [`Hooks`] trait, visibility, events as data.
@@ -53,6 +54,8 @@
 //! `Game::load(id, dir, &settings, Build { memo: false })` runs every hook
 //! through the script (the same games, slower); [`Game::from_parts`] takes
 //! any [`Hooks`].
+
+pub mod files;
 
 pub mod error;
 

@@ -166,3 +166,71 @@ fn bad_bot_budgets_and_thread_counts_are_usage_errors() {
         assert!(err.contains("1..=256"), "{jobs}: {err}");
     }
 }
+
+#[test]
+fn sizes_past_the_budgets_are_refused_up_front() {
+    let p = problems(&[("one: {name: One,", "one: {copies: 1000000000, name: One,")]);
+    assert!(p[0].0.contains("at most 100000 in all"), "{p:?}");
+    assert!(p[0].1 > 0, "{p:?}");
+    let p = problems(&[("size: 5", "size: 1000000000")]);
+    assert!(
+        p[0].0.contains("1000000000 squares; at most 100000"),
+        "{p:?}"
+    );
+    assert!(p[0].1 > 0, "{p:?}");
+    // 66,000 kinds of card: more than a card index holds.
+    let many: String = (0..66_000).map(|i| format!("  k{i}: {{}}\n")).collect();
+    let p = problems(&[("cards:\n", &format!("cards:\n{many}"))]);
+    assert!(
+        p.iter()
+            .any(|(m, _)| m.contains("66002 cards; at most 65000")),
+        "{:?}",
+        &p[..1]
+    );
+}
+
+#[test]
+fn endless_files_are_refused_not_read() {
+    #[cfg(unix)]
+    {
+        let o = tabula(&["replay", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("longer than 16 MiB"));
+        let tmp = folder(
+            &[("id: every-section", "id: every-section\nscript: /dev/zero")],
+            None,
+        );
+        let e = load(tmp.path()).err().unwrap();
+        assert!(e.to_string().contains("longer than 16 MiB"), "{e}");
+    }
+}
+
+#[test]
+fn a_hook_that_logs_or_asks_without_end_is_stopped_early() {
+    for (body, says) in [
+        (
+            "let line = \"x\"; for i in 0..16 { line += line; } loop { log(line); }",
+            "logged more than 1024 KiB",
+        ),
+        (
+            "let o = []; for i in 0..9000 { o.push(`w${i}`); } loop { ask(\"red\", \"pick\", o, \"resolve\"); }",
+            "more than 100000 options",
+        ),
+    ] {
+        let script = format!("fn resolve(plays) {{\n{body}\n}}\n");
+        let tmp = folder(&[], Some(&script));
+        let game = load(tmp.path()).unwrap();
+        for logged in [true, false] {
+            let mut st = if logged {
+                tabula::State::new(&game, 1).unwrap().0
+            } else {
+                tabula::State::new_quiet(&game, 1).unwrap()
+            };
+            let one = st.parse(&game, 0, "one").unwrap();
+            st.act(&game, 0, one).unwrap();
+            let one = st.parse(&game, 1, "one").unwrap();
+            let e = st.act(&game, 1, one).unwrap_err();
+            assert!(e.to_string().contains(says), "{e}");
+        }
+    }
+}

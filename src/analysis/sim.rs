@@ -178,25 +178,25 @@ pub fn run(game: &Game, cfg: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Res
     if cfg.bots.len() != def.nplayers() {
         return Err(Error::usage("one bot kind per seat is needed"));
     }
-    let mut tally = Tally::new(def.nplayers(), def.cards.len());
+    let empty = || Tally::new(def.nplayers(), def.cards.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.jobs.max(1))
         .build()
         .map_err(|e| Error::usage(format!("threads: {e}")))?;
-    // Chunks small enough to balance the threads.
+    // Chunks small enough to balance the threads; neither the chunks nor
+    // their tallies are kept in a list, so memory does not grow with
+    // `games` (tallies merge the same in any order).
     let chunk = (cfg.games / (cfg.jobs.max(1) as u64 * 8)).clamp(1, 5_000);
-    let starts: Vec<u64> = (0..cfg.games).step_by(chunk as usize).collect();
     let done = AtomicU64::new(0);
-    let chunks: Vec<Tally> = pool.install(|| {
-        starts
-            .par_iter()
-            .map(|&start| play_chunk(game, start, chunk, cfg, &done, progress))
-            .collect()
-    });
-    for c in chunks {
-        tally.merge(c);
-    }
-    Ok(tally)
+    Ok(pool.install(|| {
+        (0..cfg.games.div_ceil(chunk))
+            .into_par_iter()
+            .map(|k| play_chunk(game, k * chunk, chunk, cfg, &done, progress))
+            .reduce(empty, |mut a, b| {
+                a.merge(b);
+                a
+            })
+    }))
 }
 
 fn play_chunk(

@@ -263,7 +263,7 @@ pub struct DieDef {
 #[serde(deny_unknown_fields)]
 pub struct BoardDef {
     /// Squares numbered 0..size-1.
-    pub size: u32,
+    pub size: At<u32>,
     /// Terrain of every square not listed.
     pub default: Option<String>,
     /// Terrain name -> the squares that have it.

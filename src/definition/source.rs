@@ -65,7 +65,7 @@ pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
 
 /// Parse one YAML file as a game file, with positions.
 pub fn parse_file(path: &Path) -> Result<(GameFile, String)> {
-    let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let src = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
     let file = parse_source(path, &src)?;
     Ok((file, src))
 }

@@ -92,7 +92,7 @@ impl Replay {
     }
 
     pub fn read(path: &Path) -> Result<Replay> {
-        let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let src = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
         Replay::parse(path, &src)
     }
 

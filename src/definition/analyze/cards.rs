@@ -6,6 +6,10 @@ use super::names::Kind;
 use crate::definition::format::GameFile;
 use crate::definition::{Card, Player};
 
+/// Card kinds a game may define: a card is a 16-bit index, and the memo
+/// keeps the top of that range for seats (docs/format.md, limits).
+pub const MAX_CARD_TYPES: usize = 65_000;
+
 pub(super) fn analyze(
     a: &mut Analyzer,
     file: &GameFile,
@@ -46,6 +50,17 @@ pub(super) fn analyze(
                 })
                 .collect(),
         });
+    }
+    if cards.len() > MAX_CARD_TYPES {
+        let at = a.top();
+        a.invalid(
+            format!(
+                "the game defines {} cards; at most {MAX_CARD_TYPES}",
+                cards.len()
+            ),
+            &at,
+        );
+        cards.truncate(MAX_CARD_TYPES);
     }
     a.names
         .declare(Kind::Card, cards.iter().map(|c| c.id.clone()));

@@ -6,11 +6,15 @@ use super::names::Kind;
 use crate::definition::format::{At, CardSelection, GameFile, PutStep, SetupStep};
 use crate::definition::{Card, CardIx, Setup};
 
+/// Cards setup may put, all `put` steps together (docs/format.md, limits).
+pub const MAX_SETUP_CARDS: u64 = 100_000;
+
 pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, cards: &[Card]) -> Vec<Setup> {
     let mut setup = Vec::new();
+    let mut put_so_far = 0;
     for step in file.setup.iter().flatten() {
         let one = match step {
-            SetupStep::Put(put) => put_step(a, put, cards),
+            SetupStep::Put(put) => put_step(a, put, cards, &mut put_so_far),
             SetupStep::Shuffle(z) => a.find(Kind::Zone, z).map(|zone| Setup::Shuffle { zone }),
             SetupStep::Order(o) if o.value == "random" => Some(Setup::RandomOrder),
             SetupStep::Order(o) => {
@@ -37,7 +41,7 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, cards: &[Card]) -> Vec<
 
 /// `put`: the cards chosen (every unknown one reported), filtered, each
 /// `copies` (or `count`) times.
-fn put_step(a: &mut Analyzer, put: &PutStep, cards: &[Card]) -> Option<Setup> {
+fn put_step(a: &mut Analyzer, put: &PutStep, cards: &[Card], so_far: &mut u64) -> Option<Setup> {
     let zone = a.find(Kind::Zone, &put.zone);
     // Inside the untagged selection names carry no position: point at the
     // selection itself.
@@ -54,10 +58,26 @@ fn put_step(a: &mut Analyzer, put: &PutStep, cards: &[Card]) -> Option<Setup> {
         CardSelection::List(l) => l.iter().map(card).collect(),
     };
     let chosen: Vec<usize> = chosen.into_iter().collect::<Option<_>>()?;
+    let chosen: Vec<usize> = chosen
+        .into_iter()
+        .filter(|&c| put.filter.iter().all(|(k, v)| cards[c].attr(k) == Some(v)))
+        .collect();
+    // Counted before any list is made: `copies: 1000000000` is refused, not built.
+    *so_far += chosen
+        .iter()
+        .map(|&c| u64::from(put.count.unwrap_or(cards[c].copies)))
+        .sum::<u64>();
+    if *so_far > MAX_SETUP_CARDS {
+        a.invalid(
+            format!("setup puts {so_far} cards so far; at most {MAX_SETUP_CARDS} in all"),
+            &put.cards.pos,
+        );
+        return None;
+    }
     let mut list = Vec::new();
     for c in chosen {
         let card = &cards[c];
-        if put.filter.iter().all(|(k, v)| card.attr(k) == Some(v)) {
+        {
             for _ in 0..put.count.unwrap_or(card.copies) {
                 list.push(c as CardIx);
             }

@@ -62,7 +62,7 @@ impl Script {
         let engine = new_engine(&dir);
         let mut ast = AST::empty();
         for file in files {
-            let src = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+            let src = crate::files::read_text(file).map_err(|e| Error::io(file, e))?;
             let one = engine.compile(&src).map_err(|e| {
                 let p = e.position();
                 Error::new(ErrorKind::Script, e.err_type().to_string()).at(Pos::new(
@@ -132,7 +132,22 @@ pub(crate) struct Ctx {
     pub events: Vec<Event>,
     /// The reads and writes of this run, when it is being recorded.
     pub trace: Option<Vec<Op>>,
+    /// What this run has logged and asked so far, against its budgets.
+    pub spent: Spent,
 }
+
+/// A hook run's use of the budgets that keep a runaway script from filling
+/// memory before the operation limit stops it.
+#[derive(Default)]
+pub(crate) struct Spent {
+    pub log_bytes: usize,
+    pub options: usize,
+}
+
+/// Log text one hook run may write.
+pub const MAX_LOG_BYTES: usize = 1024 * 1024;
+/// Options (summed over deciders) one hook run may ask for.
+pub const MAX_ASKED_OPTIONS: usize = 100_000;
 
 impl Ctx {
     /// Read the state (recorded for the memo).
@@ -305,6 +320,7 @@ impl RhaiHooks {
                     state,
                     events: std::mem::take(events),
                     trace: record.then(Vec::new),
+                    spent: Spent::default(),
                 })
             });
             let result = match call.args {

@@ -2,7 +2,7 @@
 
 use rhai::{Array, Engine, ImmutableString};
 
-use super::super::{Ctx, Fallible, with_ctx};
+use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, with_ctx};
 use crate::core::ops::{Read, Write};
 use crate::definition::PlayerIx;
 
@@ -15,6 +15,7 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("logging", || with_ctx(|cx| Ok(cx.state.logging())));
     engine.register_fn("log", |text: &str| {
         with_ctx(|cx| {
+            spend_log(cx, text)?;
             if !cx.state.logging() {
                 return Ok(());
             }
@@ -29,6 +30,7 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("log_to", |player: &str, text: &str| {
         with_ctx(|cx| {
             let p = cx.player(player)?;
+            spend_log(cx, text)?;
             if !cx.state.logging() {
                 return Ok(());
             }
@@ -99,6 +101,13 @@ fn ask(
     if players.is_empty() || options.is_empty() {
         return Err(format!("ask `{name}`: no players or no options").into());
     }
+    cx.spent.options += options.len() * players.len();
+    if cx.spent.options > MAX_ASKED_OPTIONS {
+        return Err(format!(
+            "ask `{name}`: this hook has asked for more than {MAX_ASKED_OPTIONS} options in one run (an endless loop?)"
+        )
+        .into());
+    }
     let mut choices = Vec::new();
     for o in options {
         let text: ImmutableString = o.into_immutable_string()?;
@@ -114,4 +123,18 @@ fn ask(
         players,
         then: then.into(),
     })))
+}
+
+/// Count a log line against the run's budget (whether or not the state
+/// records it, so that quiet and logged runs fail alike).
+fn spend_log(cx: &mut Ctx, text: &str) -> Fallible<()> {
+    cx.spent.log_bytes += text.len();
+    if cx.spent.log_bytes > MAX_LOG_BYTES {
+        return Err(format!(
+            "this hook has logged more than {} KiB in one run (an endless loop?)",
+            MAX_LOG_BYTES / 1024
+        )
+        .into());
+    }
+    Ok(())
 }
