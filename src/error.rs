@@ -117,6 +117,11 @@ impl Error {
         let Ok(src) = crate::files::read_text(&pos.file) else {
             return format!("error: {self}");
         };
+        // A huge line (a pasted megabyte) is not shown: the position is enough.
+        let line = src.lines().nth(pos.line.saturating_sub(1) as usize);
+        if line.is_none_or(|l| l.len() > MAX_SNIPPET) {
+            return format!("error: {self}");
+        }
         let offset = char_offset(&src, pos.line, pos.col);
         let name = pos.file.display().to_string();
         let mut report = Report::build(ReportKind::Error, (name.clone(), offset..offset + 1))
@@ -143,6 +148,9 @@ impl Error {
         }
     }
 }
+
+/// The longest source line shown under an error.
+const MAX_SNIPPET: usize = 400;
 
 fn char_offset(src: &str, line: u32, col: u32) -> usize {
     let mut offset = 0;

@@ -234,3 +234,59 @@ fn a_hook_that_logs_or_asks_without_end_is_stopped_early() {
         }
     }
 }
+
+#[test]
+fn messages_speak_the_users_terms_and_stay_short() {
+    // A value of none of the allowed forms.
+    let p = problems(&[("start: {param: goal}", "start: [1, 2]")]);
+    assert!(p[0].0.contains("none of the allowed forms"), "{p:?}");
+    assert!(!p[0].0.contains("untagged"), "{p:?}");
+    // An integer out of range on the command line.
+    let o = tabula(&[
+        "rules",
+        "experior",
+        "--set",
+        "wound_limit=99999999999999999999",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("outside the integer range"), "{err}");
+    // A seat given to a person and to a bot.
+    let o = tabula(&["play", "braverats", "--as", "red", "--bot", "red=random"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("a person or a bot, not both"), "{err}");
+    // A typo in --compare is found before the first column runs.
+    let o = tabula(&[
+        "sim",
+        "braverats",
+        "--games",
+        "200000",
+        "--compare",
+        "fst-rat",
+        "--jobs",
+        "1",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unknown variant `fst-rat`"), "{err}");
+    assert!(!err.contains("games/s"), "nothing ran: {err}");
+    // An empty move, and a huge bad one, in a replay.
+    let tmp = tempfile::tempdir().unwrap();
+    let save = |moves: &str| {
+        let p = tmp.path().join("g.yaml");
+        std::fs::write(&p, format!("game: braverats\nseed: 1\nmoves:\n{moves}")).unwrap();
+        tabula(&["replay", p.to_str().unwrap()])
+    };
+    let o = save("  - {}\n");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("an empty move"), "{err}");
+    let o = save(&format!("  - {{red: {}}}\n", "x".repeat(200_000)));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("200000 characters"), "{err}");
+    assert!(
+        err.len() < 4_000,
+        "the move is not echoed whole: {} bytes",
+        err.len()
+    );
+}

@@ -55,10 +55,14 @@ fn parse_set(s: &str) -> std::result::Result<(String, i64), String> {
     let (k, v) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}`: expected KEY=VALUE"))?;
-    let v = v
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| format!("`{s}`: the value must be an integer"))?;
+    let v = v.trim().parse::<i64>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => format!(
+            "`{s}`: the value is outside the integer range ({}..={})",
+            i64::MIN,
+            i64::MAX
+        ),
+        _ => format!("`{s}`: the value must be an integer"),
+    })?;
     Ok((k.trim().to_string(), v))
 }
 

@@ -155,7 +155,13 @@ fn seats(s: &Session, a: &PlayArgs) -> Result<Vec<Seat>> {
         strongest
     };
     if let Some(me) = &a.seat {
-        given[seat_of(me)?] = Some(Seat::Person);
+        let i = seat_of(me)?;
+        if let Some(Seat::Bot(k)) = &given[i] {
+            return Err(Error::usage(format!(
+                "--as {me} and --bot {me}={k} name the same seat: a person or a bot, not both"
+            )));
+        }
+        given[i] = Some(Seat::Person);
     } else if a.bots.is_empty() && !a.hot_seat {
         // E1: a person's seat is drawn, from a stream of its own so that
         // the game's RNG is the same whichever seat they take.

@@ -85,16 +85,13 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         });
     }
     let mut reports = Vec::new();
-    for (i, settings) in columns.iter().enumerate() {
-        // Each column's rules are read and compiled once, then shared by
-        // every thread.
-        let other;
-        let g = if i == 0 {
-            &game
-        } else {
-            other = Game::load_path(&path, dir, settings, build)?;
-            &other
-        };
+    // Every column's rules are read and compiled before any runs (a typo in
+    // --compare is reported at once), then shared by the threads.
+    let mut games = vec![game];
+    for settings in &columns[1..] {
+        games.push(Game::load_path(&path, dir, settings, build)?);
+    }
+    for (g, settings) in games.iter().zip(&columns) {
         let started = Instant::now();
         let bar = Progress::new(a.games, &label(settings));
         let records = sim::run(g, &cfg, &|n| bar.set(n))?;

@@ -92,6 +92,18 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     if msg == "expected mapping start" {
         msg = "expected a mapping here (`key: value` lines or `{key: value}`)".into();
     }
+    // Serde's words for a value of none of the allowed forms, in ours.
+    if let Some(name) = msg.strip_prefix("data did not match any variant of untagged enum ") {
+        let forms = match name.trim() {
+            "StartValue" => {
+                "a number, `{param: NAME}`, or a number per player (`{red: 1, blue: 2}`)"
+            }
+            "CardSelection" => "`all`, a card id, or a list of card ids",
+            "AttrValue" => "a number, true or false, or text",
+            _ => "one of the forms docs/format.md gives for it",
+        };
+        msg = format!("this value has none of the allowed forms: give {forms}");
+    }
     let mut err = Error::new(ErrorKind::Yaml, msg.clone());
     if let Some(field) = msg
         .strip_prefix("unknown field `")

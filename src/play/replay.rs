@@ -67,6 +67,9 @@ impl Replay {
                 if let Some(i) = msg.rfind(" at line ") {
                     msg.truncate(i);
                 }
+                if msg.starts_with("data did not match any variant of untagged enum") {
+                    msg = "a choice must be a word or a number".into();
+                }
                 Error::new(ErrorKind::Yaml, format!("not a valid replay file: {msg}"))
                     .at(loc.and_then(|l| crate::error::Pos::new(path, l.line(), l.column())))
             })?;
@@ -202,14 +205,23 @@ pub fn apply_move(
     state: &mut State,
     entries: &[(String, String)],
 ) -> Result<Vec<Event>> {
+    if entries.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Move,
+            "an empty move: name each deciding player's choice, e.g. {red: prince}",
+        ));
+    }
     let mut work = state.clone();
     let mut events = Vec::new();
     let mut todo: Vec<(PlayerIx, &str)> = Vec::new();
     for (p, text) in entries {
         let Some(ix) = game.def().player(p) else {
             let ids: Vec<&str> = game.def().players.iter().map(|p| p.id.as_str()).collect();
-            return Err(Error::new(ErrorKind::Move, format!("unknown player `{p}`"))
-                .note(format!("players: {}", ids.join(", "))));
+            return Err(Error::new(
+                ErrorKind::Move,
+                format!("unknown player `{}`", crate::text::clip(p)),
+            )
+            .note(format!("players: {}", ids.join(", "))));
         };
         todo.push((ix, text));
     }

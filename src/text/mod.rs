@@ -6,4 +6,5 @@ mod parse;
 pub mod phrase;
 pub mod view;
 
+pub use parse::clip;
 pub use phrase::phrase;

@@ -42,7 +42,7 @@ impl State {
             return Ok(c.clone());
         }
         if game.def().card(text).is_some() {
-            return Err(illegal(format!("`{text}` is not playable now")));
+            return Err(illegal(format!("`{}` is not playable now", clip(text))));
         }
         // An unambiguous prefix of a legal choice's id or of one of its aliases.
         fn words<'a>(def: &'a Def, c: &'a Choice) -> Vec<&'a str> {
@@ -65,7 +65,7 @@ impl State {
         match prefixed.as_slice() {
             [one] => Ok((*one).clone()),
             [] => {
-                let mut e = illegal(format!("`{text}` is not a legal choice"));
+                let mut e = illegal(format!("`{}` is not a legal choice", clip(text)));
                 let all = names();
                 if let Some(hint) = did_you_mean(text, all.iter().map(|s| s.as_str())) {
                     e = e.note(hint);
@@ -73,12 +73,22 @@ impl State {
                 Err(e)
             }
             many => Err(illegal(format!(
-                "`{text}` is ambiguous: {}",
+                "`{}` is ambiguous: {}",
+                clip(text),
                 many.iter()
                     .map(|c| c.text(game))
                     .collect::<Vec<_>>()
                     .join(", ")
             ))),
         }
+    }
+}
+
+/// What a person typed, cut for a message: a pasted megabyte is not echoed.
+pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    const MAX: usize = 60;
+    match text.char_indices().nth(MAX) {
+        None => text.into(),
+        Some((at, _)) => format!("{}... ({} characters)", &text[..at], text.chars().count()).into(),
     }
 }
