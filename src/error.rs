@@ -99,9 +99,20 @@ impl Error {
     }
 
     /// "error: ..." with the source line and a caret when the file is
-    /// readable; then each further problem found with it.
+    /// readable; then each further problem found with it. Control
+    /// characters from the input are shown escaped.
     pub fn render(&self, color: bool) -> String {
-        let mut out = self.render_one(color);
+        let safe = Error {
+            message: printable(&self.message).into_owned(),
+            notes: self
+                .notes
+                .iter()
+                .map(|n| printable(n).into_owned())
+                .collect(),
+            also: Vec::new(),
+            ..self.clone()
+        };
+        let mut out = safe.render_one(color);
         for e in &self.also {
             out.push('\n');
             out.push_str(&e.render(color));
@@ -119,7 +130,7 @@ impl Error {
         };
         // A huge line (a pasted megabyte) is not shown: the position is enough.
         let line = src.lines().nth(pos.line.saturating_sub(1) as usize);
-        if line.is_none_or(|l| l.len() > MAX_SNIPPET) {
+        if line.is_none_or(|l| l.len() > MAX_SNIPPET || printable(l).len() != l.len()) {
             return format!("error: {self}");
         }
         let offset = char_offset(&src, pos.line, pos.col);
@@ -187,4 +198,23 @@ pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) ->
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, k)| format!("did you mean `{k}`?"))
+}
+
+/// Text from a file or a script made safe for a terminal: control
+/// characters (an escape sequence that would clear the screen or move the
+/// cursor) shown as `\u{1b}`; newlines and tabs kept.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return s.into();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
 }

@@ -290,3 +290,44 @@ fn messages_speak_the_users_terms_and_stay_short() {
         err.len()
     );
 }
+
+#[test]
+fn escape_sequences_from_files_and_scripts_reach_no_terminal() {
+    let script = "fn resolve(plays) {\n    log(\"\\x1b[2Jcleared\");\n    end_game();\n}\n";
+    let tmp = folder(
+        &[
+            ("name: Every section", "name: \"Every \\e[31msection\""),
+            (
+                "one: {name: One,",
+                "one: {name: \"One\\x07\", text: \"\\e]0;title\\a\",",
+            ),
+        ],
+        Some(script),
+    );
+    let game = load(tmp.path()).unwrap();
+    let def = game.def();
+    assert_eq!(def.name, "Every \\u{1b}[31msection");
+    assert!(
+        !def.cards[0].name.contains('\u{7}'),
+        "{:?}",
+        def.cards[0].name
+    );
+    assert!(!def.cards[0].text.chars().any(char::is_control));
+    let (mut st, _) = tabula::State::new(&game, 1).unwrap();
+    let one = st.parse(&game, 0, "one").unwrap();
+    st.act(&game, 0, one).unwrap();
+    let one = st.parse(&game, 1, "one").unwrap();
+    let events = st.act(&game, 1, one).unwrap();
+    let text: String = events.iter().map(|e| tabula::phrase(&game, e)).collect();
+    assert!(text.contains("\\u{1b}[2Jcleared"), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    // And in an error naming something from the file.
+    let p = problems(&[("from: hand", "from: \"h\\e[2Jand\"")]);
+    assert!(
+        p[0].0.contains('\u{1b}'),
+        "the message keeps the name as data"
+    );
+    let tmp = folder(&[("from: hand", "from: \"h\\e[2Jand\"")], None);
+    let rendered = load(tmp.path()).err().unwrap().render(false);
+    assert!(!rendered.contains('\u{1b}'), "{rendered:?}");
+}

@@ -200,6 +200,8 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         script: script.clone(),
         capabilities,
     };
+    let mut def = def;
+    printable_texts(&mut def);
     Analysis {
         def: a.problems.is_empty().then_some(def),
         script,
@@ -220,4 +222,47 @@ fn vars(a: &mut Analyzer, file: &GameFile) -> Vec<Var> {
             doc: v.doc.clone().unwrap_or_default(),
         })
         .collect()
+}
+
+/// Every text a player reads, with control characters escaped: a name or
+/// a card text cannot move the cursor or clear a terminal.
+fn printable_texts(def: &mut Def) {
+    fn fix(s: &mut String) {
+        if let std::borrow::Cow::Owned(o) = crate::error::printable(s) {
+            *s = o;
+        }
+    }
+    fix(&mut def.name);
+    fix(&mut def.summary);
+    fix(&mut def.rules);
+    def.players.iter_mut().for_each(|p| fix(&mut p.name));
+    for s in &mut def.stats {
+        fix(&mut s.name);
+        fix(&mut s.doc);
+    }
+    for v in &mut def.vars {
+        fix(&mut v.name);
+        fix(&mut v.doc);
+    }
+    def.params.iter_mut().for_each(|p| fix(&mut p.doc));
+    for c in &mut def.cards {
+        fix(&mut c.name);
+        fix(&mut c.text);
+        c.names.iter_mut().for_each(fix);
+    }
+    def.zones.iter_mut().for_each(|z| fix(&mut z.name));
+    def.dice
+        .iter_mut()
+        .for_each(|d| d.faces.iter_mut().for_each(fix));
+    for v in &mut def.variants {
+        fix(&mut v.name);
+        fix(&mut v.doc);
+    }
+    for s in &mut def.flow {
+        if let Step::Decide { prompt, .. } = s
+            && crate::error::printable(prompt).len() != prompt.len()
+        {
+            *prompt = crate::error::printable(prompt).as_ref().into();
+        }
+    }
 }

@@ -5,6 +5,7 @@ use rhai::{Array, Engine, ImmutableString};
 use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, with_ctx};
 use crate::core::ops::{Read, Write};
 use crate::definition::PlayerIx;
+use crate::error::printable;
 
 use crate::core::{Ask, Choice, Event, Outcome};
 use std::sync::Arc;
@@ -21,7 +22,7 @@ pub(super) fn register(engine: &mut Engine) {
             }
             cx.events.push(Event::Log {
                 to: None,
-                text: text.to_string(),
+                text: printable(text).into_owned(),
             });
             Ok(())
         })
@@ -36,7 +37,7 @@ pub(super) fn register(engine: &mut Engine) {
             }
             cx.events.push(Event::Log {
                 to: Some(p),
-                text: text.to_string(),
+                text: printable(text).into_owned(),
             });
             Ok(())
         })
