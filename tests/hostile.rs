@@ -331,3 +331,31 @@ fn escape_sequences_from_files_and_scripts_reach_no_terminal() {
     let rendered = load(tmp.path()).err().unwrap().render(false);
     assert!(!rendered.contains('\u{1b}'), "{rendered:?}");
 }
+
+#[test]
+fn input_that_ends_mid_game_says_the_game_was_not_saved() {
+    use std::io::Write;
+    let run = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(["play", "braverats", "--as", "red", "--seed", "1"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_remove("TABULA_GAMES")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let o = run("prince\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("it was not saved"));
+    // `quit` is leaving on purpose.
+    assert_eq!(run("prince\nquit\n").status.code(), Some(0));
+}

@@ -417,9 +417,20 @@ impl Repl {
                     println!("{}", self.style.dim("(line cancelled; `quit` leaves)"));
                     continue;
                 }
-                Err(ReadlineError::Eof) => {
+                Err(ReadlineError::Eof) if self.interactive => {
+                    // Ctrl-D: leaving on purpose, with the offer to save.
                     self.offer_save(rl);
                     return Ok(0);
+                }
+                Err(ReadlineError::Eof) => {
+                    // Piped input ran out: nobody can be asked; say so.
+                    if self.s.state.is_over() || !self.s.unsaved() {
+                        return Ok(0);
+                    }
+                    eprintln!(
+                        "tabula: input ended during the game; it was not saved (end the input with `save FILE` or `quit`)"
+                    );
+                    return Ok(1);
                 }
                 Err(e) => return Err(Error::usage(format!("reading input: {e}"))),
             };
