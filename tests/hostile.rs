@@ -359,3 +359,80 @@ fn input_that_ends_mid_game_says_the_game_was_not_saved() {
     // `quit` is leaving on purpose.
     assert_eq!(run("prince\nquit\n").status.code(), Some(0));
 }
+
+#[test]
+fn a_save_always_loads_again_to_the_same_moves() {
+    use tabula::replay::Replay;
+    let words = [
+        "Yes",
+        "NO",
+        "On",
+        "0x10",
+        "0o7",
+        "1e5",
+        ".inf",
+        "~",
+        "null",
+        "Null",
+        "7",
+        "-x",
+        "x: y",
+        "[a]",
+        "#c",
+        "a\u{7}b",
+        "tab\there",
+        "é",
+        "'q'",
+        "\"dq\"",
+        "back\\slash",
+    ];
+    let r = Replay {
+        game: "braverats".into(),
+        seed: 3,
+        moves: words
+            .iter()
+            .map(|w| {
+                vec![
+                    ("red".to_string(), w.to_string()),
+                    ("Yes".to_string(), w.to_string()),
+                ]
+            })
+            .collect(),
+        ..Replay::default()
+    };
+    let yaml = r.to_yaml();
+    let back =
+        Replay::parse(Path::new("save.yaml"), &yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));
+    assert_eq!(back.moves, r.moves, "{yaml}");
+}
+
+#[test]
+fn a_save_never_replaces_a_link_or_a_device() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tabula::replay::Replay {
+        game: "braverats".into(),
+        ..Default::default()
+    };
+    let target = tmp.path().join("real.yaml");
+    std::fs::write(&target, "keep me").unwrap();
+    #[cfg(unix)]
+    {
+        let link = tmp.path().join("link.yaml");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let e = r.save(&link).unwrap_err();
+        assert!(e.message.contains("a link"), "{e}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+        let e = r.save(Path::new("/dev/null")).unwrap_err();
+        assert!(e.message.contains("not a regular file"), "{e}");
+    }
+    // A plain save works, and leaves no temporary file behind.
+    let plain = tmp.path().join("game.yaml");
+    r.save(&plain).unwrap();
+    assert!(
+        std::fs::read_to_string(&plain)
+            .unwrap()
+            .starts_with("game: braverats")
+    );
+    let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(names.len(), if cfg!(unix) { 3 } else { 2 });
+}

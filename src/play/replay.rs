@@ -151,17 +151,18 @@ impl Replay {
     }
 }
 
-/// A plain YAML scalar when safe, else a JSON-quoted one (valid YAML).
+/// A plain YAML scalar when it can only be read back as that text (an id:
+/// a letter, then letters, digits, `-` or `_`, and no word YAML reads as a
+/// bool or null in any case), else a JSON-quoted one (valid YAML, control
+/// characters escaped): a save always loads again.
 fn scalar(s: &str) -> String {
-    let plain = !s.is_empty()
+    let plain = s.starts_with(|c: char| c.is_ascii_alphabetic())
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        && !s.starts_with('-')
         && !matches!(
-            s,
-            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
-        )
-        && s.parse::<f64>().is_err();
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "nan" | "inf"
+        );
     if plain {
         s.to_string()
     } else {
@@ -169,26 +170,43 @@ fn scalar(s: &str) -> String {
     }
 }
 
+/// Write a file whole or not at all: a temporary file with an unpredictable
+/// name, created exclusively beside the target (never through a link
+/// planted there), synced, then renamed over the target. A target that is a
+/// link or not a regular file (a device, a folder) is refused, not replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && !meta.file_type().is_file()
+    {
+        let what = if meta.file_type().is_symlink() {
+            "a link"
+        } else {
+            "not a regular file"
+        };
+        return Err(Error::new(
+            ErrorKind::Io,
+            format!(
+                "{}: {what}; a save goes to a regular file (name another)",
+                path.display()
+            ),
+        ));
+    }
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "save".into());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    // The temporary file's random name is no business of the user's.
+    let fail = |e: std::io::Error| {
+        let msg = e.to_string();
+        let msg = msg.split(" at path ").next().unwrap_or(&msg);
+        Error::new(ErrorKind::Io, format!("{}: {msg}", path.display()))
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
 }
 
 /// A game played from a replay: the state after the moves and its log.
