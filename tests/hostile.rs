@@ -436,3 +436,16 @@ fn a_save_never_replaces_a_link_or_a_device() {
     let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert_eq!(names.len(), if cfg!(unix) { 3 } else { 2 });
 }
+
+#[test]
+fn a_replay_naming_a_file_that_is_no_game_shows_none_of_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("secret.txt"), "root:x:0:0:secret\n").unwrap();
+    let save = tmp.path().join("g.yaml");
+    std::fs::write(&save, "game: secret.txt\nmoves: []\n").unwrap();
+    let o = tabula(&["replay", save.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("not a game file"), "{err}");
+    assert!(!err.contains("root:x"), "{err}");
+}

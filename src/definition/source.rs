@@ -132,6 +132,14 @@ pub fn read_merged(path: &Path, dir: &Path) -> Result<GameFile> {
 
 /// `read_merged`, with the files of the chain so far (to find a cycle).
 fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameFile> {
+    // Only a game file is read: any other file's first line would be
+    // echoed in the parse error (a replay naming `game: /etc/passwd`).
+    if !path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+        return Err(Error::usage(format!(
+            "{} is not a game file (a .yaml or .yml file)",
+            path.display()
+        )));
+    }
     chain.push(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()));
     let (mut file, _) = parse_file(path)?;
     let here = path.parent().unwrap_or(Path::new("."));
