@@ -449,3 +449,24 @@ fn a_replay_naming_a_file_that_is_no_game_shows_none_of_it() {
     assert!(err.contains("not a game file"), "{err}");
     assert!(!err.contains("root:x"), "{err}");
 }
+
+#[test]
+fn a_long_game_save_loads_again() {
+    use tabula::replay::Replay;
+    let r = Replay {
+        game: "braverats".into(),
+        moves: (0..60_000)
+            .map(|i| {
+                vec![
+                    ("red".to_string(), format!("w{i}")),
+                    ("blue".to_string(), "pass".to_string()),
+                ]
+            })
+            .collect(),
+        ..Replay::default()
+    };
+    let yaml = r.to_yaml();
+    let back = Replay::parse(Path::new("long.yaml"), &yaml).unwrap();
+    assert_eq!(back.moves.len(), 60_000);
+    assert_eq!(back.moves, r.moves);
+}

@@ -58,21 +58,30 @@ pub struct Replay {
 
 impl Replay {
     pub fn parse(path: &Path, src: &str) -> Result<Replay> {
+        // The reader's budgets grow with the file (itself at most 16 MiB):
+        // a long game's save always loads again.
+        let budget = serde_saphyr::budget! {
+            max_nodes: src.len().max(250_000),
+            max_events: (2 * src.len()).max(1_000_000),
+        };
+        let options = serde_saphyr::options! { budget: budget };
         let file: ReplayFile =
-            format::with_file(path, || serde_saphyr::from_str(src)).map_err(|e| {
-                let loc = e.location();
-                let options =
-                    serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off };
-                let mut msg = e.render_with_options(options);
-                if let Some(i) = msg.rfind(" at line ") {
-                    msg.truncate(i);
-                }
-                if msg.starts_with("data did not match any variant of untagged enum") {
-                    msg = "a choice must be a word or a number".into();
-                }
-                Error::new(ErrorKind::Yaml, format!("not a valid replay file: {msg}"))
-                    .at(loc.and_then(|l| crate::error::Pos::new(path, l.line(), l.column())))
-            })?;
+            format::with_file(path, || serde_saphyr::from_str_with_options(src, options)).map_err(
+                |e| {
+                    let loc = e.location();
+                    let options =
+                        serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off };
+                    let mut msg = e.render_with_options(options);
+                    if let Some(i) = msg.rfind(" at line ") {
+                        msg.truncate(i);
+                    }
+                    if msg.starts_with("data did not match any variant of untagged enum") {
+                        msg = "a choice must be a word or a number".into();
+                    }
+                    Error::new(ErrorKind::Yaml, format!("not a valid replay file: {msg}"))
+                        .at(loc.and_then(|l| crate::error::Pos::new(path, l.line(), l.column())))
+                },
+            )?;
         Ok(Replay {
             game: file.game.value,
             settings: Settings {
