@@ -89,10 +89,6 @@ impl Game {
     pub fn def(&self) -> &Def {
         &self.def
     }
-    /// The definition, shared.
-    pub fn def_arc(&self) -> &Arc<Def> {
-        &self.def
-    }
     pub fn id(&self) -> &str {
         &self.def.id
     }

@@ -2,31 +2,15 @@
 //! its file:line:column: one mistake planted in each section of a small
 //! game that uses them all (tests/games/every-section.yaml).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use tabula::{Error, Settings};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests")
-}
-
 /// The test game with each `(from, to)` edit applied, loaded from a copy.
 fn load_edited(edits: &[(&str, &str)]) -> (Result<tabula::Game, Error>, tempfile::TempDir) {
-    let tmp = tempfile::tempdir().unwrap();
-    for d in ["games", "scripts"] {
-        std::fs::create_dir_all(tmp.path().join(d)).unwrap();
-    }
-    let mut yaml = std::fs::read_to_string(root().join("games/every-section.yaml")).unwrap();
-    for (from, to) in edits {
-        assert!(yaml.contains(from), "the test game has no `{from}`");
-        yaml = yaml.replacen(from, to, 1);
-    }
-    std::fs::write(tmp.path().join("games/every-section.yaml"), yaml).unwrap();
-    std::fs::copy(
-        root().join("scripts/every-section.rhai"),
-        tmp.path().join("scripts/every-section.rhai"),
-    )
-    .unwrap();
+    let tmp = common::every_section_copy(edits, None);
     let game = tabula::load(
         "every-section",
         &tmp.path().join("games"),

@@ -1,33 +1,16 @@
 //! Careless and hostile input gets a clear, positioned error: never a
 //! panic, a hang or a silently wrong game (issue #17's battery, in part).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
 use tabula::Settings;
 
-fn tests_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests")
-}
-
 /// A folder with games/ (the test game, edited) and scripts/.
 fn folder(edits: &[(&str, &str)], script: Option<&str>) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for d in ["games", "scripts"] {
-        std::fs::create_dir_all(tmp.path().join(d)).unwrap();
-    }
-    let mut yaml = std::fs::read_to_string(tests_dir().join("games/every-section.yaml")).unwrap();
-    for (from, to) in edits {
-        assert!(yaml.contains(from), "no `{from}` in the test game");
-        yaml = yaml.replacen(from, to, 1);
-    }
-    std::fs::write(tmp.path().join("games/every-section.yaml"), yaml).unwrap();
-    let script = match script {
-        Some(s) => s.to_string(),
-        None => std::fs::read_to_string(tests_dir().join("scripts/every-section.rhai")).unwrap(),
-    };
-    std::fs::write(tmp.path().join("scripts/every-section.rhai"), script).unwrap();
-    tmp
+    common::every_section_copy(edits, script)
 }
 
 fn load(dir: &Path) -> tabula::Result<tabula::Game> {
@@ -334,24 +317,14 @@ fn escape_sequences_from_files_and_scripts_reach_no_terminal() {
 
 #[test]
 fn input_that_ends_mid_game_says_the_game_was_not_saved() {
-    use std::io::Write;
     let run = |input: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(["play", "braverats", "--as", "red", "--seed", "1"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env_remove("TABULA_GAMES")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+        common::with_input(
+            Command::new(env!("CARGO_BIN_EXE_tabula"))
+                .args(["play", "braverats", "--as", "red", "--seed", "1"])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .env_remove("TABULA_GAMES"),
+            input,
+        )
     };
     let o = run("prince\n");
     assert_eq!(o.status.code(), Some(1));

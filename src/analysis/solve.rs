@@ -110,10 +110,7 @@ struct Solver<'a> {
 
 impl Solver<'_> {
     fn refuse(&self, why: String) -> Error {
-        Error::new(
-            ErrorKind::Usage,
-            format!("solve cannot handle {}: {why}", self.game.def().id),
-        )
+        cannot(self.game, why)
     }
 
     /// No chance after setup, and nothing a player cannot deduce.
@@ -365,10 +362,15 @@ pub fn refusal(game: &Game) -> Option<Error> {
     } else {
         return None;
     };
-    Some(Error::new(
+    Some(cannot(game, why))
+}
+
+/// "solve cannot handle GAME: why".
+fn cannot(game: &Game, why: String) -> Error {
+    Error::new(
         ErrorKind::Usage,
         format!("solve cannot handle {}: {why}", game.id()),
-    ))
+    )
 }
 
 /// Solve a game (setup from `seed`) on `jobs` threads, which share the

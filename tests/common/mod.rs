@@ -113,3 +113,26 @@ impl Scenario {
         self.log.last().map(String::as_str).unwrap_or("")
     }
 }
+
+/// A temporary folder with games/ and scripts/ holding the test game that
+/// uses every section (tests/games/every-section.yaml) with each
+/// `(from, to)` edit applied, and its script (or `script` instead).
+pub fn every_section_copy(edits: &[(&str, &str)], script: Option<&str>) -> tempfile::TempDir {
+    let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let tmp = tempfile::tempdir().unwrap();
+    for d in ["games", "scripts"] {
+        std::fs::create_dir_all(tmp.path().join(d)).unwrap();
+    }
+    let mut yaml = std::fs::read_to_string(tests.join("games/every-section.yaml")).unwrap();
+    for (from, to) in edits {
+        assert!(yaml.contains(from), "the test game has no `{from}`");
+        yaml = yaml.replacen(from, to, 1);
+    }
+    std::fs::write(tmp.path().join("games/every-section.yaml"), yaml).unwrap();
+    let script = match script {
+        Some(s) => s.to_string(),
+        None => std::fs::read_to_string(tests.join("scripts/every-section.rhai")).unwrap(),
+    };
+    std::fs::write(tmp.path().join("scripts/every-section.rhai"), script).unwrap();
+    tmp
+}

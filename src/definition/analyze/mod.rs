@@ -260,9 +260,9 @@ fn printable_texts(def: &mut Def) {
     }
     for s in &mut def.flow {
         if let Step::Decide { prompt, .. } = s
-            && crate::error::printable(prompt).len() != prompt.len()
+            && let std::borrow::Cow::Owned(o) = crate::error::printable(prompt)
         {
-            *prompt = crate::error::printable(prompt).as_ref().into();
+            *prompt = o.into();
         }
     }
 }
