@@ -443,3 +443,37 @@ fn a_long_game_save_loads_again() {
     assert_eq!(back.moves.len(), 60_000);
     assert_eq!(back.moves, r.moves);
 }
+
+#[test]
+fn a_game_saved_mid_decision_goes_on_as_the_uninterrupted_game() {
+    use tabula::session::{Seat, Session};
+    let dir = common::games_dir();
+    let people = vec![Seat::Person, Seat::Person];
+    let start = || {
+        let mut s = Session::new(&dir, "experior", Settings::default(), 5, people.clone()).unwrap();
+        // Two full rounds by hand, then the first player's half of a third.
+        for _ in 0..2 {
+            for p in 0..2 {
+                let c = s.state.legal(p)[0].text(&s.game).to_string();
+                s.act(p, &c).unwrap();
+            }
+        }
+        let c = s.state.legal(0)[0].text(&s.game).to_string();
+        s.act(0, &c).unwrap();
+        s
+    };
+    let finish = |mut s: Session| {
+        s.seats = vec![Seat::Bot("random".into()); 2];
+        while s.bot_step().unwrap().is_some() {}
+        assert!(s.state.is_over());
+        (s.to_replay().moves, s.log.len())
+    };
+    let straight = start();
+    let saved =
+        tabula::replay::Replay::parse(Path::new("mid.yaml"), &straight.to_replay().to_yaml())
+            .unwrap();
+    let loaded = Session::from_replay(&dir, saved, None, people.clone()).unwrap();
+    assert_eq!(loaded.move_count(), straight.move_count());
+    assert!(!loaded.unsaved() || straight.unsaved());
+    assert_eq!(finish(loaded), finish(straight));
+}

@@ -122,6 +122,7 @@ impl Session {
             saved_at: Some(saved),
         };
         s.saved_at = path.map(|_| saved);
+        s.split_partial();
         Ok(s)
     }
 
@@ -287,20 +288,25 @@ impl Session {
                 Reloaded::Same
             }
         };
-        // A partial decision stays partial: re-split the last move.
-        self.current.clear();
-        if let Some(last) = self.replay.moves.last()
-            && new_state
-                .decision()
-                .is_some_and(|d| d.chosen.iter().any(Option::is_some))
-        {
-            self.current = last.clone();
-            self.replay.moves.pop();
-        }
         self.game = new;
         self.state = new_state;
         self.log = new_log;
+        self.split_partial();
         Ok(report)
+    }
+
+    /// A decision some players have filled in is kept as `current`, not as
+    /// a finished move, so the next choices join it and the bots' seeds
+    /// (which count moves) are those of the uninterrupted game.
+    fn split_partial(&mut self) {
+        self.current.clear();
+        let partial = self
+            .state
+            .decision()
+            .is_some_and(|d| d.chosen.iter().any(Option::is_some));
+        if partial && let Some(last) = self.replay.moves.pop() {
+            self.current = last;
+        }
     }
 }
 
