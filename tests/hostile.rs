@@ -477,3 +477,44 @@ fn a_game_saved_mid_decision_goes_on_as_the_uninterrupted_game() {
     assert!(!loaded.unsaved() || straight.unsaved());
     assert_eq!(finish(loaded), finish(straight));
 }
+
+#[test]
+fn solve_stops_with_a_reason_on_a_game_without_end_or_past_its_budgets() {
+    use tabula::solve::{self, Limits};
+    // No roll and no turn limit: a resolve that changes nothing loops.
+    let endless = [
+        ("    - roll: d2\n      set: face\n", ""),
+        ("  max_turns: 10\n", ""),
+    ];
+    let tmp = folder(&endless, Some("fn resolve(plays) {}\n"));
+    let game = load(tmp.path()).unwrap();
+    let e = solve::solve(&game, 0, 2).unwrap_err();
+    assert!(
+        e.message.contains("past 20000 decisions without ending"),
+        "{e}"
+    );
+    // A long line: Experior at its largest limits, searched depth first.
+    let big = common::load(
+        "experior",
+        &[],
+        &[("wound_limit", 1_000_000), ("max_turns", 1_000_000)],
+    );
+    let e = solve::solve(&big, 0, 1).unwrap_err();
+    assert!(e.message.contains("past 20000 decisions"), "{e}");
+    // A position budget, with progress reported on the way.
+    let small = common::load("experior", &[], &[("wound_limit", 5), ("max_turns", 12)]);
+    let limits = Limits {
+        max_states: 10_000,
+        ..Limits::default()
+    };
+    let seen = std::sync::atomic::AtomicUsize::new(0);
+    let e = solve::solve_within(&small, 0, 2, limits, &|n| {
+        seen.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap_err();
+    assert!(e.message.contains("more than 10000 positions"), "{e}");
+    assert_eq!(seen.into_inner(), 8_192);
+    // Within the budget the same game solves (11,477 positions).
+    let s = solve::solve_within(&small, 0, 2, Limits::default(), &|_| {}).unwrap();
+    assert_eq!(s.states, 11_477);
+}

@@ -10,6 +10,7 @@
 //! player's expected payoff under optimal play; the win/draw/loss split is
 //! the one the computed equilibrium strategies produce.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use dashmap::DashMap;
@@ -100,12 +101,82 @@ pub struct Solution {
 
 type Table = DashMap<u128, Worth, std::hash::BuildHasherDefault<FxHasher>>;
 
+/// How far a solve may go before it stops with a message instead of
+/// exhausting the machine.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Positions in the table (each about 130 bytes with its share of the
+    /// table's overhead, measured on Experior).
+    pub max_states: usize,
+    /// Decisions along one line of play (the solver recurses along it).
+    pub max_depth: usize,
+}
+
+/// The default budgets: 20 million positions is about 2.6 GB.
+pub const MAX_STATES: usize = 20_000_000;
+pub const MAX_DEPTH: usize = 20_000;
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_states: MAX_STATES,
+            max_depth: MAX_DEPTH,
+        }
+    }
+}
+
+/// Each search thread's stack: deep enough for `max_depth` decisions
+/// (a level takes under 4 KiB in a release build and more in a debug one;
+/// only the part used is ever touched).
+fn stack_bytes(limits: &Limits) -> usize {
+    limits.max_depth.saturating_mul(16 << 10).max(8 << 20)
+}
+
+/// What a search reports as it goes: positions solved so far.
+pub type OnProgress<'a> = &'a (dyn Fn(usize) + Sync);
+
+/// Run `work` on a pool of `jobs` threads with stacks for `limits`.
+fn in_pool<T: Send>(limits: &Limits, jobs: usize, work: impl FnOnce() -> T + Send) -> Result<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .stack_size(stack_bytes(limits))
+        .build()
+        .map_err(|e| Error::usage(format!("threads: {e}")))?;
+    Ok(pool.install(work))
+}
+
+/// What every search thread shares.
+struct Shared<'a> {
+    game: &'a Game,
+    table: &'a Table,
+    rng_at: u128,
+    limits: Limits,
+    solved: &'a AtomicUsize,
+    progress: OnProgress<'a>,
+}
+
 struct Solver<'a> {
+    shared: &'a Shared<'a>,
     game: &'a Game,
     table: &'a Table,
     rng_at: u128,
     /// States checked for hidden information so far (a sample suffices).
     checked: usize,
+    /// Decisions on the line being searched.
+    depth: usize,
+}
+
+impl<'a> Solver<'a> {
+    fn new(shared: &'a Shared<'a>) -> Solver<'a> {
+        Solver {
+            shared,
+            game: shared.game,
+            table: shared.table,
+            rng_at: shared.rng_at,
+            checked: 0,
+            depth: 0,
+        }
+    }
 }
 
 impl Solver<'_> {
@@ -155,7 +226,19 @@ impl Solver<'_> {
             return Ok(*w);
         }
         self.check(st)?;
-        let w = match self.node(st)? {
+        let limits = self.shared.limits;
+        // The turn number is part of a position, so a game that need not
+        // end shows as a line that does not: a depth budget finds both.
+        if self.depth >= limits.max_depth {
+            return Err(self.refuse(format!(
+                "a line of play runs past {} decisions without ending (does the game always end? a turn limit, `max_turns`, makes sure; a lower one shortens the search)",
+                limits.max_depth
+            )));
+        }
+        self.depth += 1;
+        let node = self.node(st)?;
+        self.depth -= 1;
+        let w = match node {
             Node::Matrix {
                 rows,
                 cols,
@@ -189,6 +272,17 @@ impl Solver<'_> {
                 .unwrap_or(Worth::of(None)),
         };
         self.table.insert(k, w);
+        let solved = self.shared.solved.fetch_add(1, Ordering::Relaxed) + 1;
+        if solved > limits.max_states {
+            return Err(self.refuse(format!(
+                "it needs more than {} positions (about {} MB; raise --max-states, or make the game smaller, e.g. a lower `max_turns`)",
+                limits.max_states,
+                (limits.max_states.saturating_mul(130) >> 20).max(1)
+            )));
+        }
+        if solved.is_multiple_of(1 << 12) {
+            (self.shared.progress)(solved);
+        }
         Ok(w)
     }
 
@@ -374,8 +468,20 @@ fn cannot(game: &Game, why: String) -> Error {
 }
 
 /// Solve a game (setup from `seed`) on `jobs` threads, which share the
-/// game and one transposition table.
+/// game and one transposition table, within the default limits.
 pub fn solve(game: &Game, seed: u64, jobs: usize) -> Result<Solution> {
+    solve_within(game, seed, jobs, Limits::default(), &|_| {})
+}
+
+/// `solve` within `limits`, calling `progress` with the positions solved
+/// so far every 4,096 positions.
+pub fn solve_within(
+    game: &Game,
+    seed: u64,
+    jobs: usize,
+    limits: Limits,
+    progress: OnProgress,
+) -> Result<Solution> {
     let started = Instant::now();
     if let Some(e) = refusal(game) {
         return Err(e);
@@ -383,16 +489,22 @@ pub fn solve(game: &Game, seed: u64, jobs: usize) -> Result<Solution> {
     let def = game.def();
     let root = State::new_quiet(game, seed)?;
     let table: Table = DashMap::default();
-    let mut solver = Solver {
+    let solved = AtomicUsize::new(0);
+    let shared = Shared {
         game,
         table: &table,
         rng_at: root.rng_position(),
-        checked: 0,
+        limits,
+        solved: &solved,
+        progress,
     };
-    solver.check(&root)?;
-    solve_first_moves(game, &root, &table, solver.rng_at, jobs)?;
-    let worth = solver.worth(&root)?;
-    let strategies = root_strategies(game, solver.node(&root)?);
+    let (worth, strategies) = in_pool(&limits, jobs, || -> Result<_> {
+        let mut solver = Solver::new(&shared);
+        solver.check(&root)?;
+        solve_first_moves(&shared, &root)?;
+        let worth = solver.worth(&root)?;
+        Ok((worth, root_strategies(game, solver.node(&root)?)))
+    })??;
     Ok(Solution {
         game: def.id.clone(),
         variants: def.applied.clone(),
@@ -410,19 +522,10 @@ pub fn solve(game: &Game, seed: u64, jobs: usize) -> Result<Solution> {
     })
 }
 
-/// The positions after the first decision, solved in parallel into the
-/// shared table.
-fn solve_first_moves(
-    game: &Game,
-    root: &State,
-    table: &Table,
-    rng_at: u128,
-    jobs: usize,
-) -> Result<()> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-        .map_err(|e| Error::usage(format!("threads: {e}")))?;
+/// The positions after the first decision, solved in parallel (on the
+/// current pool) into the shared table.
+fn solve_first_moves(shared: &Shared, root: &State) -> Result<()> {
+    let game = shared.game;
     let firsts: Vec<Vec<(PlayerIx, Choice)>> = match root.waiting().as_slice() {
         [a, b] => root
             .legal(*a)
@@ -440,25 +543,13 @@ fn solve_first_moves(
             .collect(),
         _ => Vec::new(),
     };
-    let results: Vec<Result<()>> = pool.install(|| {
-        firsts
-            .par_iter()
-            .map(|moves| {
-                let mut st = root.clone();
-                for (p, c) in moves {
-                    st.apply_unchecked(game, *p, c.clone())?;
-                }
-                let mut s = Solver {
-                    game,
-                    table,
-                    rng_at,
-                    checked: 0,
-                };
-                s.worth(&st).map(|_| ())
-            })
-            .collect()
-    });
-    results.into_iter().collect()
+    firsts.par_iter().try_for_each(|moves| {
+        let mut st = root.clone();
+        for (p, c) in moves {
+            st.apply_unchecked(game, *p, c.clone())?;
+        }
+        Solver::new(shared).worth(&st).map(|_| ())
+    })
 }
 
 /// Each decider's optimal strategy at the root, from its solved node.
@@ -526,12 +617,23 @@ pub fn best_response(game: &Game, seed: u64, kind: &str, samples: u32) -> Result
         )));
     }
     let root = State::new_quiet(game, seed)?;
-    let mut out = [0.0; 2];
-    for (me, slot) in out.iter_mut().enumerate() {
-        let mut memo = rustc_hash::FxHashMap::default();
-        *slot = br(game, &root, me, kind, samples, &mut memo)?;
-    }
-    Ok(out)
+    let limits = Limits::default();
+    in_pool(&limits, 1, || {
+        let mut out = [0.0; 2];
+        for (me, slot) in out.iter_mut().enumerate() {
+            let mut search = Br {
+                game,
+                me,
+                kind,
+                samples,
+                memo: rustc_hash::FxHashMap::default(),
+                depth: 0,
+                limits,
+            };
+            *slot = search.value(&root)?;
+        }
+        Ok(out)
+    })?
 }
 
 fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec<(Choice, f64)> {
@@ -562,60 +664,83 @@ fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec
         .collect()
 }
 
-fn br(
-    game: &Game,
-    st: &State,
+/// A best response's search against one bot kind.
+struct Br<'a> {
+    game: &'a Game,
     me: PlayerIx,
-    kind: &str,
+    kind: &'a str,
     samples: u32,
-    memo: &mut rustc_hash::FxHashMap<u128, f64>,
-) -> Result<f64> {
-    if st.is_over() {
-        let w = Worth::of(st.outcome()).value;
-        return Ok(if me == 0 { w } else { -w });
-    }
-    let k = st.key(game);
-    if let Some(v) = memo.get(&k) {
-        return Ok(*v);
-    }
-    let waiting = st.waiting();
-    let v = if waiting.len() == 2 {
-        let opp = 1 - me;
-        let pi = policy(game, st, opp, kind, samples);
-        let mut best = f64::NEG_INFINITY;
-        for m in st.legal(me).to_vec() {
-            let mut half = st.clone();
-            half.apply_unchecked(game, me, m)?;
-            let mut v = 0.0;
-            for (o, q) in &pi {
-                let mut child = half.clone();
-                child.apply_unchecked(game, opp, o.clone())?;
-                v += q * br(game, &child, me, kind, samples, memo)?;
-            }
-            best = best.max(v);
+    memo: rustc_hash::FxHashMap<u128, f64>,
+    depth: usize,
+    limits: Limits,
+}
+
+impl Br<'_> {
+    fn value(&mut self, st: &State) -> Result<f64> {
+        let (game, me) = (self.game, self.me);
+        if st.is_over() {
+            let w = Worth::of(st.outcome()).value;
+            return Ok(if me == 0 { w } else { -w });
         }
-        best
-    } else if let Some(&p) = waiting.first() {
-        if p == me {
+        let k = st.key(game);
+        if let Some(v) = self.memo.get(&k) {
+            return Ok(*v);
+        }
+        if self.depth >= self.limits.max_depth || self.memo.len() >= self.limits.max_states {
+            return Err(cannot(
+                game,
+                format!(
+                    "a best response needs more than {} decisions in a line or {} positions",
+                    self.limits.max_depth, self.limits.max_states
+                ),
+            ));
+        }
+        self.depth += 1;
+        let v = self.decide(st)?;
+        self.depth -= 1;
+        self.memo.insert(k, v);
+        Ok(v)
+    }
+
+    fn decide(&mut self, st: &State) -> Result<f64> {
+        let (game, me, kind, samples) = (self.game, self.me, self.kind, self.samples);
+        let waiting = st.waiting();
+        Ok(if waiting.len() == 2 {
+            let opp = 1 - me;
+            let pi = policy(game, st, opp, kind, samples);
             let mut best = f64::NEG_INFINITY;
             for m in st.legal(me).to_vec() {
-                let mut child = st.clone();
-                child.apply_unchecked(game, me, m)?;
-                best = best.max(br(game, &child, me, kind, samples, memo)?);
+                let mut half = st.clone();
+                half.apply_unchecked(game, me, m)?;
+                let mut v = 0.0;
+                for (o, q) in &pi {
+                    let mut child = half.clone();
+                    child.apply_unchecked(game, opp, o.clone())?;
+                    v += q * self.value(&child)?;
+                }
+                best = best.max(v);
             }
             best
-        } else {
-            let mut v = 0.0;
-            for (o, q) in policy(game, st, p, kind, samples) {
-                let mut child = st.clone();
-                child.apply_unchecked(game, p, o)?;
-                v += q * br(game, &child, me, kind, samples, memo)?;
+        } else if let Some(&p) = waiting.first() {
+            if p == me {
+                let mut best = f64::NEG_INFINITY;
+                for m in st.legal(me).to_vec() {
+                    let mut child = st.clone();
+                    child.apply_unchecked(game, me, m)?;
+                    best = best.max(self.value(&child)?);
+                }
+                best
+            } else {
+                let mut v = 0.0;
+                for (o, q) in policy(game, st, p, kind, samples) {
+                    let mut child = st.clone();
+                    child.apply_unchecked(game, p, o)?;
+                    v += q * self.value(&child)?;
+                }
+                v
             }
-            v
-        }
-    } else {
-        0.0
-    };
-    memo.insert(k, v);
-    Ok(v)
+        } else {
+            0.0
+        })
+    }
 }

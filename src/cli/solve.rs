@@ -1,7 +1,10 @@
 //! `tabula solve GAME`: the exact value and first-move strategies of a
 //! two-player zero-sum game with simultaneous moves.
 
+use std::io::IsTerminal;
 use std::path::Path;
+
+use indicatif::ProgressDrawTarget;
 
 use super::GameArgs;
 use tabula::definition::source;
@@ -29,6 +32,9 @@ pub struct SolveArgs {
     /// Decisions sampled per state to estimate a search bot's policy.
     #[arg(long, default_value_t = 4)]
     pub samples: u32,
+    /// Stop with a message past this many positions (each about 130 bytes).
+    #[arg(long, default_value_t = solve::MAX_STATES)]
+    pub max_states: usize,
 }
 
 pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
@@ -38,7 +44,14 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         .jobs
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let s = solve::solve(&game, a.seed, jobs)?;
+    let limits = solve::Limits {
+        max_states: a.max_states,
+        ..solve::Limits::default()
+    };
+    let spinner = Spinner::new();
+    let s = solve::solve_within(&game, a.seed, jobs, limits, &|n| spinner.show(n));
+    spinner.finish();
+    let s = s?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
         return Ok(0);
@@ -93,4 +106,34 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// Positions solved so far, on stderr, only on a terminal and only once a
+/// solve has taken more than a second.
+struct Spinner {
+    bar: indicatif::ProgressBar,
+}
+
+impl Spinner {
+    fn new() -> Spinner {
+        let bar = indicatif::ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("solving: {human_pos} positions ({per_sec})")
+        {
+            bar.set_style(style);
+        }
+        Spinner { bar }
+    }
+    fn show(&self, n: usize) {
+        if self.bar.is_hidden()
+            && self.bar.elapsed().as_secs_f64() > 1.0
+            && std::io::stderr().is_terminal()
+        {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.set_position(n as u64);
+    }
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
