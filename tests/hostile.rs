@@ -518,3 +518,74 @@ fn solve_stops_with_a_reason_on_a_game_without_end_or_past_its_budgets() {
     let s = solve::solve_within(&small, 0, 2, Limits::default(), &|_| {}).unwrap();
     assert_eq!(s.states, 11_477);
 }
+
+#[test]
+fn a_zone_that_holds_some_cards_takes_no_other() {
+    let only_ones = [
+        (
+            "one: {name: One, names: {blue: Uno}}",
+            "one: {name: One, names: {blue: Uno}, attrs: {kind: x}}",
+        ),
+        ("pile: {per: game}", "pile: {per: game, holds: {kind: x}}"),
+    ];
+    // Setup: known from the file, so `check` reports it at the `put`.
+    let mut edits = only_ones.to_vec();
+    edits.push((
+        "  - shuffle: pile\n",
+        "  - shuffle: pile\n  - put: {zone: pile, cards: [one, two]}\n",
+    ));
+    let p = problems(&edits);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].0
+            .contains("`two` cannot go into `pile`: it holds only cards with kind: x"),
+        "{p:?}"
+    );
+    assert_eq!(p[0].1, 29);
+    // A script: move_card, move_all and draw each refuse a card that does
+    // not fit, with or without the memo (which must agree with a live run).
+    for (body, refused) in [
+        (
+            "move_card(\"two\", \"red\", \"hand\", \"\", \"pile\");",
+            true,
+        ),
+        (
+            "move_card(\"one\", \"red\", \"hand\", \"\", \"pile\");",
+            false,
+        ),
+        ("move_all(\"blue\", \"hand\", \"\", \"pile\");", true),
+        (
+            "move_card(\"one\", \"blue\", \"hand\", \"\", \"pile\"); draw(\"\", \"pile\", \"red\", \"hand\"); draw(\"blue\", \"hand\", \"\", \"pile\");",
+            true,
+        ),
+    ] {
+        let script = format!("fn resolve(plays) {{\n    {body}\n    end_game();\n}}\n");
+        let tmp = folder(&only_ones, Some(&script));
+        for memo in [true, false] {
+            let game = tabula::Game::load_path(
+                &tmp.path().join("games/every-section.yaml"),
+                &tmp.path().join("games"),
+                &Settings::default(),
+                tabula::Build { memo },
+            )
+            .unwrap();
+            let mut played = Vec::new();
+            for seed in 0..4 {
+                let mut st = tabula::State::new_quiet(&game, seed).unwrap();
+                played.push(
+                    st.act(&game, 0, st.legal(0)[0].clone())
+                        .and_then(|_| st.act(&game, 1, st.legal(1)[1].clone())),
+                );
+            }
+            for r in played {
+                match r {
+                    Err(e) if refused => {
+                        assert!(e.message.contains("cannot go into `pile`"), "{e}")
+                    }
+                    Err(e) => panic!("{body}: {e}"),
+                    Ok(_) => assert!(!refused, "{body} was accepted (memo {memo})"),
+                }
+            }
+        }
+    }
+}

@@ -89,6 +89,26 @@ pub struct Zone {
     pub slot: usize,
 }
 
+impl Zone {
+    /// Whether `card` may be here (its attributes match `holds:`).
+    pub fn fits(&self, card: &Card) -> bool {
+        self.holds
+            .as_ref()
+            .is_none_or(|h| h.iter().all(|(k, v)| card.attr(k) == Some(v)))
+    }
+
+    /// What `holds:` asks for, as the YAML says it (`deck: character`).
+    pub fn holds_text(&self) -> String {
+        let parts: Vec<String> = self
+            .holds
+            .iter()
+            .flatten()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        parts.join(", ")
+    }
+}
+
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Die {

@@ -112,7 +112,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
     let (zones, slots) = zones::analyze(&mut a, &file, players.len());
     let dice = dice::analyze(&mut a, &file);
     let board = board::analyze(&mut a, &file);
-    let setup = setup::analyze(&mut a, &file, &cards);
+    let setup = setup::analyze(&mut a, &file, &cards, &zones);
     let flow = flow::analyze(&mut a, &file, &params);
     let max_turns = file
         .flow

@@ -4,17 +4,22 @@
 use super::Analyzer;
 use super::names::Kind;
 use crate::definition::format::{At, CardSelection, GameFile, PutStep, SetupStep};
-use crate::definition::{Card, CardIx, Setup};
+use crate::definition::{Card, CardIx, Setup, Zone};
 
 /// Cards setup may put, all `put` steps together (docs/format.md, limits).
 pub const MAX_SETUP_CARDS: u64 = 100_000;
 
-pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, cards: &[Card]) -> Vec<Setup> {
+pub(super) fn analyze(
+    a: &mut Analyzer,
+    file: &GameFile,
+    cards: &[Card],
+    zones: &[Zone],
+) -> Vec<Setup> {
     let mut setup = Vec::new();
     let mut put_so_far = 0;
     for step in file.setup.iter().flatten() {
         let one = match step {
-            SetupStep::Put(put) => put_step(a, put, cards, &mut put_so_far),
+            SetupStep::Put(put) => put_step(a, put, cards, zones, &mut put_so_far),
             SetupStep::Shuffle(z) => a.find(Kind::Zone, z).map(|zone| Setup::Shuffle { zone }),
             SetupStep::Order(o) if o.value == "random" => Some(Setup::RandomOrder),
             SetupStep::Order(o) => {
@@ -41,7 +46,13 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, cards: &[Card]) -> Vec<
 
 /// `put`: the cards chosen (every unknown one reported), filtered, each
 /// `copies` (or `count`) times.
-fn put_step(a: &mut Analyzer, put: &PutStep, cards: &[Card], so_far: &mut u64) -> Option<Setup> {
+fn put_step(
+    a: &mut Analyzer,
+    put: &PutStep,
+    cards: &[Card],
+    zones: &[Zone],
+    so_far: &mut u64,
+) -> Option<Setup> {
     let zone = a.find(Kind::Zone, &put.zone);
     // Inside the untagged selection names carry no position: point at the
     // selection itself.
@@ -70,6 +81,21 @@ fn put_step(a: &mut Analyzer, put: &PutStep, cards: &[Card], so_far: &mut u64) -
     if *so_far > MAX_SETUP_CARDS {
         a.invalid(
             format!("setup puts {so_far} cards so far; at most {MAX_SETUP_CARDS} in all"),
+            &put.cards.pos,
+        );
+        return None;
+    }
+    // A zone that holds only some cards (`holds:`) takes no other.
+    if let Some(z) = zone.and_then(|z| zones.get(z))
+        && let Some(&c) = chosen.iter().find(|&&c| !z.fits(&cards[c]))
+    {
+        a.invalid(
+            format!(
+                "`{}` cannot go into `{}`: it holds only cards with {}",
+                cards[c].id,
+                z.id,
+                z.holds_text()
+            ),
             &put.cards.pos,
         );
         return None;

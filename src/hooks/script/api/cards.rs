@@ -3,8 +3,9 @@
 
 use rhai::{Array, Dynamic, Engine, ImmutableString};
 
-use super::super::{Fallible, with_ctx};
+use super::super::{Ctx, Fallible, with_ctx};
 use crate::core::ops::{Read, Val, Write, ix};
+use crate::definition::CardIx;
 use crate::definition::format::AttrValue;
 
 pub(super) fn register(engine: &mut Engine) {
@@ -38,6 +39,7 @@ pub(super) fn register(engine: &mut Engine) {
                 if !cx.state.slot(a).contains(&c) {
                     return Err(format!("`{card}` is not in {from_owner} {from}").into());
                 }
+                may_hold(cx, to, &[c])?;
                 cx.write(Write::MoveCard {
                     card: c,
                     from: a,
@@ -51,6 +53,12 @@ pub(super) fn register(engine: &mut Engine) {
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                if restricted(cx, to) {
+                    // A traced read: the memo replays this check exactly.
+                    if let Val::Cards(cards) = cx.read(Read::Cards(ix(a))) {
+                        may_hold(cx, to, &cards)?;
+                    }
+                }
                 cx.write(Write::MoveAll { from: a, to: b })
             })
         },
@@ -66,7 +74,10 @@ pub(super) fn register(engine: &mut Engine) {
                         from: ix(a),
                         to: ix(b),
                     }) {
-                        c if c >= 0 => Dynamic::from(cx.keys.cards[c as usize].clone()),
+                        c if c >= 0 => {
+                            may_hold(cx, to, &[c as CardIx])?;
+                            Dynamic::from(cx.keys.cards[c as usize].clone())
+                        }
                         _ => Dynamic::UNIT,
                     },
                 )
@@ -103,6 +114,31 @@ pub(super) fn register(engine: &mut Engine) {
             })
         })
     });
+}
+
+/// Whether zone `to` holds only some cards (`holds:`).
+fn restricted(cx: &Ctx, to: &str) -> bool {
+    cx.def
+        .zone(to)
+        .is_some_and(|z| cx.def.zones[z].holds.is_some())
+}
+
+/// `holds:`: every card may go into zone `to`, or an error naming one that
+/// may not. (The card and the zone are in the traced write or read, so a
+/// replayed run passes or fails this as the live one did.)
+fn may_hold(cx: &Ctx, to: &str, cards: &[CardIx]) -> Fallible<()> {
+    let Some(z) = cx.def.zone(to).map(|z| &cx.def.zones[z]) else {
+        return Ok(());
+    };
+    match cards.iter().find(|&&c| !z.fits(&cx.def.cards[c as usize])) {
+        Some(&c) => Err(format!(
+            "`{}` cannot go into `{to}`: it holds only cards with {}",
+            cx.def.cards[c as usize].id,
+            z.holds_text()
+        )
+        .into()),
+        None => Ok(()),
+    }
 }
 
 /// A zone's cards as ids, through `read` (every card, or each once).
