@@ -589,3 +589,23 @@ fn a_zone_that_holds_some_cards_takes_no_other() {
         }
     }
 }
+
+#[test]
+fn a_replay_with_tags_that_change_a_word_is_refused() {
+    use tabula::replay::Replay;
+    let parse = |text: &str| Replay::parse(Path::new("r.yaml"), text);
+    let base = "game: braverats\nseed: 1\nmoves:\n  - {red: prince, blue: spy}\n";
+    assert_eq!(parse(base).unwrap().moves[0][0].1, "prince");
+    // `!!str` says what a plain word is anyway.
+    let s = parse(&base.replace("red: prince", "red: !!str prince")).unwrap();
+    assert_eq!(s.moves[0][0].1, "prince");
+    for (from, to, line) in [
+        ("game: braverats", "game: !!binary YnJhdmVyYXRz", 1),
+        ("red: prince", "red: !!binary cHJpbmNl", 4),
+        ("red: prince", "red: !mine prince", 4),
+    ] {
+        let e = parse(&base.replace(from, to)).unwrap_err();
+        assert!(e.message.contains("tag"), "{e}");
+        assert_eq!(e.at.map(|a| a.line), Some(line), "{to}");
+    }
+}

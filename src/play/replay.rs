@@ -32,17 +32,37 @@ impl Word {
     }
 }
 
+/// A value with its YAML tag, if one was written: a save has none, and a
+/// tag that changes what a word reads as (`!!binary`) is refused.
+type Plain<T> = serde_saphyr::Tagged<T>;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReplayFile {
-    game: At<String>,
+    game: At<Plain<String>>,
     #[serde(default)]
     variants: Vec<String>,
     #[serde(default)]
     params: IndexMap<String, i64>,
     seed: Option<u64>,
     #[serde(default)]
-    moves: Vec<At<IndexMap<String, Word>>>,
+    moves: Vec<At<IndexMap<String, At<Plain<Word>>>>>,
+}
+
+/// The value, unless a tag other than `!!str` was written on it.
+fn untagged<T>(v: At<Plain<T>>, path: &Path) -> Result<T> {
+    let serde_saphyr::Tagged(value, tag) = v.value;
+    match tag.as_deref() {
+        None | Some("tag:yaml.org,2002:str" | "!!str") => Ok(value),
+        Some(t) => Err(Error::new(
+            ErrorKind::Yaml,
+            format!(
+                "not a valid replay file: a tag (`{}`) where a plain word is meant",
+                t.replace("tag:yaml.org,2002:", "!!")
+            ),
+        )
+        .at(v.pos.or_else(|| crate::error::Pos::new(path, 1, 1)))),
+    }
 }
 
 /// A replay in memory. One move is one decision: player -> choice text.
@@ -64,7 +84,7 @@ impl Replay {
             max_nodes: src.len().max(250_000),
             max_events: (2 * src.len()).max(1_000_000),
         };
-        let options = serde_saphyr::options! { budget: budget };
+        let options = serde_saphyr::options! { budget: budget, reject_unsupported_tags: true };
         let file: ReplayFile =
             format::with_file(path, || serde_saphyr::from_str_with_options(src, options)).map_err(
                 |e| {
@@ -82,24 +102,26 @@ impl Replay {
                         .at(loc.and_then(|l| crate::error::Pos::new(path, l.line(), l.column())))
                 },
             )?;
+        let game = untagged(file.game, path)?;
+        let mut moves = Vec::with_capacity(file.moves.len());
+        let mut positions = Vec::with_capacity(file.moves.len());
+        for m in file.moves {
+            positions.push(m.pos.clone());
+            let mut one = Vec::with_capacity(m.value.len());
+            for (k, v) in m.value {
+                one.push((k, untagged(v, path)?.into_string()));
+            }
+            moves.push(one);
+        }
         Ok(Replay {
-            game: file.game.value,
+            game,
             settings: Settings {
                 variants: file.variants,
                 sets: file.params.into_iter().collect(),
             },
             seed: file.seed.unwrap_or(0),
-            positions: file.moves.iter().map(|m| m.pos.clone()).collect(),
-            moves: file
-                .moves
-                .into_iter()
-                .map(|m| {
-                    m.value
-                        .into_iter()
-                        .map(|(k, v)| (k, v.into_string()))
-                        .collect()
-                })
-                .collect(),
+            positions,
+            moves,
         })
     }
 
