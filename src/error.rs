@@ -78,7 +78,7 @@ impl Error {
     }
 
     pub fn io(path: &Path, err: std::io::Error) -> Error {
-        Error::new(ErrorKind::Io, format!("{}: {err}", path.display()))
+        Error::new(ErrorKind::Io, format!("{}: {err}", path_text(path)))
     }
 
     pub fn usage(message: impl Into<String>) -> Error {
@@ -134,7 +134,7 @@ impl Error {
             return format!("error: {self}");
         }
         let offset = char_offset(&src, pos.line, pos.col);
-        let name = pos.file.display().to_string();
+        let name = path_text(&pos.file);
         let mut report = Report::build(ReportKind::Error, (name.clone(), offset..offset + 1))
             .with_config(
                 Config::default()
@@ -178,7 +178,7 @@ fn char_offset(src: &str, line: u32, col: u32) -> usize {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(p) = &self.at {
-            write!(f, "{}:{}:{}: ", p.file.display(), p.line, p.col)?;
+            write!(f, "{}:{}:{}: ", path_text(&p.file), p.line, p.col)?;
         }
         write!(f, "{}", self.message)?;
         for n in &self.notes {
@@ -203,6 +203,19 @@ pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) ->
 /// Text from a file or a script made safe for a terminal: control
 /// characters (an escape sequence that would clear the screen or move the
 /// cursor) shown as `\u{1b}`; newlines and tabs kept.
+/// A path as text, losslessly: bytes that are not UTF-8 as `\xNN`, control
+/// characters escaped (a name from a hostile folder reaches no terminal).
+pub fn path_text(path: &Path) -> String {
+    let mut out = String::new();
+    for chunk in path.as_os_str().as_encoded_bytes().utf8_chunks() {
+        out += &printable(chunk.valid());
+        for b in chunk.invalid() {
+            out += &format!("\\x{b:02X}");
+        }
+    }
+    out
+}
+
 pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
         return s.into();

@@ -609,3 +609,21 @@ fn a_replay_with_tags_that_change_a_word_is_refused() {
         assert_eq!(e.at.map(|a| a.line), Some(line), "{to}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_folder_whose_name_is_not_utf8_loads_and_is_shown_losslessly() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = folder(&[], None);
+    let odd = tmp.path().join(std::ffi::OsStr::from_bytes(b"g\xffx"));
+    std::fs::create_dir(&odd).unwrap();
+    for d in ["games", "scripts"] {
+        std::fs::rename(tmp.path().join(d), odd.join(d)).unwrap();
+    }
+    let game = tabula::load("every-section", &odd.join("games"), &Settings::default());
+    assert!(game.is_ok(), "{:?}", game.err());
+    let Err(e) = tabula::load("nothing", &odd.join("games"), &Settings::default()) else {
+        panic!("a game that is not there loaded");
+    };
+    assert!(e.to_string().contains("g\\xFFx"), "{e}");
+}

@@ -93,7 +93,7 @@ pub struct GameFile {
     pub name: Option<String>,
     pub summary: Option<String>,
     /// The Rhai script, relative to this file; default `../scripts/<id>.rhai`.
-    pub script: Option<Name>,
+    pub script: Option<At<std::path::PathBuf>>,
     pub players: Option<Vec<PlayerDef>>,
     /// How many of `players` take part: a number or `{param: NAME}` (default all).
     pub player_count: Option<At<StartValue>>,

@@ -55,7 +55,7 @@ pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
     let ids = list_ids(dir);
     let mut e = Error::usage(format!(
         "no game `{game}` in {} (and no such file)",
-        dir.display()
+        crate::error::path_text(&dir)
     ));
     if let Some(h) = did_you_mean(game, ids.iter().map(String::as_str)) {
         e = e.note(h);
@@ -137,22 +137,18 @@ fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameF
     if !path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
         return Err(Error::usage(format!(
             "{} is not a game file (a .yaml or .yml file)",
-            path.display()
+            crate::error::path_text(&path)
         )));
     }
     chain.push(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()));
     let (mut file, _) = parse_file(path)?;
     let here = path.parent().unwrap_or(Path::new("."));
     if let Some(s) = &mut file.script {
-        s.value = normalize(&here.join(&s.value))
-            .to_string_lossy()
-            .into_owned();
+        s.value = normalize(&here.join(&s.value));
     }
     for v in file.variants.values_mut() {
         if let Some(s) = v.overlay.as_mut().and_then(|o| o.script.as_mut()) {
-            s.value = normalize(&here.join(&s.value))
-                .to_string_lossy()
-                .into_owned();
+            s.value = normalize(&here.join(&s.value));
         }
     }
     let Some(parent) = file.extends.take() else {
@@ -160,7 +156,7 @@ fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameF
             && let Some(id) = &file.id
         {
             let p = normalize(&here.join("../scripts").join(format!("{}.rhai", id.value)));
-            file.script = Some(At::new(p.to_string_lossy().into_owned()));
+            file.script = Some(At::new(p));
         }
         return Ok(file);
     };

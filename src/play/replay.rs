@@ -218,7 +218,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
             ErrorKind::Io,
             format!(
                 "{}: {what}; a save goes to a regular file (name another)",
-                path.display()
+                crate::error::path_text(&path)
             ),
         ));
     }
@@ -230,7 +230,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let fail = |e: std::io::Error| {
         let msg = e.to_string();
         let msg = msg.split(" at path ").next().unwrap_or(&msg);
-        Error::new(ErrorKind::Io, format!("{}: {msg}", path.display()))
+        Error::new(
+            ErrorKind::Io,
+            format!("{}: {msg}", crate::error::path_text(&path)),
+        )
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     tmp.write_all(bytes)

@@ -94,8 +94,11 @@ impl Session {
             .and_then(|p| p.parent())
             .map(|d| d.join(&replay.game))
             .filter(|p| p.is_file())
+            && let Some(p) = p.to_str()
         {
-            replay.game = p.to_string_lossy().into_owned();
+            // A path that is not UTF-8 keeps the replay's own (relative)
+            // reference rather than a mangled one.
+            replay.game = p.to_string();
         }
         seats.resize(game.def().nplayers(), Seat::Bot(bot::STRONGEST.into()));
         let moves = std::mem::take(&mut replay.moves);

@@ -28,7 +28,10 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, params: &[Param]) -> Ve
     if flow.is_empty() && a.problems.len() == before {
         let at = a.top();
         a.invalid(
-            format!("{}: the game has no `flow: turn:` steps", a.path.display()),
+            format!(
+                "{}: the game has no `flow: turn:` steps",
+                crate::error::path_text(&a.path)
+            ),
             &at,
         );
     }

@@ -131,7 +131,10 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         None => {
             let at = a.top();
             a.invalid(
-                format!("{}: the game has no `id` and no `script`", path.display()),
+                format!(
+                    "{}: the game has no `id` and no `script`",
+                    crate::error::path_text(&path)
+                ),
                 &at,
             );
         }

@@ -17,7 +17,10 @@ pub(super) fn analyze(
     if listed.is_empty() {
         let at = a.top();
         a.invalid(
-            format!("{}: the game has no `players`", a.path.display()),
+            format!(
+                "{}: the game has no `players`",
+                crate::error::path_text(&a.path)
+            ),
             &at,
         );
     }

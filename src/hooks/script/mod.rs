@@ -103,7 +103,7 @@ impl Script {
                     ErrorKind::Invalid,
                     format!(
                         "the script {} has no function `{}` taking {what}",
-                        self.files[0].display(),
+                        crate::error::path_text(&self.files[0]),
                         h.name
                     ),
                 )
@@ -264,7 +264,7 @@ impl rhai::ModuleResolver for ScriptsOnly {
         {
             return refuse(format!(
                 "import `{path}`: a link to {}, outside the scripts folder",
-                real.display()
+                crate::error::path_text(&real)
             ));
         }
         let cycle = IMPORTING.with(|i| {
