@@ -10,7 +10,7 @@ pub fn run(dir: &Path) -> Result<i32> {
     if ids.is_empty() {
         return Err(Error::usage(format!(
             "no games (*.yaml) in {}",
-            tabula::error::path_text(&dir)
+            tabula::error::path_text(dir)
         )));
     }
     for id in ids {

@@ -689,7 +689,7 @@ impl Repl {
                 self.reset_screen();
                 println!(
                     "Loaded {} ({} moves, seed {}).",
-                    tabula::error::path_text(&path),
+                    tabula::error::path_text(path),
                     self.s.replay.moves.len(),
                     self.s.replay.seed
                 );

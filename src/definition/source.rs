@@ -55,7 +55,7 @@ pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
     let ids = list_ids(dir);
     let mut e = Error::usage(format!(
         "no game `{game}` in {} (and no such file)",
-        crate::error::path_text(&dir)
+        crate::error::path_text(dir)
     ));
     if let Some(h) = did_you_mean(game, ids.iter().map(String::as_str)) {
         e = e.note(h);
@@ -137,7 +137,7 @@ fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameF
     if !path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
         return Err(Error::usage(format!(
             "{} is not a game file (a .yaml or .yml file)",
-            crate::error::path_text(&path)
+            crate::error::path_text(path)
         )));
     }
     chain.push(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()));

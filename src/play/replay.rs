@@ -218,7 +218,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
             ErrorKind::Io,
             format!(
                 "{}: {what}; a save goes to a regular file (name another)",
-                crate::error::path_text(&path)
+                crate::error::path_text(path)
             ),
         ));
     }
@@ -232,7 +232,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let msg = msg.split(" at path ").next().unwrap_or(&msg);
         Error::new(
             ErrorKind::Io,
-            format!("{}: {msg}", crate::error::path_text(&path)),
+            format!("{}: {msg}", crate::error::path_text(path)),
         )
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;

@@ -30,7 +30,7 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, params: &[Param]) -> Ve
         a.invalid(
             format!(
                 "{}: the game has no `flow: turn:` steps",
-                crate::error::path_text(&a.path)
+                crate::error::path_text(a.path)
             ),
             &at,
         );

@@ -133,7 +133,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
             a.invalid(
                 format!(
                     "{}: the game has no `id` and no `script`",
-                    crate::error::path_text(&path)
+                    crate::error::path_text(path)
                 ),
                 &at,
             );

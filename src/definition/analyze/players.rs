@@ -19,7 +19,7 @@ pub(super) fn analyze(
         a.invalid(
             format!(
                 "{}: the game has no `players`",
-                crate::error::path_text(&a.path)
+                crate::error::path_text(a.path)
             ),
             &at,
         );

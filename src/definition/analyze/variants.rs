@@ -53,7 +53,7 @@ pub(super) fn apply(a: &mut Analyzer, mut file: GameFile, settings: &Settings) -
         };
         if let Some(mut o) = v.overlay.map(|b| *b) {
             if let Some(s) = o.script.take() {
-                extra_scripts.push(PathBuf::from(s.value));
+                extra_scripts.push(s.value);
             }
             o.variants.clear();
             file = format::merge(file, o);
