@@ -356,6 +356,19 @@ impl RhaiHooks {
             .map_err(|e| self.runtime_error(hook, *e))
     }
 
+    /// Where `fn name(` is written: the last file first, since a later
+    /// file's function replaces an earlier one's.
+    fn definition(&self, name: &str) -> Option<Pos> {
+        let needle = format!("fn {name}(");
+        self.files.iter().rev().find_map(|file| {
+            let src = crate::files::read_text(file).ok()?;
+            src.lines().enumerate().find_map(|(i, line)| {
+                let col = line.find(&needle)?;
+                Pos::new(file, i as u64 + 1, col as u64 + 1)
+            })
+        })
+    }
+
     fn runtime_error(&self, hook: &str, err: EvalAltResult) -> Error {
         // The innermost error says what went wrong and where.
         let mut chain = vec![];
@@ -378,12 +391,23 @@ impl RhaiHooks {
             .unwrap_or(&message)
             .to_string();
         let mut error = Error::new(ErrorKind::Runtime, format!("in hook `{hook}`: {message}"));
-        if let Some(file) = self.files.first() {
+        if let Some(file) = self.files.first()
+            && !p.is_none()
+        {
             error = error.at(Pos::new(
                 file,
                 p.line().unwrap_or(0) as u64,
                 p.position().unwrap_or(1) as u64,
             ));
+        } else {
+            // Rhai gives no position for some errors (the operation limit):
+            // point at the function that was running.
+            let running = chain.last().map_or(hook, |f| f.as_str());
+            if let Some(at) = self.definition(running) {
+                error = error
+                    .at(Some(at))
+                    .note(format!("(somewhere in `{running}`, which starts here)"));
+            }
         }
         if chain.len() > 1 {
             error = error.note(format!("called through: {}", chain.join(" -> ")));
