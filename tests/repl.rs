@@ -234,19 +234,38 @@ fn reload_after_editing_the_rules_reports_the_first_divergence() {
     stdin.flush().unwrap();
     read_until("Saved to mark.yaml", &mut out);
     // Then breaks the YAML: the game goes on with the rules as they were.
+    let yaml = std::fs::read_to_string(games.join("experior.yaml")).unwrap();
     std::fs::write(games.join("experior.yaml"), "id: experior\nplayers: [\n").unwrap();
-    stdin.write_all(b"reload\nquit\n").unwrap();
+    stdin.write_all(b"reload\n").unwrap();
+    stdin.flush().unwrap();
+    read_until("The game goes on", &mut out);
+    // A script that fails only when run (a misspelt function): every move
+    // is kept, and once fixed a reload finds the same game.
+    std::fs::write(games.join("experior.yaml"), yaml).unwrap();
+    let doubled = std::fs::read_to_string(&script).unwrap();
+    assert!(doubled.contains("add_stat("));
+    std::fs::write(&script, doubled.replace("add_stat(", "add_sta(")).unwrap();
+    stdin.write_all(b"reload\n").unwrap();
+    stdin.flush().unwrap();
+    read_until("The game goes on", &mut out);
+    std::fs::write(&script, doubled).unwrap();
+    stdin.write_all(b"reload\nsave mark.yaml\nquit\n").unwrap();
     drop(stdin);
     let mut rest = String::new();
-    read_until("The game goes on", &mut rest);
+    read_until("Saved to mark.yaml", &mut rest);
     assert!(child.wait().unwrap().success());
     out += &rest;
+    assert!(
+        rest.contains("Reloaded: the position is the same"),
+        "{rest}"
+    );
+    assert!(rest.contains("Saved to mark.yaml (2 moves)"), "{rest}");
     assert!(
         out.contains("Reloaded: the first difference is after move 1:"),
         "{out}"
     );
     assert!(
-        out.contains("The game goes on with the rules as they were."),
+        out.contains("The game goes on with the rules as they were, every move kept."),
         "{out}"
     );
     insta::assert_snapshot!(out.replace(&tmp.path().display().to_string(), "<tmp>"));

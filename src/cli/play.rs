@@ -715,13 +715,9 @@ impl Repl {
                     println!("  {c}");
                 }
             }
-            Ok(Reloaded::Illegal { index, error }) => {
-                println!("Reloaded: move {index} is illegal under the new rules: {error}");
-                println!("The game now stands before move {index}.");
-            }
             Err(e) => {
                 self.error(&e);
-                println!("The game goes on with the rules as they were.");
+                println!("The game goes on with the rules as they were, every move kept.");
                 return;
             }
         }

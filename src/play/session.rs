@@ -43,9 +43,6 @@ pub enum Reloaded {
     /// The first position that differs: after this many moves (0 = right
     /// after setup), with what differs there ("players.elf.wounds: 9 -> 18").
     Diverged { after: usize, changes: Vec<String> },
-    /// Move `index` (1-based) is illegal under the new rules; the game now
-    /// stands before it and the moves from there on are dropped.
-    Illegal { index: usize, error: String },
 }
 
 /// The state and log after some moves, and the first failing move (1-based)
@@ -248,8 +245,10 @@ impl Session {
         Ok(log)
     }
 
-    /// Re-read the game's files and re-apply the moves to the new rules. On
-    /// a load error the session keeps the old rules and nothing is lost.
+    /// Re-read the game's files and re-apply the moves to the new rules.
+    /// Any error, at load or along the moves (a script error, a move the
+    /// new rules refuse), leaves the session as it was: old rules, every
+    /// move kept. The error says which move failed.
     pub fn reload(&mut self) -> Result<Reloaded> {
         let new = self.replay.load_game(None, &self.dir)?;
         let moves = self.to_replay().moves;
@@ -259,13 +258,15 @@ impl Session {
         let (mut old_state, _) = State::new(&self.game, seed)?;
         let (mut new_state, mut new_log) = State::new(&new, seed)?;
         let mut first_diff = diff(&self.game, &old_state, &new, &new_state).map(|c| (0, c));
-        let mut illegal = None;
         for (i, m) in moves.iter().enumerate() {
             match apply_move(&new, &mut new_state, m) {
                 Ok(ev) => new_log.extend(ev),
                 Err(e) => {
-                    illegal = Some((i + 1, e));
-                    break;
+                    let message = format!("move {} under the new rules: {}", i + 1, e.message);
+                    return Err(Error { message, ..e }.note(format!(
+                        "to play on under the new rules from there, `undo` to before move {} and `reload` again",
+                        i + 1
+                    )));
                 }
             }
             // The old rules accepted these moves already.
@@ -274,23 +275,11 @@ impl Session {
                 first_diff = diff(&self.game, &old_state, &new, &new_state).map(|c| (i + 1, c));
             }
         }
-        let report = match (illegal, first_diff) {
-            (Some((index, e)), _) => {
-                self.replay.moves = moves[..index - 1].to_vec();
-                Reloaded::Illegal {
-                    index,
-                    error: e.to_string(),
-                }
-            }
-            (None, Some((after, changes))) => {
-                self.replay.moves = moves;
-                Reloaded::Diverged { after, changes }
-            }
-            (None, None) => {
-                self.replay.moves = moves;
-                Reloaded::Same
-            }
+        let report = match first_diff {
+            Some((after, changes)) => Reloaded::Diverged { after, changes },
+            None => Reloaded::Same,
         };
+        self.replay.moves = moves;
         self.game = new;
         self.state = new_state;
         self.log = new_log;

@@ -380,6 +380,18 @@ impl RhaiHooks {
         let p = e.position();
         let message = match e {
             EvalAltResult::ErrorRuntime(v, _) => v.to_string(),
+            // Rhai lists its internal argument types; say it in ours.
+            EvalAltResult::ErrorFunctionNotFound(sig, _) => {
+                let (name, args) = sig.split_once(" (").unwrap_or((sig, ""));
+                let n = if args.trim_end_matches(')').trim().is_empty() {
+                    0
+                } else {
+                    args.matches(',').count() + 1
+                };
+                format!(
+                    "no function `{name}` that takes {n} argument(s) (misspelt, or not defined?)"
+                )
+            }
             EvalAltResult::ErrorTooManyOperations(_) => format!(
                 "the script ran more than {MAX_OPERATIONS} operations in one call (an endless loop?)"
             ),
