@@ -123,3 +123,36 @@ fn hot_seat_choices_are_hidden() {
     let h = std::fs::read_to_string(tmp.path().join("h")).unwrap_or_default();
     assert!(!h.contains("prince") && !h.contains("wizard"), "{h}");
 }
+
+#[test]
+fn ctrl_c_while_a_bot_thinks_pauses_it_and_keeps_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = spawn(
+        &[
+            "braverats",
+            "--seed",
+            "1",
+            "--as",
+            "red",
+            "--bot",
+            "blue=mcts:4s",
+        ],
+        &tmp.path().join("h"),
+    );
+    s.expect("red> ").unwrap();
+    s.send("spy\r").unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    // The terminal turns Ctrl-C into SIGINT while no line is being read.
+    s.send([3u8]).unwrap();
+    // The bot finishes the decision it was making, then stops.
+    s.expect("revealed: Red Spy").unwrap();
+    s.expect("Ctrl-C never ends a game").unwrap();
+    s.expect("red> ").unwrap();
+    s.send("prince\r").unwrap();
+    s.expect("revealed: Red Prince").unwrap();
+    s.expect("red> ").unwrap();
+    s.send("quit\r").unwrap();
+    s.expect("Save the game before leaving?").unwrap();
+    s.send("\r").unwrap();
+    s.expect(expectrl::Eof).unwrap();
+}

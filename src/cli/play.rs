@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -345,6 +346,11 @@ impl Repl {
         let mut rl: Editor<LineHelper, DefaultHistory> =
             Editor::with_config(config).map_err(|e| Error::usage(format!("terminal: {e}")))?;
         rl.set_helper(Some(LineHelper::new(self.words.clone())));
+        // Outside line editing (while bots think) Ctrl-C is a signal: count
+        // it instead of dying with the game. (Already set: keep that one.)
+        let _ = ctrlc::set_handler(|| {
+            INTERRUPTS.fetch_add(1, Ordering::SeqCst);
+        });
         let history = history_file();
         if self.interactive
             && let Some(h) = &history
@@ -365,8 +371,18 @@ impl Repl {
 
     fn lines(&mut self, rl: &mut Editor<LineHelper, DefaultHistory>) -> Result<i32> {
         loop {
-            // Bots choose as soon as no person is to.
+            // Bots choose as soon as no person is to; Ctrl-C pauses them
+            // after the decision in progress (it never ends the game).
             loop {
+                if INTERRUPTS.swap(0, Ordering::SeqCst) > 0 {
+                    println!(
+                        "{}",
+                        self.style.dim(
+                            "(Ctrl-C never ends a game: the bots stop after the decision they were making; Enter lets them go on, `quit` or Ctrl-D leave with the offer to save.)"
+                        )
+                    );
+                    break;
+                }
                 match self.s.bot_step() {
                     Ok(Some((_, events))) => self.print_events(&events),
                     Ok(None) => break,
@@ -743,6 +759,9 @@ impl Repl {
         }
     }
 }
+
+/// Ctrl-C presses not yet answered (the signal handler counts them).
+static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
 
 /// Where line history is kept across sessions: $TABULA_HISTORY, else the
 /// XDG state folder.
