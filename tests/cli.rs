@@ -262,3 +262,80 @@ fn sim_without_the_memo_reports_the_same_for_every_shipped_game() {
         assert_eq!(with, without, "{game}");
     }
 }
+
+/// The binary run from `cwd` as a new user would: no TABULA_GAMES, its own
+/// cache folder, piped input.
+fn elsewhere(cwd: &Path, args: &[&str], input: &str) -> Output {
+    common::with_input(
+        Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(args)
+            .current_dir(cwd)
+            .env_remove("TABULA_GAMES")
+            .env("XDG_CACHE_HOME", cwd.join("cache"))
+            .env("NO_COLOR", "1"),
+        input,
+    )
+}
+
+#[test]
+fn the_shipped_games_are_built_in_and_a_folder_may_add_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    // From an empty folder: the four shipped games, marked as built in.
+    let o = elsewhere(cwd, &["list"], "");
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o, cwd));
+    for id in ["braverats", "experior", "imperio", "the-path"] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(id) && l.ends_with("[built in]")),
+            "{out}"
+        );
+    }
+    let o = elsewhere(
+        cwd,
+        &["play", "braverats", "--as", "red", "--seed", "1"],
+        "spy\nquit\n",
+    );
+    assert!(
+        stdout(&o).contains("revealed: Red Spy"),
+        "{}",
+        stderr(&o, cwd)
+    );
+    // A misspelt id says where games were looked for.
+    let o = elsewhere(cwd, &["play", "bravrats"], "");
+    let err = stderr(&o, cwd);
+    assert!(
+        err.contains("among the built-in games") && err.contains("`braverats`"),
+        "{err}"
+    );
+    // The written-out library is kept as shipped: a hand edit there is undone.
+    let lib = std::fs::read_dir(cwd.join("cache/tabula"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(lib.join("games/braverats.yaml"), "broken: [").unwrap();
+    assert!(elsewhere(cwd, &["rules", "braverats"], "").status.success());
+    // A ./games folder adds games, which may extend a built-in one.
+    std::fs::create_dir(cwd.join("games")).unwrap();
+    write(
+        &cwd.join("games"),
+        "mine.yaml",
+        "extends: braverats\nid: mine\nname: Mine\n",
+    );
+    let out = stdout(&elsewhere(cwd, &["list"], ""));
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("mine ") && l.ends_with("[games]")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("braverats ") && l.ends_with("[built in]")),
+        "{out}"
+    );
+    let o = elsewhere(cwd, &["sim", "mine", "--games", "20"], "");
+    assert!(o.status.success(), "{}", stderr(&o, cwd));
+}

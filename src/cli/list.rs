@@ -1,24 +1,38 @@
-//! `tabula list`: the games in the folder and their variants.
+//! `tabula list`: the games in the folder and the built-in library, where
+//! each comes from, and their variants.
 
 use std::path::Path;
 
 use tabula::definition::source::{self, Settings};
-use tabula::error::{Error, Result};
+use tabula::error::{Error, Result, path_text};
 
 pub fn run(dir: &Path) -> Result<i32> {
-    let ids = source::list_ids(dir);
-    if ids.is_empty() {
-        return Err(Error::usage(format!(
-            "no games (*.yaml) in {}",
-            tabula::error::path_text(dir)
-        )));
+    let built_in = source::built_in();
+    let here = if built_in == Some(dir) {
+        "built in".to_string()
+    } else {
+        path_text(dir)
+    };
+    let mut games: Vec<(String, String)> = source::list_ids(dir)
+        .into_iter()
+        .map(|id| (id, here.clone()))
+        .collect();
+    if let Some(b) = built_in.filter(|b| *b != dir) {
+        for id in source::list_ids(b) {
+            if !games.iter().any(|(g, _)| *g == id) {
+                games.push((id, "built in".into()));
+            }
+        }
     }
-    for id in ids {
+    if games.is_empty() {
+        return Err(Error::usage(format!("no games (*.yaml) in {here}")));
+    }
+    for (id, from) in games {
         match tabula::load(&id, dir, &Settings::default()) {
             Ok(g) => {
                 let d = g.def();
                 let players: Vec<&str> = d.players.iter().map(|p| p.id.as_str()).collect();
-                println!("{:<12} {} ({})", id, d.name, players.join(", "));
+                println!("{:<12} {} ({}) [{from}]", id, d.name, players.join(", "));
                 if !d.summary.is_empty() {
                     println!("{:<12} {}", "", d.summary);
                 }
@@ -26,7 +40,7 @@ pub fn run(dir: &Path) -> Result<i32> {
                     println!("{:<12}   --variant {:<16} {}", "", v.id, v.name);
                 }
             }
-            Err(e) => println!("{id:<12} (does not load: {})", e.message),
+            Err(e) => println!("{id:<12} (does not load: {}) [{from}]", e.message),
         }
     }
     Ok(0)

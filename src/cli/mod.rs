@@ -1,6 +1,7 @@
 //! The command line. `main.rs` only calls `main()`; each command has a file.
 
 mod check;
+mod library;
 mod line;
 mod list;
 mod play;
@@ -10,11 +11,12 @@ mod sim;
 mod solve;
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
 use tabula::Settings;
+use tabula::definition::source;
 use tabula::error::{Error, Result};
 
 #[derive(Parser, Debug)]
@@ -112,10 +114,32 @@ pub fn print_error(e: &Error) {
     eprintln!("{}", e.render(color_err()));
 }
 
+/// The games folder: `--games-dir`, else `TABULA_GAMES`, else `./games`
+/// when there is one, else the built-in library, which is also where a game
+/// not in the chosen folder is looked for.
+fn games_dir(flag: Option<&Path>) -> PathBuf {
+    let library = match library::games_folder() {
+        Ok(l) => {
+            source::set_built_in(l.clone());
+            Some(l)
+        }
+        Err(e) => {
+            eprintln!("tabula: the built-in games are not available: {e}");
+            None
+        }
+    };
+    match (source::named_games_dir(flag), library) {
+        (Some(d), _) => d,
+        (None, _) if Path::new("games").is_dir() => PathBuf::from("games"),
+        (None, Some(l)) => l,
+        (None, None) => PathBuf::from("games"),
+    }
+}
+
 /// Run the command line; the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    let dir = tabula::definition::source::games_dir(cli.games_dir.as_deref());
+    let dir = games_dir(cli.games_dir.as_deref());
     let result: Result<i32> = match cli.command {
         Command::List => list::run(&dir),
         Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),

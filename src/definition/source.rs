@@ -15,13 +15,40 @@ pub struct Settings {
 
 /// The games folder: `--games-dir`, else `TABULA_GAMES`, else `./games`.
 pub fn games_dir(flag: Option<&Path>) -> PathBuf {
+    named_games_dir(flag).unwrap_or_else(|| PathBuf::from("games"))
+}
+
+/// The games folder the user named: `--games-dir`, else `TABULA_GAMES`.
+pub fn named_games_dir(flag: Option<&Path>) -> Option<PathBuf> {
     if let Some(d) = flag {
-        return d.to_path_buf();
+        return Some(d.to_path_buf());
     }
     match std::env::var_os("TABULA_GAMES") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => PathBuf::from("games"),
+        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
+        _ => None,
     }
+}
+
+static BUILT_IN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Where a game that is not in the chosen folder is looked for next: a
+/// program's built-in library (the `tabula` binary's shipped games). Set
+/// once per process; later calls are ignored.
+pub fn set_built_in(dir: PathBuf) {
+    let _ = BUILT_IN.set(dir);
+}
+
+/// The built-in library's folder, if a program set one.
+pub fn built_in() -> Option<&'static Path> {
+    BUILT_IN.get().map(PathBuf::as_path)
+}
+
+/// A game file named `game` (.yaml or .yml) directly in `dir`.
+fn in_folder(game: &str, dir: &Path) -> Option<PathBuf> {
+    ["yaml", "yml"]
+        .iter()
+        .map(|ext| dir.join(format!("{game}.{ext}")))
+        .find(|p| p.is_file())
 }
 
 /// The ids of the games in a folder, sorted.
@@ -40,23 +67,33 @@ pub fn list_ids(dir: &Path) -> Vec<String> {
     ids
 }
 
-/// A game id in `dir`, or a path to a YAML file.
+/// A game id in `dir` (else in the built-in library), or a path to a YAML
+/// file.
 pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
     let as_path = Path::new(game);
     if as_path.is_file() {
         return Ok(as_path.to_path_buf());
     }
-    for ext in ["yaml", "yml"] {
-        let p = dir.join(format!("{game}.{ext}"));
-        if p.is_file() {
-            return Ok(p);
-        }
+    let other = built_in().filter(|b| *b != dir);
+    if let Some(p) = in_folder(game, dir).or_else(|| other.and_then(|b| in_folder(game, b))) {
+        return Ok(p);
     }
-    let ids = list_ids(dir);
-    let mut e = Error::usage(format!(
-        "no game `{game}` in {} (and no such file)",
-        crate::error::path_text(dir)
-    ));
+    let mut ids = list_ids(dir);
+    let place = if built_in() == Some(dir) {
+        "among the built-in games".to_string()
+    } else {
+        let folder = crate::error::path_text(dir);
+        match other {
+            Some(b) => {
+                ids.extend(list_ids(b));
+                ids.sort();
+                ids.dedup();
+                format!("in {folder} nor among the built-in games")
+            }
+            None => format!("in {folder}"),
+        }
+    };
+    let mut e = Error::usage(format!("no game `{game}` {place} (and no such file)"));
     if let Some(h) = did_you_mean(game, ids.iter().map(String::as_str)) {
         e = e.note(h);
     }
