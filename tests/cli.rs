@@ -339,3 +339,42 @@ fn the_shipped_games_are_built_in_and_a_folder_may_add_its_own() {
     let o = elsewhere(cwd, &["sim", "mine", "--games", "20"], "");
     assert!(o.status.success(), "{}", stderr(&o, cwd));
 }
+
+#[test]
+fn sim_reports_rules_errors_on_stderr_and_fails() {
+    let tmp = common::every_section_copy(
+        &[],
+        Some("fn resolve(plays) {\n    add_stat(\"red\", \"nope\", 1);\n}\n"),
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "--games-dir",
+            "games",
+            "sim",
+            "every-section",
+            "--games",
+            "40",
+        ])
+        .current_dir(tmp.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let (out, err) = (stdout(&o), stderr(&o, tmp.path()));
+    assert!(!out.contains("error:"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("rules error") && l.ends_with(" 40")),
+        "{out}"
+    );
+    assert!(
+        err.contains(
+            "error: game 0: scripts/every-section.rhai:2:5: in hook `resolve`: unknown stat `nope`"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("40 of 40 games stopped on a rules error"),
+        "{err}"
+    );
+}

@@ -141,12 +141,16 @@ fn ctrl_c_while_a_bot_thinks_pauses_it_and_keeps_the_game() {
     );
     s.expect("red> ").unwrap();
     s.send("spy\r").unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    s.expect("(Blue is thinking...)").unwrap();
     // The terminal turns Ctrl-C into SIGINT while no line is being read.
     s.send([3u8]).unwrap();
     // The bot finishes the decision it was making, then stops.
     s.expect("revealed: Red Spy").unwrap();
+    // Red's Spy makes Blue reveal first next round: the bots wait at "> ",
+    // and Enter lets Blue go on.
     s.expect("Ctrl-C never ends a game").unwrap();
+    s.expect("> ").unwrap();
+    s.send("\r").unwrap();
     s.expect("red> ").unwrap();
     s.send("prince\r").unwrap();
     s.expect("revealed: Red Prince").unwrap();

@@ -49,6 +49,8 @@ pub struct Tally {
     pub wins: Vec<u64>,
     pub draws: u64,
     pub unfinished: u64,
+    /// Games with a rules error (one that stopped is not unfinished).
+    pub failed: u64,
     /// The first few errors, by game number.
     pub errors: Vec<(u64, String)>,
     /// Game lengths: length -> number of games.
@@ -78,8 +80,10 @@ impl Tally {
         match r.outcome {
             Some(Outcome::Win(p)) => self.wins[p] += 1,
             Some(Outcome::Draw) => self.draws += 1,
+            None if r.error.is_some() => {}
             None => self.unfinished += 1,
         }
+        self.failed += u64::from(r.error.is_some());
         if let Some(e) = &r.error
             && self.errors.len() < KEPT_ERRORS
         {
@@ -106,6 +110,7 @@ impl Tally {
         self.games += o.games;
         self.draws += o.draws;
         self.unfinished += o.unfinished;
+        self.failed += o.failed;
         add(&mut self.wins, o.wins);
         add(&mut self.played, o.played);
         add(&mut self.played_won, o.played_won);
@@ -329,6 +334,8 @@ pub struct Report {
     pub seats: Vec<SeatFigures>,
     pub draws: Rate,
     pub unfinished: u64,
+    /// Games a rules error stopped; the first few errors.
+    pub failed: u64,
     pub errors: Vec<String>,
     pub turns: Length,
     pub decisions: Length,
@@ -376,6 +383,7 @@ pub fn report(game: &Game, cfg: &SimConfig, t: &Tally) -> Report {
         seats,
         draws: Rate::new(t.draws, n),
         unfinished: t.unfinished,
+        failed: t.failed,
         errors: t
             .errors
             .iter()
@@ -444,7 +452,7 @@ mod tests {
         b.merge(tally(0..2));
         assert_eq!(a, b);
         assert_eq!(a.wins, vec![1, 1]);
-        assert_eq!((a.draws, a.unfinished, a.games), (1, 1, 4));
+        assert_eq!((a.draws, a.unfinished, a.failed, a.games), (1, 0, 2, 4));
         assert_eq!(a.played_won, vec![1, 1]);
         assert_eq!(a.errors[0], (1, "late".to_string()));
     }

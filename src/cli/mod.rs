@@ -110,6 +110,17 @@ pub fn color_err() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
 }
 
+/// An error already written out as text (a sim's game error), as
+/// `print_error` prints one.
+pub fn print_error_text(e: &str) {
+    let head = if color_err() {
+        "\x1b[31merror\x1b[0m"
+    } else {
+        "error"
+    };
+    eprintln!("{head}: {e}");
+}
+
 pub fn print_error(e: &Error) {
     eprintln!("{}", e.render(color_err()));
 }

@@ -383,7 +383,18 @@ impl Repl {
                     );
                     break;
                 }
-                match self.s.bot_step() {
+                let thinking = self.interactive && self.s.bot_to_move().is_some();
+                if let Some(p) = self.s.bot_to_move().filter(|_| thinking) {
+                    // On a terminal only, and erased once the bot has chosen.
+                    let name = &self.s.game.def().players[p].name;
+                    print!("{}", self.style.dim(&format!("({name} is thinking...)")));
+                    let _ = std::io::Write::flush(&mut std::io::stdout());
+                }
+                let step = self.s.bot_step();
+                if thinking {
+                    print!("\r\x1b[K");
+                }
+                match step {
                     Ok(Some((_, events))) => self.print_events(&events),
                     Ok(None) => break,
                     Err(e) => {

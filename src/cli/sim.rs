@@ -120,6 +120,20 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
     } else {
         print_compare(&reports);
     }
+    // A rules error is the designer's to fix: on stderr, and a failed run.
+    let failed: u64 = reports.iter().map(|r| r.failed).sum();
+    for r in &reports {
+        for e in &r.errors {
+            super::print_error_text(e);
+        }
+    }
+    if failed > 0 {
+        eprintln!(
+            "tabula: {failed} of {} games stopped on a rules error (the first ones above)",
+            a.games * reports.len() as u64
+        );
+        return Ok(1);
+    }
     Ok(0)
 }
 
@@ -209,6 +223,9 @@ fn print_report(r: &Report) {
     if r.unfinished > 0 {
         println!("{:<14} {:<8} {:>8}", "unfinished", "", r.unfinished);
     }
+    if r.failed > 0 {
+        println!("{:<14} {:<8} {:>8}", "rules error", "", r.failed);
+    }
     if let Some((d, ci)) = r.first_seat_advantage {
         println!("\nfirst seat advantage: {d:+.1} points (95% CI +/- {ci:.1})");
     }
@@ -229,9 +246,6 @@ fn print_report(r: &Report) {
         for c in &r.cards {
             println!("{:<18} {:>9}  {}", c.card, c.played, pct(&c.won_game));
         }
-    }
-    for e in &r.errors {
-        println!("error: {e}");
     }
 }
 

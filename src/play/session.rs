@@ -164,14 +164,22 @@ impl Session {
         Ok(events)
     }
 
+    /// The bot `bot_step` would move now: one is to choose and no person is.
+    pub fn bot_to_move(&self) -> Option<PlayerIx> {
+        let waiting = self.state.waiting();
+        if waiting.iter().any(|&p| self.is_person(p)) {
+            return None;
+        }
+        waiting
+            .first()
+            .copied()
+            .filter(|&p| matches!(self.seats.get(p), Some(Seat::Bot(_))))
+    }
+
     /// If a bot is to choose and no person is, it does. People commit first
     /// in a simultaneous decision, so a save never holds a bot's secret.
     pub fn bot_step(&mut self) -> Result<Option<(PlayerIx, Vec<Event>)>> {
-        let waiting = self.state.waiting();
-        if waiting.iter().any(|&p| self.is_person(p)) {
-            return Ok(None);
-        }
-        let Some(&p) = waiting.first() else {
+        let Some(p) = self.bot_to_move() else {
             return Ok(None);
         };
         let Seat::Bot(kind) = &self.seats[p] else {
