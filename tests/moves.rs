@@ -56,3 +56,52 @@ fn an_ordered_reveal_waits_for_the_first_player() {
     let e = st.act(&game, 0, prince).unwrap_err();
     assert!(e.message.contains("not red's decision"), "{e}");
 }
+
+#[test]
+fn a_choice_is_typed_in_any_case_and_by_the_players_own_names() {
+    let game = common::load("imperio", &[], &[]);
+    let (st, _) = State::new(&game, 1).unwrap();
+    let (empire, rebels) = (0, 1);
+    let prince = game.def().card("prince").unwrap();
+    for typed in [
+        "Death Star",
+        "death star",
+        "DEATH-STAR",
+        "prince",
+        "Prince",
+        "death",
+    ] {
+        let c = st.parse(&game, empire, typed);
+        assert_eq!(c.ok(), Some(Choice::Card(prince)), "{typed}");
+    }
+    let c = st.parse(&game, rebels, "admiral ackbar").unwrap();
+    assert_eq!(c, Choice::Card(prince));
+    // Each side is offered its own names.
+    let labels: Vec<String> = st
+        .legal(rebels)
+        .iter()
+        .map(|c| tabula::text::label(&game, c, rebels))
+        .collect();
+    assert_eq!(labels[7], "Admiral Ackbar");
+    let base = common::load("braverats", &[], &[]);
+    let (st, _) = State::new(&base, 1).unwrap();
+    assert_eq!(
+        st.parse(&base, 0, "GEN").unwrap(),
+        Choice::Card(base.def().card("general").unwrap())
+    );
+    assert_eq!(tabula::text::label(&base, &st.legal(0)[6], 0), "general");
+    let e = st.parse(&base, 0, "NOPE").unwrap_err();
+    assert!(e.message.contains("not a legal choice"), "{e}");
+}
+
+#[test]
+fn a_stat_shows_its_owners_own_name() {
+    let game = common::load("imperio", &[], &[]);
+    let (st, _) = State::new(&game, 1).unwrap();
+    let text = tabula::view::render(&game, &st, Some(0));
+    assert!(
+        text.contains("Empire (you): Victories 0, Palpatine bonus 0"),
+        "{text}"
+    );
+    assert!(text.contains("Rebels: Victories 0, Yoda bonus 0"), "{text}");
+}

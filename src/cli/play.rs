@@ -527,7 +527,7 @@ impl Repl {
             .state
             .legal(p)
             .iter()
-            .map(|c| c.text(game).to_string())
+            .map(|c| tabula::text::label(game, c, p))
             .collect();
         let prompt = if d.prompt.is_empty() {
             &d.name

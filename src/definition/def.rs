@@ -25,6 +25,18 @@ pub struct Stat {
     pub doc: String,
     /// The starting value, per player.
     pub start: Vec<i64>,
+    /// Per player: that player's own name for the stat, or "".
+    pub names: Vec<String>,
+}
+
+impl Stat {
+    /// The name a player's stat shows (their faction's name, if any).
+    pub fn name_for(&self, owner: Option<PlayerIx>) -> &str {
+        owner
+            .and_then(|p| self.names.get(p))
+            .filter(|n| !n.is_empty())
+            .unwrap_or(&self.name)
+    }
 }
 
 #[derive(Debug, Clone)]

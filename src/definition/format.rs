@@ -144,6 +144,21 @@ pub struct StatDef {
     pub name: Option<String>,
     pub start: Option<At<StartValue>>,
     pub doc: Option<String>,
+    /// The name each player's stat shows, by player id (a faction's own
+    /// name for it: `{empire: Palpatine bonus}`).
+    #[serde(default)]
+    pub names: IndexMap<At<String>, String>,
+}
+
+impl StatDef {
+    /// Field by field: what `top` gives replaces, names merge by player.
+    fn merge(mut self, top: StatDef) -> StatDef {
+        self.name = top.name.or(self.name);
+        self.start = top.start.or(self.start);
+        self.doc = top.doc.or(self.doc);
+        self.names.extend(top.names);
+        self
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -404,7 +419,18 @@ pub fn merge(base: GameFile, top: GameFile) -> GameFile {
         script: top.script.or(base.script),
         players: top.players.or(base.players),
         player_count: top.player_count.or(base.player_count),
-        stats: keyed(base.stats, top.stats),
+        stats: {
+            let mut stats = base.stats;
+            for (k, v) in top.stats {
+                match stats.get_mut(&k) {
+                    Some(old) => *old = std::mem::take(old).merge(v),
+                    None => {
+                        stats.insert(k, v);
+                    }
+                }
+            }
+            stats
+        },
         vars: keyed(base.vars, top.vars),
         params: keyed(base.params, top.params),
         cards: {

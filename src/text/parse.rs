@@ -2,7 +2,7 @@
 //! unambiguous prefix of a legal choice.
 
 use crate::core::{AsDef, Choice, State};
-use crate::definition::{Def, PlayerIx};
+use crate::definition::{CardIx, Def, PlayerIx};
 use crate::error::{Error, ErrorKind, Result, did_you_mean};
 
 impl State {
@@ -19,7 +19,7 @@ impl State {
         let names = || {
             legal
                 .iter()
-                .map(|c| c.text(game).to_string())
+                .map(|c| label(game, c, player))
                 .collect::<Vec<_>>()
         };
         let illegal = |msg: String| {
@@ -34,32 +34,34 @@ impl State {
                 ),
             ));
         }
-        let exact = legal.iter().find(|c| match c {
-            Choice::Card(ix) => game.def().card(text) == Some(*ix),
+        // As written (a card's id or alias, a word); then in any case, and a
+        // card also by its name and by `player`'s faction name.
+        let def = game.def();
+        let as_written = legal.iter().find(|c| match c {
+            Choice::Card(ix) => def.card(text) == Some(*ix),
             Choice::Word(w) => &**w == text,
         });
+        if let Some(c) = as_written {
+            return Ok(c.clone());
+        }
+        let typed = text.to_lowercase();
+        let exact = legal
+            .iter()
+            .find(|c| words(def, c, player).contains(&typed));
         if let Some(c) = exact {
             return Ok(c.clone());
         }
-        if game.def().card(text).is_some() {
+        let known = def.card(text).is_some()
+            || (0..def.cards.len())
+                .any(|ix| words(def, &Choice::Card(ix as CardIx), player).contains(&typed));
+        if known {
             return Err(illegal(format!("`{}` is not playable now", clip(text))));
         }
-        // An unambiguous prefix of a legal choice's id or of one of its aliases.
-        fn words<'a>(def: &'a Def, c: &'a Choice) -> Vec<&'a str> {
-            match c {
-                Choice::Card(ix) => {
-                    let card = &def.cards[*ix as usize];
-                    std::iter::once(card.id.as_str())
-                        .chain(card.aliases.iter().map(String::as_str))
-                        .collect()
-                }
-                Choice::Word(w) => vec![&**w],
-            }
-        }
+        // An unambiguous prefix of a legal choice's id, alias or name.
         let prefixed: Vec<&Choice> = legal
             .iter()
             .filter(|c| {
-                !text.is_empty() && words(game.def(), c).iter().any(|w| w.starts_with(text))
+                !typed.is_empty() && words(def, c, player).iter().any(|w| w.starts_with(&typed))
             })
             .collect();
         match prefixed.as_slice() {
@@ -81,6 +83,41 @@ impl State {
                     .join(", ")
             ))),
         }
+    }
+}
+
+/// How `player` knows a choice: a card by their faction's name for it when
+/// the game gives one (`names:`), else by its id; a word as it is.
+pub fn label(game: &(impl AsDef + ?Sized), c: &Choice, player: PlayerIx) -> String {
+    match c {
+        Choice::Card(ix) => {
+            let card = &game.def().cards[*ix as usize];
+            match card.names.get(player).filter(|n| !n.is_empty()) {
+                Some(n) => n.clone(),
+                None => card.id.clone(),
+            }
+        }
+        Choice::Word(w) => w.to_string(),
+    }
+}
+
+/// Every way `player` may type a choice, lower case: a card's id, aliases,
+/// name and the player's own (faction) name for it; a word as it is.
+fn words(def: &Def, c: &Choice, player: PlayerIx) -> Vec<String> {
+    match c {
+        Choice::Card(ix) => {
+            let card = &def.cards[*ix as usize];
+            [
+                card.id.as_str(),
+                card.name.as_str(),
+                card.name_for(Some(player)),
+            ]
+            .into_iter()
+            .chain(card.aliases.iter().map(String::as_str))
+            .map(str::to_lowercase)
+            .collect()
+        }
+        Choice::Word(w) => vec![w.to_lowercase()],
     }
 }
 

@@ -148,7 +148,7 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             .stats
             .iter()
             .enumerate()
-            .map(|(s, st)| format!("{} {}", st.name, state.stat(game, p, s)))
+            .map(|(s, st)| format!("{} {}", st.name_for(Some(p)), state.stat(game, p, s)))
             .collect();
         let _ = writeln!(out, "  {}{me}: {}", pl.name, stats.join(", "));
         for (z, zone) in def.zones.iter().enumerate() {

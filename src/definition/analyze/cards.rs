@@ -1,9 +1,11 @@
 //! Cards: their names (a faction's own names by player), aliases, copies,
 //! texts and attributes.
 
+use indexmap::IndexMap;
+
 use super::Analyzer;
 use super::names::Kind;
-use crate::definition::format::GameFile;
+use crate::definition::format::{At, GameFile};
 use crate::definition::{Card, Player};
 
 /// Card kinds a game may define: a card is a 16-bit index, and the memo
@@ -18,16 +20,7 @@ pub(super) fn analyze(
 ) -> Vec<Card> {
     let mut cards = Vec::new();
     for (id, c) in &file.cards {
-        for p in c.names.keys().filter(|p| !listed.contains(&p.value)) {
-            a.invalid(
-                format!(
-                    "card `{id}`: `names` has no player `{}` (players: {})",
-                    p.value,
-                    listed.join(", ")
-                ),
-                &p.pos,
-            );
-        }
+        let names = faction_names(a, &format!("card `{id}`"), &c.names, players, listed);
         cards.push(Card {
             id: id.clone(),
             name: c.name.clone().unwrap_or_else(|| id.clone()),
@@ -39,16 +32,7 @@ pub(super) fn analyze(
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
-            names: players
-                .iter()
-                .map(|p| {
-                    c.names
-                        .iter()
-                        .find(|(k, _)| k.value == p.id)
-                        .map(|(_, n)| n.clone())
-                        .unwrap_or_default()
-                })
-                .collect(),
+            names,
         });
     }
     if cards.len() > MAX_CARD_TYPES {
@@ -66,6 +50,37 @@ pub(super) fn analyze(
         .declare(Kind::Card, cards.iter().map(|c| c.id.clone()));
     words_stay_apart(a, file);
     cards
+}
+
+/// `names:` (by player id: each faction's own name) as one name per seat,
+/// "" where none is given; an unknown player is a problem at its key.
+pub(super) fn faction_names(
+    a: &mut Analyzer,
+    what: &str,
+    names: &IndexMap<At<String>, String>,
+    players: &[Player],
+    listed: &[String],
+) -> Vec<String> {
+    for p in names.keys().filter(|p| !listed.contains(&p.value)) {
+        a.invalid(
+            format!(
+                "{what}: `names` has no player `{}` (players: {})",
+                p.value,
+                listed.join(", ")
+            ),
+            &p.pos,
+        );
+    }
+    players
+        .iter()
+        .map(|p| {
+            names
+                .iter()
+                .find(|(k, _)| k.value == p.id)
+                .map(|(_, n)| n.clone())
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// A word a player types names one card: an alias may not be another

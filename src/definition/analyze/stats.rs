@@ -39,7 +39,10 @@ pub(super) fn analyze(
                 _ => vec![a.number("start", v, params).unwrap_or(0); n],
             },
         };
+        let names =
+            super::cards::faction_names(a, &format!("stat `{id}`"), &s.names, players, listed);
         stats.push(Stat {
+            names,
             id: id.clone(),
             name: s.name.clone().unwrap_or_else(|| id.clone()),
             doc: s.doc.clone().unwrap_or_default(),
