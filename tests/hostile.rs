@@ -148,6 +148,12 @@ fn bad_bot_budgets_and_thread_counts_are_usage_errors() {
         assert_eq!(o.status.code(), Some(2), "{jobs}: {err}");
         assert!(err.contains("1..=256"), "{jobs}: {err}");
     }
+    // More threads than games (or cores) only thrash: capped, and said.
+    let o = tabula(&["sim", "braverats", "--games", "1", "--jobs", "200"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("using 1 thread(s), not 200"), "{err}");
+    assert!(err.contains("(1 thread(s))"), "{err}");
 }
 
 #[test]

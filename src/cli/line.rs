@@ -92,10 +92,14 @@ impl Hinter for LineHelper {
     }
 }
 
+/// Stars shown for a secret choice, whatever its length (up to this).
+const MASK_WIDTH: usize = 16;
+
 impl Highlighter for LineHelper {
     fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
         if self.words.borrow().mask {
-            Cow::Owned("*".repeat(line.chars().count()))
+            // A fixed width: the mask's length must not tell the card.
+            Cow::Owned("*".repeat(MASK_WIDTH.max(line.chars().count())))
         } else {
             Cow::Borrowed(line)
         }

@@ -147,6 +147,24 @@ fn games_dir(flag: Option<&Path>) -> PathBuf {
     }
 }
 
+/// Threads for a run of `work` independent pieces: `--jobs` (default: every
+/// core), capped at the cores and the pieces, since more only thrash; a
+/// cap asked for explicitly is said on stderr.
+pub fn threads(requested: Option<u16>, work: u64) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let want = requested.map_or(cores, usize::from);
+    let cap = cores.min(usize::try_from(work).unwrap_or(usize::MAX)).max(1);
+    if want > cap && requested.is_some() {
+        let why = if cap == cores {
+            format!("{cores} core(s) here")
+        } else {
+            format!("{work} piece(s) of work")
+        };
+        eprintln!("tabula: using {cap} thread(s), not {want}: more would not help ({why})");
+    }
+    want.min(cap)
+}
+
 /// Run the command line; the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();

@@ -327,7 +327,7 @@ impl Repl {
         );
         if self.interactive {
             let _ = rl.readline(&format!("{name}, press Enter when ready "));
-            print!("\x1b[2J\x1b[H");
+            print!("{CLEAR}");
         }
         self.at_keyboard = Some(p);
         self.shown = None;
@@ -471,7 +471,7 @@ impl Repl {
             }
             if secret && self.interactive {
                 // Hide the masked line too before the next person looks.
-                print!("\x1b[2J\x1b[H");
+                print!("{CLEAR}");
                 self.shown = None;
             }
             if !self.command(&line, deciding, rl)? {
@@ -770,6 +770,10 @@ impl Repl {
         }
     }
 }
+
+/// Clear the screen and the terminal's scrollback (`3J`), so that scrolling
+/// up shows no earlier player's hand.
+const CLEAR: &str = "\x1b[H\x1b[2J\x1b[3J";
 
 /// Ctrl-C presses not yet answered (the signal handler counts them).
 static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);

@@ -60,10 +60,7 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         }
         bots[i] = k.clone();
     }
-    let jobs = a
-        .jobs
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = super::threads(a.jobs, a.games);
     let cfg = SimConfig {
         games: a.games,
         seed: a.seed,

@@ -40,10 +40,14 @@ pub struct SolveArgs {
 pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     let path = source::find(&a.game, dir)?;
     let game = Game::load_path(&path, dir, &a.args.settings(), Build::default())?;
-    let jobs = a
-        .jobs
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // The first decision's outcomes are what runs in parallel.
+    let firsts = tabula::State::new_quiet(&game, a.seed).map_or(1, |st| {
+        st.waiting()
+            .iter()
+            .map(|&p| st.legal(p).len() as u64)
+            .product::<u64>()
+    });
+    let jobs = super::threads(a.jobs, firsts);
     let limits = solve::Limits {
         max_states: a.max_states,
         ..solve::Limits::default()
