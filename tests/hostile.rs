@@ -153,7 +153,7 @@ fn bad_bot_budgets_and_thread_counts_are_usage_errors() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     assert!(err.contains("using 1 thread(s), not 200"), "{err}");
-    assert!(err.contains("(1 thread(s))"), "{err}");
+    assert!(err.contains(", 1 thread(s))"), "{err}");
 }
 
 #[test]
