@@ -52,7 +52,8 @@ fn tab_completes_legal_actions_and_commands() {
     s.send("und\t").unwrap();
     s.expect("undo").unwrap();
     s.send("\r").unwrap();
-    s.expect("Back to your previous decision").unwrap();
+    s.expect("Took back 1 of your decision(s): Red spy")
+        .unwrap();
     s.expect("red> ").unwrap();
     s.send("prince\r").unwrap();
     s.expect("revealed: Red Prince").unwrap();

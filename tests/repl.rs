@@ -51,7 +51,7 @@ fn experior_full_game_against_the_bot() {
         input,
         tmp.path(),
     );
-    assert!(out.contains("Human wins."), "{out}");
+    assert!(out.contains("Game over: you win (Human)."), "{out}");
     insta::assert_snapshot!(out);
 }
 
@@ -72,7 +72,7 @@ fn braverats_full_game_against_the_bot() {
         input,
         tmp.path(),
     );
-    assert!(out.contains("wins."), "{out}");
+    assert!(out.contains("Game over: you "), "{out}");
     insta::assert_snapshot!(out);
 }
 
@@ -93,7 +93,7 @@ fn imperio_full_game_against_the_bot() {
         input,
         tmp.path(),
     );
-    assert!(out.contains("wins.") || out.contains("A draw."), "{out}");
+    assert!(out.contains("Game over: "), "{out}");
     insta::assert_snapshot!(out);
 }
 
@@ -280,4 +280,28 @@ fn completions_for_bash() {
     assert!(o.status.success());
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("_tabula()") && s.contains("replay"), "{s}");
+}
+
+#[test]
+fn undo_takes_back_several_decisions_and_save_takes_a_quoted_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = "prince\nspy\nwizard\nUNDO 2\nundo x\nsave \"my game.yaml\"\nQuit\n";
+    let args = [
+        "braverats",
+        "--seed",
+        "1",
+        "--as",
+        "red",
+        "--bot",
+        "blue=random",
+    ];
+    let out = play(&args, input, tmp.path());
+    assert!(
+        out.contains("Took back 2 of your decision(s): Red spy, Blue prince; Red wizard, Blue princess. Now turn 2."),
+        "{out}"
+    );
+    assert!(out.contains("undo [N]: N is how many"), "{out}");
+    assert!(out.contains("Saved to my game.yaml (1 moves)."), "{out}");
+    let saved = std::fs::read_to_string(tmp.path().join("my game.yaml")).unwrap();
+    assert!(saved.contains("red: prince"), "{saved}");
 }

@@ -153,7 +153,9 @@ fn games_dir(flag: Option<&Path>) -> PathBuf {
 pub fn threads(requested: Option<u16>, work: u64) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let want = requested.map_or(cores, usize::from);
-    let cap = cores.min(usize::try_from(work).unwrap_or(usize::MAX)).max(1);
+    let cap = cores
+        .min(usize::try_from(work).unwrap_or(usize::MAX))
+        .max(1);
     if want > cap && requested.is_some() {
         let why = if cap == cores {
             format!("{cores} core(s) here")

@@ -63,9 +63,9 @@ Commands:
   rules         the rules text
   cards         the cards and what they do
   log           everything that happened so far
-  undo          back to your previous decision
-  save FILE     save the game (replay format)
-  load FILE     load a saved game
+  undo [N]      take back your last decision (or N of them)
+  save FILE     save the game (replay format); asks before replacing a file
+  load FILE     load a saved game; asks first if this one has unsaved moves
   new           a new game with the same settings and another seed
   reload        re-read the rules files, replay the moves, say what changed
   quit          leave (Ctrl-D too; Ctrl-C cancels the line)";
@@ -192,6 +192,8 @@ struct Repl {
     at_keyboard: Option<PlayerIx>,
     /// Hot-seat: private lines waiting for their reader.
     private: Vec<Vec<String>>,
+    /// Where this session last saved (saving there again asks nothing).
+    saved_to: Option<PathBuf>,
 }
 
 impl Repl {
@@ -212,6 +214,7 @@ impl Repl {
             announced: None,
             at_keyboard: None,
             private: vec![Vec::new(); n],
+            saved_to: None,
         }
     }
 
@@ -307,11 +310,20 @@ impl Repl {
         }
     }
 
+    /// The result, said to the one person at the keyboard when there is one.
     fn outcome_text(&self) -> String {
         let def = &self.s.game.def();
+        let people = self.s.people();
+        let me = (people.len() == 1).then(|| people[0]);
         match self.s.state.outcome() {
+            Some(Outcome::Win(p)) if me == Some(p) => {
+                format!("you win ({}).", def.players[p].name)
+            }
+            Some(Outcome::Win(p)) if me.is_some() => {
+                format!("you lose ({} wins).", def.players[p].name)
+            }
             Some(Outcome::Win(p)) => format!("{} wins.", def.players[p].name),
-            Some(Outcome::Draw) => "A draw.".into(),
+            Some(Outcome::Draw) => "a draw.".into(),
             None => String::new(),
         }
     }
@@ -427,8 +439,13 @@ impl Repl {
                     if self.s.state.is_over() && !self.announced_end {
                         self.announced_end = true;
                         self.show_board(self.viewer(None));
-                        println!("{}", self.style.green(&self.outcome_text()));
-                        println!("The game is over: `new`, `undo`, `save FILE`, `log` or `quit`.");
+                        println!(
+                            "{} {}",
+                            self.style
+                                .green(&format!("Game over: {}", self.outcome_text())),
+                            self.style
+                                .dim("(`new`, `undo`, `save FILE`, `log` or `quit`)")
+                        );
                     }
                     "> ".to_string()
                 }
@@ -551,12 +568,17 @@ impl Repl {
         let (cmd, arg) = line
             .split_once(' ')
             .map_or((line, ""), |(c, a)| (c, a.trim()));
+        // A file name may be quoted as in a shell: `save "my game.yaml"`.
+        let arg = unquote(arg);
+        let typed = cmd;
+        let cmd_lower = cmd.to_lowercase();
+        let cmd = cmd_lower.as_str();
         let is_action = deciding.is_some_and(|p| {
             self.s
                 .state
                 .legal(p)
                 .iter()
-                .any(|c| c.text(&self.s.game) == cmd)
+                .any(|c| c.text(&self.s.game) == typed)
         });
         match cmd {
             _ if is_action => self.act(deciding, line),
@@ -598,25 +620,16 @@ impl Repl {
                     }
                 }
             }
-            "undo" => match self.s.undo() {
-                Ok(true) => {
-                    self.announced_end = false;
-                    self.shown = None;
-                    self.announced = None;
-                    println!(
-                        "Back to your previous decision (turn {}).",
-                        self.s.state.turn()
-                    );
-                }
-                Ok(false) => println!("Nothing to undo."),
-                Err(e) => self.error(&e),
-            },
+            "undo" => self.undo(arg),
             "save" => {
                 if arg.is_empty() {
                     println!("save FILE: give a file name");
-                } else {
+                } else if self.may_write(arg, rl) {
                     match self.s.save(Path::new(arg)) {
-                        Ok(n) => println!("Saved to {arg} ({n} moves)."),
+                        Ok(n) => {
+                            self.saved_to = Some(PathBuf::from(arg));
+                            println!("Saved to {arg} ({n} moves).");
+                        }
                         Err(e) => self.error(&e),
                     }
                 }
@@ -624,7 +637,11 @@ impl Repl {
             "load" => {
                 if arg.is_empty() {
                     println!("load FILE: give a file name");
-                } else {
+                } else if self.confirm(
+                    self.s.unsaved() && !self.s.state.is_over(),
+                    "The game in progress has moves not saved. Load anyway? (y/N) ",
+                    rl,
+                ) {
                     self.load(Path::new(arg));
                 }
             }
@@ -683,6 +700,108 @@ impl Repl {
         }
     }
 
+    /// `undo [N]`: take back the people's last N decisions, saying which.
+    fn undo(&mut self, arg: &str) {
+        let n = match arg {
+            "" => 1,
+            a => match a.parse::<usize>() {
+                Ok(n) if n > 0 => n,
+                _ => {
+                    println!("undo [N]: N is how many of your decisions to take back (1 or more)");
+                    return;
+                }
+            },
+        };
+        let before = self.s.to_replay().moves;
+        let partial = !self.s.current.is_empty();
+        let mut done = 0;
+        while done < n {
+            match self.s.undo() {
+                Ok(true) => done += 1,
+                Ok(false) => break,
+                Err(e) => {
+                    self.error(&e);
+                    break;
+                }
+            }
+        }
+        if done == 0 {
+            println!("Nothing to undo.");
+            return;
+        }
+        self.announced_end = false;
+        self.shown = None;
+        self.announced = None;
+        let kept = self.s.to_replay().moves.len();
+        let game = &self.s.game;
+        let def = game.def();
+        // Revealed decisions by what was chosen; a decision still being
+        // filled in keeps its secrets.
+        let taken: Vec<String> = before[kept..]
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                // In a decision still open, another person's choice is
+                // their secret (a bot's there was revealed first).
+                let open = partial && kept + i + 1 == before.len();
+                let people = self.s.people();
+                m.iter()
+                    .map(|(p, c)| {
+                        let ix = def.player(p);
+                        if open && people.len() > 1 && ix.is_some_and(|i| people.contains(&i)) {
+                            return "a choice not yet revealed".to_string();
+                        }
+                        let name = def
+                            .player(p)
+                            .map_or(p.as_str(), |i| def.players[i].name.as_str());
+                        format!("{name} {c}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .collect();
+        let more = if done < n {
+            " (there was no more to undo)"
+        } else {
+            ""
+        };
+        println!(
+            "Took back {done} of your decision(s){more}: {}. Now turn {}.",
+            taken.join("; "),
+            self.s.state.turn()
+        );
+    }
+
+    /// Before writing over a file this session did not write: ask (on a
+    /// terminal; piped input goes ahead).
+    fn may_write(&mut self, file: &str, rl: &mut Editor<LineHelper, DefaultHistory>) -> bool {
+        let ours = self.saved_to.as_deref() == Some(Path::new(file));
+        self.confirm(
+            Path::new(file).exists() && !ours,
+            &format!("{file} exists. Replace it? (y/N) "),
+            rl,
+        )
+    }
+
+    /// When `ask` holds and a person is at a terminal, whether they say yes.
+    fn confirm(
+        &mut self,
+        ask: bool,
+        question: &str,
+        rl: &mut Editor<LineHelper, DefaultHistory>,
+    ) -> bool {
+        if !ask || !self.interactive {
+            return true;
+        }
+        let yes = rl
+            .readline(question)
+            .is_ok_and(|a| matches!(a.trim().to_lowercase().as_str(), "y" | "yes"));
+        if !yes {
+            println!("Nothing done.");
+        }
+        yes
+    }
+
     fn error(&self, e: &Error) {
         println!("{}", self.style.red(&e.render(false)));
     }
@@ -712,6 +831,7 @@ impl Repl {
                     s.seats[0] = Seat::Person;
                 }
                 self.s = s;
+                self.saved_to = Some(path.to_path_buf());
                 self.private = vec![Vec::new(); self.s.game.def().nplayers()];
                 self.reset_screen();
                 println!(
@@ -761,14 +881,24 @@ impl Repl {
         let Ok(name) = rl.readline("Save the game before leaving? File name (Enter: no): ") else {
             return;
         };
-        let name = name.trim();
-        if !name.is_empty() {
-            match self.s.save(Path::new(name)) {
+        let name = unquote(name.trim()).to_string();
+        if !name.is_empty() && self.may_write(&name, rl) {
+            match self.s.save(Path::new(&name)) {
                 Ok(n) => println!("Saved to {name} ({n} moves)."),
                 Err(e) => self.error(&e),
             }
         }
     }
+}
+
+/// A command's argument without the quotes a shell would take off.
+fn unquote(arg: &str) -> &str {
+    for q in ['"', '\''] {
+        if let Some(inner) = arg.strip_prefix(q).and_then(|a| a.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    arg
 }
 
 /// Clear the screen and the terminal's scrollback (`3J`), so that scrolling
