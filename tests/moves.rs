@@ -105,3 +105,39 @@ fn a_stat_shows_its_owners_own_name() {
     );
     assert!(text.contains("Rebels: Victories 0, Yoda bonus 0"), "{text}");
 }
+
+#[test]
+fn a_match_shows_its_game_and_score_in_the_state() {
+    let game = common::load("braverats", &["emperor"], &[]);
+    let (mut st, _) = State::new(&game, 2).unwrap();
+    let header = |st: &State| {
+        tabula::view::render(&game, st, Some(0))
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        header(&st).ends_with("game 1 of the match, Red 0 : Blue 0 (first to 2)"),
+        "{}",
+        header(&st)
+    );
+    while st.game_no() == 1 {
+        // Red plays its cards in order, Blue from the strongest down.
+        let p = st.first_waiting().unwrap();
+        let legal = st.legal(p);
+        let c = if p == 0 {
+            legal[0].clone()
+        } else {
+            legal[legal.len() - 1].clone()
+        };
+        st.act(&game, p, c).unwrap();
+    }
+    let score = st.match_wins().to_vec();
+    let expected = format!(
+        "game 2 of the match, Red {} : Blue {} (first to 2)",
+        score[0], score[1]
+    );
+    assert_eq!(score.iter().sum::<u32>(), 1);
+    assert!(header(&st).ends_with(&expected), "{}", header(&st));
+}

@@ -141,7 +141,23 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
     let def = game.def();
     let v = view(game, state, viewer);
     let mut out = String::new();
-    let _ = writeln!(out, "{} - turn {}", def.name, v.turn);
+    let _ = write!(out, "{} - turn {}", def.name, v.turn);
+    // In a match: which game, and the score so far.
+    if let Some(to) = def.match_wins {
+        let score: Vec<String> = def
+            .players
+            .iter()
+            .zip(state.match_wins())
+            .map(|(p, w)| format!("{} {w}", p.name))
+            .collect();
+        let _ = write!(
+            out,
+            " - game {} of the match, {} (first to {to})",
+            state.game_no(),
+            score.join(" : ")
+        );
+    }
+    let _ = writeln!(out);
     for (p, pl) in def.players.iter().enumerate() {
         let me = if viewer == Some(p) { " (you)" } else { "" };
         let stats: Vec<String> = def
