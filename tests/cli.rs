@@ -378,3 +378,32 @@ fn sim_reports_rules_errors_on_stderr_and_fails() {
         "{err}"
     );
 }
+
+#[test]
+fn texts_and_the_state_show_the_parameters_in_force() {
+    let o = tabula(&["rules", "experior", "--set", "wound_limit=20"]);
+    let out = stdout(&o);
+    assert!(out.contains("the wound limit (20)"), "{out}");
+    assert!(out.contains("after 500 turns"), "{out}");
+    assert!(!out.contains("{wound_limit}"), "{out}");
+    let o = common::with_input(
+        Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args([
+                "play",
+                "experior",
+                "--set",
+                "wound_limit=20",
+                "--as",
+                "human",
+                "--seed",
+                "1",
+            ])
+            .current_dir(root())
+            .env_remove("TABULA_GAMES")
+            .env("NO_COLOR", "1"),
+        "quit\n",
+    );
+    let out = stdout(&o);
+    assert!(out.contains("Experior - turn 1 (wound_limit 20)"), "{out}");
+    assert!(out.contains("Human (you): Wounds 0/20,"), "{out}");
+}

@@ -27,6 +27,8 @@ pub struct Stat {
     pub start: Vec<i64>,
     /// Per player: that player's own name for the stat, or "".
     pub names: Vec<String>,
+    /// Shown with the value (`Wounds 19/20`).
+    pub limit: Option<i64>,
 }
 
 impl Stat {

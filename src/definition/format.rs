@@ -148,6 +148,9 @@ pub struct StatDef {
     /// name for it: `{empire: Palpatine bonus}`).
     #[serde(default)]
     pub names: IndexMap<At<String>, String>,
+    /// A limit shown with the value (`Wounds 19/20`): a number or
+    /// `{param: NAME}`. Display only: the script enforces the rule.
+    pub limit: Option<At<StartValue>>,
 }
 
 impl StatDef {
@@ -156,6 +159,7 @@ impl StatDef {
         self.name = top.name.or(self.name);
         self.start = top.start.or(self.start);
         self.doc = top.doc.or(self.doc);
+        self.limit = top.limit.or(self.limit);
         self.names.extend(top.names);
         self
     }

@@ -142,6 +142,16 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
     let v = view(game, state, viewer);
     let mut out = String::new();
     let _ = write!(out, "{} - turn {}", def.name, v.turn);
+    // Parameters the player set away from their defaults (`--set`).
+    let set: Vec<String> = def
+        .params
+        .iter()
+        .filter(|p| p.value != p.default && def.sets.iter().any(|(k, _)| *k == p.id))
+        .map(|p| format!("{} {}", p.id, p.value))
+        .collect();
+    if !set.is_empty() {
+        let _ = write!(out, " ({})", set.join(", "));
+    }
     // In a match: which game, and the score so far.
     if let Some(to) = def.match_wins {
         let score: Vec<String> = def
@@ -164,7 +174,10 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             .stats
             .iter()
             .enumerate()
-            .map(|(s, st)| format!("{} {}", st.name_for(Some(p)), state.stat(game, p, s)))
+            .map(|(s, st)| {
+                let limit = st.limit.map(|l| format!("/{l}")).unwrap_or_default();
+                format!("{} {}{limit}", st.name_for(Some(p)), state.stat(game, p, s))
+            })
             .collect();
         let _ = writeln!(out, "  {}{me}: {}", pl.name, stats.join(", "));
         for (z, zone) in def.zones.iter().enumerate() {

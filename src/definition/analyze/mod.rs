@@ -204,6 +204,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         capabilities,
     };
     let mut def = def;
+    fill_params(&mut def);
     printable_texts(&mut def);
     Analysis {
         def: a.problems.is_empty().then_some(def),
@@ -225,6 +226,28 @@ fn vars(a: &mut Analyzer, file: &GameFile) -> Vec<Var> {
             doc: v.doc.clone().unwrap_or_default(),
         })
         .collect()
+}
+
+/// `{param}` in the texts players read (rules, summary, card texts, variant
+/// docs) becomes the parameter's value in this game: `--set wound_limit=20`
+/// makes the rules say 20.
+fn fill_params(def: &mut Def) {
+    let params: Vec<(String, String)> = def
+        .params
+        .iter()
+        .map(|p| (format!("{{{}}}", p.id), p.value.to_string()))
+        .collect();
+    let fill = |s: &mut String| {
+        for (k, v) in &params {
+            if s.contains(k.as_str()) {
+                *s = s.replace(k.as_str(), v);
+            }
+        }
+    };
+    fill(&mut def.rules);
+    fill(&mut def.summary);
+    def.cards.iter_mut().for_each(|c| fill(&mut c.text));
+    def.variants.iter_mut().for_each(|v| fill(&mut v.doc));
 }
 
 /// Every text a player reads, with control characters escaped: a name or

@@ -41,8 +41,10 @@ pub(super) fn analyze(
         };
         let names =
             super::cards::faction_names(a, &format!("stat `{id}`"), &s.names, players, listed);
+        let limit = s.limit.as_ref().and_then(|l| a.number("limit", l, params));
         stats.push(Stat {
             names,
+            limit,
             id: id.clone(),
             name: s.name.clone().unwrap_or_else(|| id.clone()),
             doc: s.doc.clone().unwrap_or_default(),
