@@ -273,6 +273,14 @@ fn b10_spy_makes_the_opponent_reveal_first() {
         texts[1..],
         [
             "Blue's Wizard has +2 from last round's General: strength 7.",
+            "Musician vs Wizard: 7 beats 0; Blue wins the round - Red 0, Blue 2",
+            "--- turn 3 ---"
+        ]
+    );
+    assert_eq!(
+        texts[1..3],
+        [
+            "Blue's Wizard has +2 from last round's General: strength 7.",
             "Musician vs Wizard: 7 beats 0; Blue wins the round - Red 0, Blue 2"
         ]
     );

@@ -271,6 +271,10 @@ impl Repl {
     fn print_events(&mut self, events: &[Event]) {
         let people = self.s.people();
         for e in events {
+            // The board shown next says the turn; the `log` keeps markers.
+            if matches!(e, Event::Turn { .. }) {
+                continue;
+            }
             let text = tabula::phrase(&self.s.game, e);
             match e.to() {
                 None => println!("{}", self.style_line(&text)),

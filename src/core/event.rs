@@ -27,6 +27,10 @@ pub enum Event {
         die: usize,
         face: usize,
     },
+    /// Turn `turn` begins (a marker for the log).
+    Turn {
+        turn: u32,
+    },
     /// The turn limit (`max_turns`) was reached: a draw.
     TurnLimit {
         turns: u32,

@@ -60,6 +60,9 @@ impl State {
             }
         }
         self.turn = 1;
+        if self.logging {
+            events.push(Event::Turn { turn: 1 });
+        }
         Ok(())
     }
 
@@ -150,6 +153,9 @@ impl State {
                     break;
                 }
                 self.turn += 1;
+                if self.logging {
+                    events.push(Event::Turn { turn: self.turn });
+                }
                 if def.turns == TurnKind::Rotate {
                     let at = self
                         .order

@@ -27,6 +27,7 @@ pub fn phrase(game: &(impl AsDef + ?Sized), event: &Event) -> String {
                 None => format!("The die shows {face}."),
             }
         }
+        Event::Turn { turn } => format!("--- turn {turn} ---"),
         Event::TurnLimit { turns } => format!("{turns} turns played (max_turns): a draw."),
         Event::MatchGameOver {
             game_no,
