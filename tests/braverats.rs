@@ -529,11 +529,11 @@ fn imperio_shows_each_factions_names() {
     let text: Vec<String> = log.iter().map(|e| tabula::phrase(&game, e)).collect();
     assert_eq!(
         text[0],
-        "revealed: Empire Death Star, Rebels Luke Skywalker"
+        "revealed: Empire Death Star, Rebel Alliance Luke Skywalker"
     );
     assert!(
         text[1]
-            == "Death Star vs Luke Skywalker: Luke Skywalker wins over Death Star: Rebels wins the game.",
+            == "Death Star vs Luke Skywalker: Luke Skywalker wins over Death Star: Rebel Alliance wins the game.",
         "{text:?}"
     );
     assert_eq!(st.outcome(), Some(Outcome::Win(1)));
