@@ -407,3 +407,38 @@ fn texts_and_the_state_show_the_parameters_in_force() {
     assert!(out.contains("Experior - turn 1 (wound_limit 20)"), "{out}");
     assert!(out.contains("Human (you): Wounds 0/20,"), "{out}");
 }
+
+#[test]
+fn the_shell_completes_games_variants_and_parameters() {
+    let complete = |index: &str, words: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .arg("--")
+            .args(words)
+            .current_dir(root())
+            .env_remove("TABULA_GAMES")
+            .env("COMPLETE", "bash")
+            .env("_CLAP_IFS", "\n")
+            .env("_CLAP_COMPLETE_INDEX", index)
+            .env("_CLAP_COMPLETE_COMP_TYPE", "9")
+            .env("_CLAP_COMPLETE_SPACE", "true")
+            .output()
+            .unwrap();
+        stdout(&o).lines().map(str::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(complete("2", &["tabula", "play", "br"]), ["braverats"]);
+    assert_eq!(
+        complete("4", &["tabula", "play", "braverats", "--variant", "tr"]),
+        ["traitor"]
+    );
+    assert_eq!(
+        complete("4", &["tabula", "sim", "experior", "--set", "wou"]),
+        ["wound_limit="]
+    );
+    // With no arguments at all, the help says where to start.
+    let o = tabula(&[]);
+    assert!(
+        stderr(&o, &root()).contains("Start here:"),
+        "{}",
+        stderr(&o, &root())
+    );
+}

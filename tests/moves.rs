@@ -103,7 +103,10 @@ fn a_stat_shows_its_owners_own_name() {
         text.contains("Empire (you): Victories 0, Palpatine bonus 0"),
         "{text}"
     );
-    assert!(text.contains("Rebel Alliance: Victories 0, Yoda bonus 0"), "{text}");
+    assert!(
+        text.contains("Rebel Alliance: Victories 0, Yoda bonus 0"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The command line. `main.rs` only calls `main()`; each command has a file.
 
 mod check;
+mod complete;
 mod library;
 mod line;
 mod list;
@@ -14,6 +15,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
+use clap_complete::ArgValueCandidates;
 
 use tabula::Settings;
 use tabula::definition::source;
@@ -23,10 +25,12 @@ use tabula::error::{Error, Result};
 #[command(
     name = "tabula",
     version,
-    about = "Play and design tabletop games whose rules are data"
+    about = "Play and design tabletop games whose rules are data",
+    after_help = "Start here:\n  tabula list                      the games, built in and in ./games\n  tabula play braverats            a game against the bot\n  tabula rules braverats           its rules\n  tabula sim braverats --games 10000   balance figures\n\nShell completion (games, variants, parameters too): source <(COMPLETE=bash tabula)"
 )]
 pub struct Cli {
-    /// Folder of game files (default: $TABULA_GAMES, else ./games).
+    /// Folder of game files (default: $TABULA_GAMES, else ./games, else the
+    /// built-in games; a game not found there is looked for among them).
     #[arg(long, global = true, value_name = "DIR")]
     pub games_dir: Option<PathBuf>,
     #[command(subcommand)]
@@ -37,10 +41,10 @@ pub struct Cli {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct GameArgs {
     /// Apply a named variant (repeatable, applied in order).
-    #[arg(long = "variant", value_name = "V")]
+    #[arg(long = "variant", value_name = "V", add = ArgValueCandidates::new(complete::variants))]
     pub variants: Vec<String>,
     /// Set a parameter, e.g. --set wound_limit=50 (repeatable).
-    #[arg(long = "set", value_name = "K=V", value_parser = parse_set)]
+    #[arg(long = "set", value_name = "K=V", value_parser = parse_set, add = ArgValueCandidates::new(complete::sets))]
     pub sets: Vec<(String, i64)>,
 }
 
@@ -74,6 +78,7 @@ pub enum Command {
     List,
     /// Show a game's rules text, cards, parameters and variants.
     Rules {
+        #[arg(add = ArgValueCandidates::new(complete::games))]
         game: String,
         #[command(flatten)]
         args: GameArgs,
@@ -169,6 +174,9 @@ pub fn threads(requested: Option<u16>, work: u64) -> usize {
 
 /// Run the command line; the process exit code.
 pub fn main() -> i32 {
+    // `COMPLETE=bash tabula` (from the shell's completion hook) answers
+    // and exits here.
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli = Cli::parse();
     let dir = games_dir(cli.games_dir.as_deref());
     let result: Result<i32> = match cli.command {

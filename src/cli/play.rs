@@ -27,6 +27,7 @@ use tabula::view;
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
     /// A game id in the games folder, or a path to a game file.
+    #[arg(add = clap_complete::ArgValueCandidates::new(super::complete::games))]
     pub game: String,
     #[command(flatten)]
     pub args: GameArgs,

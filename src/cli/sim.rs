@@ -13,6 +13,7 @@ use tabula::{Build, Game};
 
 #[derive(clap::Args, Debug)]
 pub struct SimArgs {
+    #[arg(add = clap_complete::ArgValueCandidates::new(super::complete::games))]
     pub game: String,
     #[command(flatten)]
     pub args: GameArgs,

@@ -14,6 +14,7 @@ use tabula::{Build, Game};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
+    #[arg(add = clap_complete::ArgValueCandidates::new(super::complete::games))]
     pub game: String,
     #[command(flatten)]
     pub args: GameArgs,
