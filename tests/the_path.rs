@@ -412,3 +412,16 @@ fn thousands_of_random_games_end_with_cards_conserved() {
         assert_eq!(results[0] + results[1], 700);
     }
 }
+
+#[test]
+fn the_board_marks_a_square_that_several_share() {
+    let s = common::Scenario::new("the-path", &[("players", 4)])
+        .stat("p1", "position", 2)
+        .stat("p2", "position", 2)
+        .stat("p3", "position", 2)
+        .stat("p4", "position", 5);
+    let text = tabula::view::render(&s.game, &s.state, None);
+    let board = text.lines().find(|l| l.contains("Board:")).unwrap();
+    // Three on square 2: `*`, whatever the seat order; p4 alone on 5.
+    assert!(board.contains("Board: 0 ..*..4"), "{board}");
+}

@@ -313,6 +313,24 @@ impl Repl {
         for l in lines {
             println!("{l}");
         }
+        // This turn's rolls, so the die stays in view with the position.
+        let rolls: Vec<String> = self
+            .s
+            .log
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e, Event::Turn { .. }))
+            .filter(|e| matches!(e, Event::Rolled { .. }))
+            .map(|e| tabula::phrase(&self.s.game, e))
+            .collect();
+        if !rolls.is_empty() {
+            let said: Vec<&str> = rolls
+                .iter()
+                .rev()
+                .map(|r| r.trim_end_matches('.'))
+                .collect();
+            println!("  This turn: {}", said.join("; "));
+        }
     }
 
     /// The result, said to the one person at the keyboard when there is one.

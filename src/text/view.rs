@@ -184,22 +184,18 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             if zone.per != Per::Player || state.zone(game, z, p).is_empty() {
                 continue;
             }
-            let _ = writeln!(
-                out,
+            let line = format!(
                 "    {}: {}",
                 zone.name,
                 zone_text(game, state, z, p, viewer)
             );
+            let _ = writeln!(out, "{}", wrap(&line, 6));
         }
     }
     for (z, zone) in def.zones.iter().enumerate() {
         if zone.per == Per::Game && !state.zone(game, z, 0).is_empty() {
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                zone.name,
-                zone_text(game, state, z, 0, viewer)
-            );
+            let line = format!("  {}: {}", zone.name, zone_text(game, state, z, 0, viewer));
+            let _ = writeln!(out, "{}", wrap(&line, 4));
         }
     }
     if let Some(b) = &def.board {
@@ -209,6 +205,29 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
         let _ = writeln!(out, "  {}: {}", var.name, state.var(i));
     }
     out.trim_end().to_string()
+}
+
+/// A long list broken after its commas (never inside a name), the
+/// following lines indented by `indent`.
+fn wrap(line: &str, indent: usize) -> String {
+    const WIDTH: usize = 100;
+    if line.chars().count() <= WIDTH {
+        return line.to_string();
+    }
+    let mut out = String::new();
+    let mut width = 0;
+    for (i, part) in line.split_inclusive(", ").enumerate() {
+        let n = part.chars().count();
+        if i > 0 && width + n > WIDTH {
+            out = out.trim_end().to_string();
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            width = indent;
+        }
+        out.push_str(part);
+        width += n;
+    }
+    out
 }
 
 /// The board as one line: a character per square (its terrain's symbol,
@@ -227,10 +246,13 @@ fn track(game: &Game, state: &State, b: &Board) -> String {
         .collect();
     let mut at = Vec::new();
     if let Some(pos) = b.position {
+        // Seat numbers on their squares; `*` where several stand.
+        let mut here = vec![0usize; chars.len()];
         for (p, pl) in game.def().players.iter().enumerate() {
             let sq = state.stat(game, p, pos);
-            if let Some(c) = usize::try_from(sq).ok().and_then(|s| chars.get_mut(s)) {
-                *c = if c.is_ascii_digit() {
+            if let Some(n) = usize::try_from(sq).ok().and_then(|s| here.get_mut(s)) {
+                *n += 1;
+                chars[sq as usize] = if *n > 1 {
                     '*'
                 } else {
                     char::from_digit((p + 1) as u32 % 10, 10).unwrap_or('?')
