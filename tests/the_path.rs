@@ -425,3 +425,47 @@ fn the_board_marks_a_square_that_several_share() {
     // Three on square 2: `*`, whatever the seat order; p4 alone on 5.
     assert!(board.contains("Board: 0 ..*..4"), "{board}");
 }
+
+#[test]
+fn a_push_and_a_weapon_choice_say_what_each_option_does() {
+    let game = common::load("the-path", &[], &[("players", 4)]);
+    let (mut push, mut weapon) = (None, None);
+    'games: for seed in 0..200 {
+        let (mut st, _) = State::new(&game, seed).unwrap();
+        let mut pick = seed;
+        while let Some(p) = st.first_waiting() {
+            let d = st.decision().unwrap();
+            let labels: Vec<String> = st
+                .legal(p)
+                .iter()
+                .map(|c| tabula::text::option_label(&game, &st, c, p))
+                .collect();
+            match &*d.name {
+                "push" => push = Some((d.prompt.to_string(), labels)),
+                "weapon" => weapon = Some((d.prompt.to_string(), labels)),
+                _ => {}
+            }
+            if push.is_some() && weapon.is_some() {
+                break 'games;
+            }
+            pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let legal = st.legal(p);
+            let c = legal[(pick >> 33) as usize % legal.len()].clone();
+            st.act(&game, p, c).unwrap();
+        }
+    }
+    let (prompt, labels) = push.expect("a push in 200 games");
+    assert!(prompt.starts_with("push Player "), "{prompt}");
+    assert!(
+        labels[0].starts_with("forward (") && labels[0].contains(" -> "),
+        "{labels:?}"
+    );
+    assert!(
+        labels[1].starts_with("back (") && labels[1].contains(" -> "),
+        "{labels:?}"
+    );
+    let (prompt, labels) = weapon.expect("a weapon choice in 200 games");
+    assert!(prompt.starts_with("weapon against the "), "{prompt}");
+    assert!(labels.iter().all(|l| l.contains(" vs ")), "{labels:?}");
+    assert!(labels.last().unwrap().starts_with("none ("), "{labels:?}");
+}

@@ -567,7 +567,7 @@ impl Repl {
             .state
             .legal(p)
             .iter()
-            .map(|c| tabula::text::label(game, c, p))
+            .map(|c| tabula::text::option_label(game, &self.s.state, c, p))
             .collect();
         let prompt = if d.prompt.is_empty() {
             &d.name

@@ -49,6 +49,19 @@ pub struct Ask {
     pub options: Vec<Vec<Choice>>,
     /// The script function that receives the choices.
     pub then: Arc<str>,
+    /// What an option means, shown with it (`back 3: square 5 -> 2`); not
+    /// part of a position (two asks that differ only here are the same).
+    pub labels: Vec<(Choice, Arc<str>)>,
+}
+
+impl Ask {
+    /// The label the asker gave `choice`, if any.
+    pub fn label(&self, choice: &Choice) -> Option<&str> {
+        self.labels
+            .iter()
+            .find(|(c, _)| c == choice)
+            .map(|(_, l)| &**l)
+    }
 }
 
 /// A decision the game waits for: the ask, and the choices made so far.

@@ -284,6 +284,7 @@ impl State {
                 players: group.to_vec(),
                 options: opts,
                 then: then.clone(),
+                labels: Vec::new(),
             }))
         };
         match game.asks() {

@@ -6,5 +6,5 @@ mod parse;
 pub mod phrase;
 pub mod view;
 
-pub use parse::{clip, label};
+pub use parse::{clip, label, option_label};
 pub use phrase::phrase;

@@ -19,7 +19,7 @@ impl State {
         let names = || {
             legal
                 .iter()
-                .map(|c| label(game, c, player))
+                .map(|c| option_label(game, self, c, player))
                 .collect::<Vec<_>>()
         };
         let illegal = |msg: String| {
@@ -98,6 +98,21 @@ pub fn label(game: &(impl AsDef + ?Sized), c: &Choice, player: PlayerIx) -> Stri
             }
         }
         Choice::Word(w) => w.to_string(),
+    }
+}
+
+/// A choice of the decision now as offered to `player`: how they know it,
+/// with what the asker says it means (`back (3 squares: 5 -> 2)`).
+pub fn option_label(
+    game: &(impl AsDef + ?Sized),
+    state: &State,
+    c: &Choice,
+    player: PlayerIx,
+) -> String {
+    let name = label(game, c, player);
+    match state.decision().and_then(|d| d.label(c)) {
+        Some(meaning) => format!("{name} ({meaning})"),
+        None => name,
     }
 }
 

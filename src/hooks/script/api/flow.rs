@@ -1,6 +1,6 @@
 //! The log, the end of the game, and decisions a script asks for.
 
-use rhai::{Array, Engine, ImmutableString};
+use rhai::{Array, Engine, ImmutableString, Map};
 
 use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, with_ctx};
 use crate::core::ops::{Read, Write};
@@ -72,7 +72,17 @@ pub(super) fn register(engine: &mut Engine) {
         |player: &str, name: &str, options: Array, then: &str| {
             with_ctx(|cx| {
                 let p = cx.player(player)?;
-                ask(cx, vec![p], name, options, then)
+                ask(cx, vec![p], name, options, then, Map::new())
+            })
+        },
+    );
+    // The same with details: `#{prompt: "...", labels: #{back: "back 3: square 5 -> 2"}}`.
+    engine.register_fn(
+        "ask",
+        |player: &str, name: &str, options: Array, then: &str, details: Map| {
+            with_ctx(|cx| {
+                let p = cx.player(player)?;
+                ask(cx, vec![p], name, options, then, details)
             })
         },
     );
@@ -81,15 +91,37 @@ pub(super) fn register(engine: &mut Engine) {
         "ask",
         |players: Array, name: &str, options: Array, then: &str| {
             with_ctx(|cx| {
-                let mut ps = Vec::new();
-                for p in players {
-                    let id = p.into_immutable_string()?;
-                    ps.push(cx.player(&id)?);
-                }
-                ask(cx, ps, name, options, then)
+                let ps = player_list(cx, players)?;
+                ask(cx, ps, name, options, then, Map::new())
             })
         },
     );
+    engine.register_fn(
+        "ask",
+        |players: Array, name: &str, options: Array, then: &str, details: Map| {
+            with_ctx(|cx| {
+                let ps = player_list(cx, players)?;
+                ask(cx, ps, name, options, then, details)
+            })
+        },
+    );
+}
+
+fn player_list(cx: &Ctx, players: Array) -> Fallible<Vec<PlayerIx>> {
+    let mut ps = Vec::new();
+    for p in players {
+        let id = p.into_immutable_string()?;
+        ps.push(cx.player(&id)?);
+    }
+    Ok(ps)
+}
+
+/// An option as a choice: a card by its id, else a word.
+fn choice(cx: &Ctx, text: &str) -> Choice {
+    match cx.def.card(text) {
+        Some(c) if cx.def.cards[c as usize].id == text => Choice::Card(c),
+        _ => Choice::Word(text.into()),
+    }
 }
 
 fn ask(
@@ -98,6 +130,7 @@ fn ask(
     name: &str,
     options: Array,
     then: &str,
+    details: Map,
 ) -> Fallible<()> {
     if players.is_empty() || options.is_empty() {
         return Err(format!("ask `{name}`: no players or no options").into());
@@ -112,17 +145,43 @@ fn ask(
     let mut choices = Vec::new();
     for o in options {
         let text: ImmutableString = o.into_immutable_string()?;
-        choices.push(match cx.def.card(&text) {
-            Some(c) if cx.def.cards[c as usize].id == text.as_str() => Choice::Card(c),
-            _ => Choice::Word(text.as_str().into()),
-        });
+        choices.push(choice(cx, &text));
+    }
+    let mut prompt: Arc<str> = name.into();
+    let mut labels = Vec::new();
+    for (key, value) in details {
+        match key.as_str() {
+            "prompt" => prompt = value.to_string().into(),
+            "labels" => {
+                let Some(map) = value.try_cast::<Map>() else {
+                    return Err(format!("ask `{name}`: `labels` is a map option -> text").into());
+                };
+                for (o, text) in map {
+                    let c = choice(cx, &o);
+                    if !choices.contains(&c) {
+                        return Err(format!(
+                            "ask `{name}`: a label for `{o}`, which is not an option"
+                        )
+                        .into());
+                    }
+                    labels.push((c, Arc::from(text.to_string())));
+                }
+            }
+            other => {
+                return Err(format!(
+                    "ask `{name}`: unknown detail `{other}` (known: prompt, labels)"
+                )
+                .into());
+            }
+        }
     }
     cx.write(Write::Ask(Arc::new(Ask {
         name: name.into(),
-        prompt: name.into(),
+        prompt,
         options: vec![choices; players.len()],
         players,
         then: then.into(),
+        labels,
     })))
 }
 
