@@ -144,3 +144,24 @@ fn a_match_shows_its_game_and_score_in_the_state() {
     assert_eq!(score.iter().sum::<u32>(), 1);
     assert!(header(&st).ends_with(&expected), "{}", header(&st));
 }
+
+#[test]
+fn inherited_card_texts_name_the_cards_of_the_game_played() {
+    let base = common::load("braverats", &[], &[]);
+    let theme = common::load("imperio", &[], &[]);
+    let text = |g: &tabula::Game| {
+        g.def().cards[g.def().card("princess").unwrap() as usize]
+            .text
+            .clone()
+    };
+    assert!(
+        text(&base).contains("played the Prince, you win"),
+        "{}",
+        text(&base)
+    );
+    assert!(
+        text(&theme).contains("played the Death Star / Admiral Ackbar, you win"),
+        "{}",
+        text(&theme)
+    );
+}

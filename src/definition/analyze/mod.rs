@@ -230,7 +230,7 @@ fn vars(a: &mut Analyzer, file: &GameFile) -> Vec<Var> {
 
 /// `{param}` in the texts players read (rules, summary, card texts, variant
 /// docs) becomes the parameter's value in this game: `--set wound_limit=20`
-/// makes the rules say 20.
+/// makes the rules say 20. `{card:ID}` in a card text becomes a card's name.
 fn fill_params(def: &mut Def) {
     let params: Vec<(String, String)> = def
         .params
@@ -248,6 +248,20 @@ fn fill_params(def: &mut Def) {
     fill(&mut def.summary);
     def.cards.iter_mut().for_each(|c| fill(&mut c.text));
     def.variants.iter_mut().for_each(|v| fill(&mut v.doc));
+    // `{card:ID}` in a card text: that card's name in this game, so a
+    // re-theme that renames the cards keeps the texts it inherits right.
+    let names: Vec<(String, String)> = def
+        .cards
+        .iter()
+        .map(|c| (format!("{{card:{}}}", c.id), c.name.clone()))
+        .collect();
+    for c in &mut def.cards {
+        if c.text.contains("{card:") {
+            for (k, v) in &names {
+                c.text = c.text.replace(k.as_str(), v);
+            }
+        }
+    }
 }
 
 /// Every text a player reads, with control characters escaped: a name or
