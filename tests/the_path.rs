@@ -469,3 +469,27 @@ fn a_push_and_a_weapon_choice_say_what_each_option_does() {
     assert!(labels.iter().all(|l| l.contains(" vs ")), "{labels:?}");
     assert!(labels.last().unwrap().starts_with("none ("), "{labels:?}");
 }
+
+#[test]
+fn what_setup_left_over_leaves_the_state() {
+    let game = common::load("the-path", &[], &[("players", 4)]);
+    let (mut st, _) = State::new(&game, 3).unwrap();
+    let text = tabula::view::render(&game, &st, Some(0));
+    assert!(text.contains("Characters to choose:"), "{text}");
+    while st.decision().is_some_and(|d| &*d.name == "character") {
+        let p = st.first_waiting().unwrap();
+        let c = st.legal(p)[0].clone();
+        st.act(&game, p, c).unwrap();
+    }
+    let text = tabula::view::render(&game, &st, Some(0));
+    for gone in [
+        "Characters to choose",
+        "Starting weapons left",
+        "Out of the game",
+    ] {
+        assert!(!text.contains(gone), "{gone}: {text}");
+    }
+    // The JSON view still has every zone.
+    let v = tabula::view::view(&game, &st, None);
+    assert!(v.zones.contains_key("box"));
+}

@@ -99,6 +99,8 @@ pub struct Zone {
     pub holds: Option<Vec<(String, AttrValue)>>,
     /// The order of its cards does not matter.
     pub unordered: bool,
+    /// Shown in the state players read.
+    pub show: bool,
     /// Index of this zone's first slot in a state's zones.
     pub slot: usize,
 }

@@ -265,6 +265,9 @@ pub struct ZoneDef {
     /// pile of played cards): `solve` then treats the zone as a set.
     #[serde(default)]
     pub unordered: bool,
+    /// `false`: the state players read leaves the zone out (cards out of
+    /// the game, such as what setup did not deal); `--json` keeps it.
+    pub show: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, JsonSchema)]

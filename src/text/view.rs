@@ -181,7 +181,7 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
             .collect();
         let _ = writeln!(out, "  {}{me}: {}", pl.name, stats.join(", "));
         for (z, zone) in def.zones.iter().enumerate() {
-            if zone.per != Per::Player || state.zone(game, z, p).is_empty() {
+            if zone.per != Per::Player || !zone.show || state.zone(game, z, p).is_empty() {
                 continue;
             }
             let line = format!(
@@ -193,7 +193,7 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
         }
     }
     for (z, zone) in def.zones.iter().enumerate() {
-        if zone.per == Per::Game && !state.zone(game, z, 0).is_empty() {
+        if zone.per == Per::Game && zone.show && !state.zone(game, z, 0).is_empty() {
             let line = format!("  {}: {}", zone.name, zone_text(game, state, z, 0, viewer));
             let _ = writeln!(out, "{}", wrap(&line, 4));
         }

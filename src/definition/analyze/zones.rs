@@ -18,6 +18,7 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Ve
             per,
             visibility: z.visibility.unwrap_or(Visibility::Public),
             unordered: z.unordered,
+            show: z.show.unwrap_or(true),
             holds: (!z.holds.is_empty()).then(|| {
                 z.holds
                     .iter()

@@ -35,11 +35,11 @@ pub(super) fn register(engine: &mut Engine) {
         |card: &str, from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let c = cx.card(card)?;
-                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                let (a, (z, b)) = (cx.slot(from_owner, from)?, cx.zone_slot(to_owner, to)?);
                 if !cx.state.slot(a).contains(&c) {
                     return Err(format!("`{card}` is not in {from_owner} {from}").into());
                 }
-                may_hold(cx, to, &[c])?;
+                may_hold(cx, z, &[c])?;
                 cx.write(Write::MoveCard {
                     card: c,
                     from: a,
@@ -52,11 +52,11 @@ pub(super) fn register(engine: &mut Engine) {
         "move_all",
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
-                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
-                if restricted(cx, to) {
+                let (a, (z, b)) = (cx.slot(from_owner, from)?, cx.zone_slot(to_owner, to)?);
+                if cx.def.zones[z].holds.is_some() {
                     // A traced read: the memo replays this check exactly.
                     if let Val::Cards(cards) = cx.read(Read::Cards(ix(a))) {
-                        may_hold(cx, to, &cards)?;
+                        may_hold(cx, z, &cards)?;
                     }
                 }
                 cx.write(Write::MoveAll { from: a, to: b })
@@ -68,14 +68,14 @@ pub(super) fn register(engine: &mut Engine) {
         "draw",
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
-                let (a, b) = (cx.slot(from_owner, from)?, cx.slot(to_owner, to)?);
+                let (a, (z, b)) = (cx.slot(from_owner, from)?, cx.zone_slot(to_owner, to)?);
                 Ok(
                     match cx.read_int(Read::Draw {
                         from: ix(a),
                         to: ix(b),
                     }) {
                         c if c >= 0 => {
-                            may_hold(cx, to, &[c as CardIx])?;
+                            may_hold(cx, z, &[c as CardIx])?;
                             Dynamic::from(cx.keys.cards[c as usize].clone())
                         }
                         _ => Dynamic::UNIT,
@@ -116,25 +116,23 @@ pub(super) fn register(engine: &mut Engine) {
     });
 }
 
-/// Whether zone `to` holds only some cards (`holds:`).
-fn restricted(cx: &Ctx, to: &str) -> bool {
-    cx.def
-        .zone(to)
-        .is_some_and(|z| cx.def.zones[z].holds.is_some())
-}
-
-/// `holds:`: every card may go into zone `to`, or an error naming one that
+/// `holds:`: every card may go into zone `z`, or an error naming one that
 /// may not. (The card and the zone are in the traced write or read, so a
 /// replayed run passes or fails this as the live one did.)
-fn may_hold(cx: &Ctx, to: &str, cards: &[CardIx]) -> Fallible<()> {
-    let Some(z) = cx.def.zone(to).map(|z| &cx.def.zones[z]) else {
+fn may_hold(cx: &Ctx, z: usize, cards: &[CardIx]) -> Fallible<()> {
+    let zone = &cx.def.zones[z];
+    if zone.holds.is_none() {
         return Ok(());
-    };
-    match cards.iter().find(|&&c| !z.fits(&cx.def.cards[c as usize])) {
+    }
+    match cards
+        .iter()
+        .find(|&&c| !zone.fits(&cx.def.cards[c as usize]))
+    {
         Some(&c) => Err(format!(
-            "`{}` cannot go into `{to}`: it holds only cards with {}",
+            "`{}` cannot go into `{}`: it holds only cards with {}",
             cx.def.cards[c as usize].id,
-            z.holds_text()
+            zone.id,
+            zone.holds_text()
         )
         .into()),
         None => Ok(()),

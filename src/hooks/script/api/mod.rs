@@ -56,6 +56,10 @@ impl Ctx {
     }
     /// The slot of `owner`'s `zone` (owner ignored for a shared zone).
     fn slot(&self, owner: &str, zone: &str) -> Fallible<usize> {
+        self.zone_slot(owner, zone).map(|(_, slot)| slot)
+    }
+    /// The zone's index and the slot of `owner`'s copy of it.
+    fn zone_slot(&self, owner: &str, zone: &str) -> Fallible<(usize, usize)> {
         let Some(z) = self.def.zone(zone) else {
             return unknown("zone", zone, self.def.zones.iter().map(|z| z.id.clone()));
         };
@@ -63,6 +67,6 @@ impl Ctx {
             crate::definition::format::Per::Game => 0,
             crate::definition::format::Per::Player => self.player(owner)?,
         };
-        Ok(self.def.slot(z, p))
+        Ok((z, self.def.slot(z, p)))
     }
 }
