@@ -82,6 +82,7 @@ impl std::ops::Deref for Decision {
 }
 
 impl Decision {
+    #[inline]
     pub fn new(ask: Arc<Ask>) -> Decision {
         Decision {
             chosen: smallvec::smallvec![None; ask.players.len()],
@@ -154,6 +155,7 @@ const MAX_ASKS: usize = 1 << 16;
 impl AskCache {
     /// The ask kept under `key` for step `step` if `same` accepts it, else
     /// the one `build` makes (kept, while the table has room).
+    #[inline]
     pub(crate) fn get_or_build<E>(
         &self,
         key: u64,
