@@ -493,3 +493,52 @@ fn what_setup_left_over_leaves_the_state() {
     let v = tabula::view::view(&game, &st, None);
     assert!(v.zones.contains_key("box"));
 }
+
+#[test]
+fn an_enemy_card_typed_alone_is_played_on_its_only_option_or_asks_which() {
+    let mut many = false;
+    for seed in 0..300 {
+        // Two players: one target; four: several.
+        let game = common::load("the-path", &[], &[("players", 2 + 2 * (seed as i64 % 2))]);
+        let (mut st, _) = State::new(&game, seed).unwrap();
+        let mut pick = seed;
+        while let Some(p) = st.first_waiting() {
+            let words: Vec<String> = st
+                .legal(p)
+                .iter()
+                .map(|c| c.text(&game).to_string())
+                .collect();
+            for w in words
+                .iter()
+                .filter(|w| w.starts_with("play ") && w.contains(" on "))
+            {
+                let card = w.split_whitespace().nth(1).unwrap();
+                // Every option that names the card (to play it on someone,
+                // or to drop it).
+                let targets = words
+                    .iter()
+                    .filter(|x| x.split_whitespace().any(|t| t == card))
+                    .count();
+                let r = st.parse(&game, p, card);
+                if targets == 1 {
+                    assert_eq!(r.unwrap().text(&game), w.as_str());
+                } else {
+                    let e = r.unwrap_err();
+                    assert!(
+                        e.message.contains("needs more") && e.message.contains(w.as_str()),
+                        "{e}"
+                    );
+                    many = true;
+                }
+            }
+            if many && seed > 50 {
+                return;
+            }
+            pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let legal = st.legal(p);
+            let c = legal[(pick >> 33) as usize % legal.len()].clone();
+            st.act(&game, p, c).unwrap();
+        }
+    }
+    assert!(many, "no enemy card with several options in 300 games");
+}

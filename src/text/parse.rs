@@ -55,7 +55,34 @@ impl State {
             || (0..def.cards.len())
                 .any(|ix| words(def, &Choice::Card(ix as CardIx), player).contains(&typed));
         if known {
-            return Err(illegal(format!("`{}` is not playable now", clip(text))));
+            // A card played with more said (a word option naming it, as
+            // "play harpia on p2"): the one such option, or the list.
+            let ids: Vec<String> = (0..def.cards.len())
+                .filter(|&ix| words(def, &Choice::Card(ix as CardIx), player).contains(&typed))
+                .map(|ix| def.cards[ix].id.clone())
+                .collect();
+            let with: Vec<&Choice> = legal
+                .iter()
+                .filter(|c| match c {
+                    Choice::Word(w) => w.split_whitespace().any(|x| ids.iter().any(|i| i == x)),
+                    Choice::Card(_) => false,
+                })
+                .collect();
+            return match with.as_slice() {
+                [one] => Ok((*one).clone()),
+                [] => Err(illegal(format!("`{}` is not playable now", clip(text)))),
+                many => Err(Error::new(
+                    ErrorKind::Move,
+                    format!(
+                        "`{}` needs more: {}",
+                        clip(text),
+                        many.iter()
+                            .map(|c| option_label(game, self, c, player))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )),
+            };
         }
         // An unambiguous prefix of a legal choice's id, alias or name.
         let prefixed: Vec<&Choice> = legal
