@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use clap_complete::CompletionCandidate;
+use tabula::definition::format::GameFile;
 use tabula::definition::source;
 
 /// Where games may be: the folder the user named or ./games, and the
@@ -37,47 +38,47 @@ pub fn games() -> Vec<CompletionCandidate> {
         .collect()
 }
 
+/// Every game's file (merged over what it extends), with its id.
+fn files() -> Vec<(String, GameFile)> {
+    ids()
+        .into_iter()
+        .filter_map(|(id, dir)| {
+            let path = source::find(&id, &dir).ok()?;
+            Some((id, source::read_merged(&path, &dir).ok()?))
+        })
+        .collect()
+}
+
+/// One candidate per word across the games (the first game's help wins).
+fn each_once(words: impl Iterator<Item = (String, String)>) -> Vec<CompletionCandidate> {
+    let mut seen: Vec<String> = Vec::new();
+    words
+        .filter(|(w, _)| {
+            let new = !seen.contains(w);
+            if new {
+                seen.push(w.clone());
+            }
+            new
+        })
+        .map(|(w, help)| CompletionCandidate::new(w).help(Some(help.into())))
+        .collect()
+}
+
 /// Each game's variants (the shell does not say which game was typed).
 pub fn variants() -> Vec<CompletionCandidate> {
-    let mut out: Vec<CompletionCandidate> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    for (id, dir) in ids() {
-        let Ok(path) = source::find(&id, &dir) else {
-            continue;
-        };
-        let Ok(file) = source::read_merged(&path, &dir) else {
-            continue;
-        };
-        for (v, def) in &file.variants {
-            if !seen.contains(v) {
-                seen.push(v.clone());
-                let help = def.name.clone().unwrap_or_default();
-                out.push(CompletionCandidate::new(v).help(Some(format!("{id}: {help}").into())));
-            }
-        }
-    }
-    out
+    each_once(files().into_iter().flat_map(|(id, file)| {
+        file.variants
+            .into_iter()
+            .map(move |(v, def)| (v, format!("{id}: {}", def.name.unwrap_or_default())))
+    }))
 }
 
 /// `NAME=` for each game's parameters, with its default.
 pub fn sets() -> Vec<CompletionCandidate> {
-    let mut out: Vec<CompletionCandidate> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    for (id, dir) in ids() {
-        let Ok(path) = source::find(&id, &dir) else {
-            continue;
-        };
-        let Ok(file) = source::read_merged(&path, &dir) else {
-            continue;
-        };
-        for (k, p) in &file.params {
-            if !seen.contains(k) {
-                seen.push(k.clone());
-                let default = p.default.as_ref().map_or(0, |d| d.value);
-                let help = format!("{id}: default {default}");
-                out.push(CompletionCandidate::new(format!("{k}=")).help(Some(help.into())));
-            }
-        }
-    }
-    out
+    each_once(files().into_iter().flat_map(|(id, file)| {
+        file.params.into_iter().map(move |(k, p)| {
+            let default = p.default.map_or(0, |d| d.value);
+            (format!("{k}="), format!("{id}: default {default}"))
+        })
+    }))
 }

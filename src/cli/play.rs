@@ -418,15 +418,15 @@ impl Repl {
                     );
                     break;
                 }
-                let thinking = self.interactive && self.s.bot_to_move().is_some();
-                if let Some(p) = self.s.bot_to_move().filter(|_| thinking) {
+                let thinking = self.s.bot_to_move().filter(|_| self.interactive);
+                if let Some(p) = thinking {
                     // On a terminal only, and erased once the bot has chosen.
                     let name = &self.s.game.def().players[p].name;
                     print!("{}", self.style.dim(&format!("({name} is thinking...)")));
                     let _ = std::io::Write::flush(&mut std::io::stdout());
                 }
                 let step = self.s.bot_step();
-                if thinking {
+                if thinking.is_some() {
                     print!("\r\x1b[K");
                 }
                 match step {

@@ -34,10 +34,7 @@ pub struct Stat {
 impl Stat {
     /// The name a player's stat shows (their faction's name, if any).
     pub fn name_for(&self, owner: Option<PlayerIx>) -> &str {
-        owner
-            .and_then(|p| self.names.get(p))
-            .filter(|n| !n.is_empty())
-            .unwrap_or(&self.name)
+        own_name(&self.names, &self.name, owner)
     }
 }
 
@@ -78,10 +75,7 @@ pub struct Card {
 impl Card {
     /// The name a player's copy shows (their faction's name, if any).
     pub fn name_for(&self, owner: Option<PlayerIx>) -> &str {
-        owner
-            .and_then(|p| self.names.get(p))
-            .filter(|n| !n.is_empty())
-            .unwrap_or(&self.name)
+        own_name(&self.names, &self.name, owner)
     }
     pub fn attr(&self, key: &str) -> Option<&AttrValue> {
         self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
@@ -327,4 +321,12 @@ impl Def {
     pub fn nplayers(&self) -> usize {
         self.players.len()
     }
+}
+
+/// `owner`'s own name from `names` (one per seat, "" for none), else `name`.
+fn own_name<'a>(names: &'a [String], name: &'a str, owner: Option<PlayerIx>) -> &'a str {
+    owner
+        .and_then(|p| names.get(p))
+        .filter(|n| !n.is_empty())
+        .map_or(name, String::as_str)
 }

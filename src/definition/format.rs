@@ -418,6 +418,22 @@ pub fn merge(base: GameFile, top: GameFile) -> GameFile {
         }
         base
     }
+    /// Keyed, but an entry in both is merged field by field.
+    fn by_field<V: Default>(
+        mut base: IndexMap<String, V>,
+        top: IndexMap<String, V>,
+        merge: fn(V, V) -> V,
+    ) -> IndexMap<String, V> {
+        for (k, v) in top {
+            match base.get_mut(&k) {
+                Some(old) => *old = merge(std::mem::take(old), v),
+                None => {
+                    base.insert(k, v);
+                }
+            }
+        }
+        base
+    }
     GameFile {
         extends: None,
         id: top.id.or(base.id),
@@ -426,32 +442,10 @@ pub fn merge(base: GameFile, top: GameFile) -> GameFile {
         script: top.script.or(base.script),
         players: top.players.or(base.players),
         player_count: top.player_count.or(base.player_count),
-        stats: {
-            let mut stats = base.stats;
-            for (k, v) in top.stats {
-                match stats.get_mut(&k) {
-                    Some(old) => *old = std::mem::take(old).merge(v),
-                    None => {
-                        stats.insert(k, v);
-                    }
-                }
-            }
-            stats
-        },
+        stats: by_field(base.stats, top.stats, StatDef::merge),
         vars: keyed(base.vars, top.vars),
         params: keyed(base.params, top.params),
-        cards: {
-            let mut cards = base.cards;
-            for (k, v) in top.cards {
-                match cards.get_mut(&k) {
-                    Some(old) => *old = std::mem::take(old).merge(v),
-                    None => {
-                        cards.insert(k, v);
-                    }
-                }
-            }
-            cards
-        },
+        cards: by_field(base.cards, top.cards, CardDef::merge),
         zones: keyed(base.zones, top.zones),
         dice: keyed(base.dice, top.dice),
         board: top.board.or(base.board),
