@@ -219,6 +219,14 @@ fn a_hook_that_logs_or_asks_without_end_is_stopped_early() {
             st.act(&game, 0, one).unwrap();
             let one = st.parse(&game, 1, "one").unwrap();
             let e = st.act(&game, 1, one).unwrap_err();
+            // A log line is not even built when nobody watches: the endless
+            // loop meets the operation limit then.
+            let quiet_log = !logged && says.starts_with("logged");
+            let says = if quiet_log {
+                "more than 2000000 operations"
+            } else {
+                says
+            };
             assert!(e.to_string().contains(says), "{e}");
         }
     }

@@ -8,15 +8,26 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use thread_local::ThreadLocal;
 
-use super::AsDef;
+use super::{AsDef, Value};
 use crate::definition::{CardIx, PlayerIx};
 
-/// One thing a player can choose: a card, or a word (`pass`, `back`).
+/// One thing a player can choose: a card, a word (`pass`, `back`), or an
+/// option a script built from data (a number, a card and a target).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Choice {
     Card(CardIx),
     /// Shared: decisions are cloned often in playouts.
     Word(Arc<str>),
+    Data(Arc<Datum>),
+}
+
+/// A structured option: the text a player types and a replay records
+/// (unique among a decider's options), and the value its continuation
+/// receives.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Datum {
+    pub text: Arc<str>,
+    pub value: Value,
 }
 
 impl Choice {
@@ -25,6 +36,15 @@ impl Choice {
         match self {
             Choice::Card(c) => &game.def().cards[*c as usize].id,
             Choice::Word(w) => w,
+            Choice::Data(d) => &d.text,
+        }
+    }
+    /// Whether its text form is `text`, without building it.
+    pub fn text_is(&self, text: &str) -> bool {
+        match self {
+            Choice::Card(_) => false,
+            Choice::Word(w) => &**w == text,
+            Choice::Data(d) => &*d.text == text,
         }
     }
     /// As players read it: a card's name (as `owner`'s copy shows it), or
@@ -33,6 +53,7 @@ impl Choice {
         match self {
             Choice::Card(ix) => game.def().cards[*ix as usize].name_for(owner),
             Choice::Word(w) => w,
+            Choice::Data(d) => &d.text,
         }
     }
 }
@@ -52,6 +73,8 @@ pub struct Ask {
     /// What an option means, shown with it (`back 3: square 5 -> 2`); not
     /// part of a position (two asks that differ only here are the same).
     pub labels: Vec<(Choice, Arc<str>)>,
+    /// What the asker hands on to `then` (Unit: nothing).
+    pub data: Value,
 }
 
 impl Ask {

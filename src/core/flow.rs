@@ -285,6 +285,7 @@ impl State {
                 options: opts,
                 then: then.clone(),
                 labels: Vec::new(),
+                data: super::Value::Unit,
             }))
         };
         match game.asks() {

@@ -3,7 +3,7 @@
 //! memo) can wrap any implementation that is `Traceable`.
 
 use super::ops::Op;
-use super::{Choice, Event, State};
+use super::{Choice, Event, State, Value};
 use crate::definition::PlayerIx;
 use crate::error::Result;
 
@@ -13,8 +13,8 @@ pub enum Args<'a> {
     None,
     /// A rolled face.
     Face(&'a str),
-    /// A decision's choices, by decider.
-    Choices(&'a [PlayerIx], &'a [Option<Choice>]),
+    /// A decision's choices, by decider, and what its ask handed on.
+    Choices(&'a [PlayerIx], &'a [Option<Choice>], &'a Value),
 }
 
 /// One hook call: the script function and its arguments.

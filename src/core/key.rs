@@ -47,7 +47,12 @@ impl State {
                 .hash(h)
         });
         for d in &st.pending {
-            both(&|h| (&*d.then, &d.players, &d.chosen, &d.options, d.first).hash(h));
+            both(&|h| {
+                (
+                    &*d.then, &d.players, &d.chosen, &d.options, d.first, &d.data,
+                )
+                    .hash(h)
+            });
         }
         (u128::from(a.finish()) << 64) | u128::from(b.finish())
     }

@@ -13,13 +13,15 @@ pub mod ops;
 mod rng;
 mod scenario;
 mod state;
+mod value;
 mod visibility;
 
-pub use decision::{Ask, AskCache, Choice, Decision, Outcome};
+pub use decision::{Ask, AskCache, Choice, Datum, Decision, Outcome};
 pub use event::Event;
 pub use hooks::{Args, Call, Hooks, MemoStats, Traceable};
 pub use rng::{below, shuffle};
 pub use state::State;
+pub use value::Value;
 pub use visibility::zone_visible;
 
 use crate::definition::Def;

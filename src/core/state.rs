@@ -266,7 +266,7 @@ impl State {
                 game,
                 &mut events,
                 &d.then,
-                Args::Choices(&d.players, &d.chosen),
+                Args::Choices(&d.players, &d.chosen, &d.data),
             )?;
             self.advance(game, &mut events)?;
         }
@@ -288,7 +288,7 @@ impl State {
             let e = e.note(format!("during turn {turn}"));
             let def = game.def();
             match args {
-                Args::Choices(players, chosen) => {
+                Args::Choices(players, chosen, _) => {
                     let what: Vec<String> = players
                         .iter()
                         .zip(chosen.iter())

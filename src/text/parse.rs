@@ -40,6 +40,7 @@ impl State {
         let as_written = legal.iter().find(|c| match c {
             Choice::Card(ix) => def.card(text) == Some(*ix),
             Choice::Word(w) => &**w == text,
+            Choice::Data(d) => &*d.text == text,
         });
         if let Some(c) = as_written {
             return Ok(c.clone());
@@ -64,8 +65,11 @@ impl State {
             let with: Vec<&Choice> = legal
                 .iter()
                 .filter(|c| match c {
-                    Choice::Word(w) => w.split_whitespace().any(|x| ids.iter().any(|i| i == x)),
                     Choice::Card(_) => false,
+                    other => other
+                        .text(game)
+                        .split_whitespace()
+                        .any(|x| ids.iter().any(|i| i == x)),
                 })
                 .collect();
             return match with.as_slice() {
@@ -125,6 +129,7 @@ pub fn label(game: &(impl AsDef + ?Sized), c: &Choice, player: PlayerIx) -> Stri
             }
         }
         Choice::Word(w) => w.to_string(),
+        Choice::Data(d) => d.text.to_string(),
     }
 }
 
@@ -160,6 +165,7 @@ fn words(def: &Def, c: &Choice, player: PlayerIx) -> Vec<String> {
             .collect()
         }
         Choice::Word(w) => vec![w.to_lowercase()],
+        Choice::Data(d) => vec![d.text.to_lowercase()],
     }
 }
 

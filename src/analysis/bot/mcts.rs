@@ -121,13 +121,19 @@ impl Node {
 fn choice_hash(h: &mut u64, p: PlayerIx, c: &Choice) {
     let x = match c {
         Choice::Card(c) => u64::from(*c) + 1,
-        Choice::Word(w) => w.bytes().fold(0xcbf2_9ce4_8422_2325, |a, b| {
-            (a ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        }),
+        Choice::Word(w) => text_hash(w),
+        Choice::Data(d) => text_hash(&d.text),
     };
     *h = (*h ^ x.wrapping_add((p as u64) << 48))
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         .rotate_left(29);
+}
+
+/// FNV-1a: a choice's text within one decision's options.
+fn text_hash(w: &str) -> u64 {
+    w.bytes().fold(0xcbf2_9ce4_8422_2325, |a, b| {
+        (a ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 fn rewards(state: &State, n: usize) -> Vec<f64> {

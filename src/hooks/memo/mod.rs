@@ -22,7 +22,7 @@ use smallvec::SmallVec;
 use thread_local::ThreadLocal;
 
 use crate::core::ops::{Op, Read, Undo, Val, Write, distinct, order_cards};
-use crate::core::{Args, Call, Choice, Event, Hooks, MemoStats, State, Traceable};
+use crate::core::{Args, Call, Choice, Datum, Event, Hooks, MemoStats, State, Traceable, Value};
 use crate::definition::CardIx;
 use crate::error::Result;
 
@@ -124,7 +124,7 @@ struct Trie {
     nodes: Vec<Node>,
     lists: Lists,
     /// hash of (hook, args) -> (hook, args, root).
-    roots: FxHashMap<u64, Vec<(String, Vec<Choice>, u32)>>,
+    roots: FxHashMap<u64, Vec<(String, Vec<Owned>, u32)>>,
     /// Undo records of the replay in progress (kept to reuse the buffer).
     undos: Vec<Undo>,
     /// Hooks found to use the RNG or to behave differently on equal reads.
@@ -141,6 +141,16 @@ struct Trie {
 enum Part<'a> {
     Card(CardIx),
     Word(&'a str),
+    Data(&'a Datum),
+    /// What an ask handed on to its continuation.
+    Value(&'a Value),
+}
+
+/// A key part as stored with a root.
+#[derive(PartialEq)]
+enum Owned {
+    Choice(Choice),
+    Value(Value),
 }
 
 impl Part<'_> {
@@ -148,31 +158,54 @@ impl Part<'_> {
         match c {
             Choice::Card(c) => Part::Card(*c),
             Choice::Word(w) => Part::Word(w),
+            Choice::Data(d) => Part::Data(d),
         }
     }
-    fn owned(&self) -> Choice {
+    fn owned(&self, args: &Args) -> Owned {
         match self {
-            Part::Card(c) => Choice::Card(*c),
-            Part::Word(w) => Choice::Word((*w).into()),
+            Part::Card(c) => Owned::Choice(Choice::Card(*c)),
+            Part::Word(w) => Owned::Choice(Choice::Word((*w).into())),
+            // The call's own Arc, not a copy of the datum.
+            Part::Data(d) => Owned::Choice(shared_datum(args, d)),
+            Part::Value(v) => Owned::Value((*v).clone()),
         }
     }
-    fn is(&self, c: &Choice) -> bool {
-        match (self, c) {
-            (Part::Card(a), Choice::Card(b)) => a == b,
-            (Part::Word(a), Choice::Word(b)) => *a == &**b,
+    fn is(&self, o: &Owned) -> bool {
+        match (self, o) {
+            (Part::Card(a), Owned::Choice(Choice::Card(b))) => a == b,
+            (Part::Word(a), Owned::Choice(Choice::Word(b))) => *a == &**b,
+            (Part::Data(a), Owned::Choice(Choice::Data(b))) => *a == &**b,
+            (Part::Value(a), Owned::Value(b)) => *a == b,
             _ => false,
         }
     }
 }
 
+/// The call's choice that holds `d`.
+fn shared_datum(args: &Args, d: &Datum) -> Choice {
+    if let Args::Choices(_, chosen, _) = args {
+        for c in chosen.iter().flatten() {
+            if let Choice::Data(x) = c
+                && std::ptr::eq(&**x, d)
+            {
+                return c.clone();
+            }
+        }
+    }
+    Choice::Data(std::sync::Arc::new(Datum {
+        text: d.text.clone(),
+        value: d.value.clone(),
+    }))
+}
+
 /// The arguments of a hook call as memo key parts: each decider (as a
-/// reserved card index) then their choice; or a rolled face. `visit` sees
-/// them in order, without building a list.
+/// reserved card index) then their choice, then what the ask handed on; or
+/// a rolled face. `visit` sees them in order, without building a list.
 fn each_part(args: &Args, mut visit: impl FnMut(Part) -> bool) -> bool {
     match args {
         Args::None => true,
         Args::Face(f) => visit(Part::Word(f)),
-        Args::Choices(players, chosen) => {
+        Args::Choices(players, chosen, data) => {
             for (p, c) in players.iter().zip(chosen.iter()) {
                 if !visit(Part::Card(CardIx::MAX - *p as CardIx)) {
                     return false;
@@ -183,21 +216,21 @@ fn each_part(args: &Args, mut visit: impl FnMut(Part) -> bool) -> bool {
                     return false;
                 }
             }
-            true
+            **data == Value::Unit || visit(Part::Value(data))
         }
     }
 }
 
-fn key_parts(args: &Args) -> Vec<Choice> {
+fn key_parts(args: &Args) -> Vec<Owned> {
     let mut out = Vec::new();
     each_part(args, |c| {
-        out.push(c.owned());
+        out.push(c.owned(args));
         true
     });
     out
 }
 
-fn same_key(stored: &[Choice], args: &Args) -> bool {
+fn same_key(stored: &[Owned], args: &Args) -> bool {
     let mut i = 0;
     let prefix = each_part(args, |c| {
         let ok = stored.get(i).is_some_and(|s| c.is(s));

@@ -5,6 +5,7 @@
 //! through the core's operations, so a run can be traced.
 
 mod api;
+mod value;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -326,16 +327,22 @@ impl RhaiHooks {
             let result = match call.args {
                 Args::None => self.invoke(engine, call.hook, ()),
                 Args::Face(f) => self.invoke(engine, call.hook, (ImmutableString::from(f),)),
-                Args::Choices(players, chosen) => {
+                Args::Choices(players, chosen, data) => {
                     let mut map = Map::new();
                     for (p, c) in players.iter().zip(chosen.iter().flatten()) {
                         let v: Dynamic = match c {
                             Choice::Card(c) => self.keys.cards[*c as usize].clone().into(),
                             Choice::Word(w) => w.to_string().into(),
+                            Choice::Data(d) => value::to_dynamic(&d.value),
                         };
                         map.insert(self.keys.players[*p].clone().into(), v);
                     }
-                    self.invoke(engine, call.hook, (map,))
+                    // What the ask handed on comes second, if anything.
+                    if *data == crate::core::Value::Unit {
+                        self.invoke(engine, call.hook, (map,))
+                    } else {
+                        self.invoke(engine, call.hook, (map, value::to_dynamic(data)))
+                    }
                 }
             };
             let cx = CTX.with(|c| c.borrow_mut().take());

@@ -1,47 +1,20 @@
 //! The log, the end of the game, and decisions a script asks for.
 
-use rhai::{Array, Engine, ImmutableString, Map};
+use rhai::{Array, Dynamic, Engine, FnPtr, Map, NativeCallContext};
 
 use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, with_ctx};
 use crate::core::ops::{Read, Write};
 use crate::definition::PlayerIx;
 use crate::error::printable;
 
-use crate::core::{Ask, Choice, Event, Outcome};
+use crate::core::{Ask, Choice, Datum, Event, Outcome, Value};
 use std::sync::Arc;
 
 pub(super) fn register(engine: &mut Engine) {
-    // False in bots' and simulations' playouts: a script may skip building
-    // its log lines then.
+    // Whether the game is being watched (false in bots' playouts). Scripts
+    // need not ask: `log` builds its text only then (below).
     engine.register_fn("logging", || with_ctx(|cx| Ok(cx.state.logging())));
-    engine.register_fn("log", |text: &str| {
-        with_ctx(|cx| {
-            spend_log(cx, text)?;
-            if !cx.state.logging() {
-                return Ok(());
-            }
-            cx.events.push(Event::Log {
-                to: None,
-                text: printable(text).into_owned(),
-            });
-            Ok(())
-        })
-    });
-    // A line only `player` sees (what they drew).
-    engine.register_fn("log_to", |player: &str, text: &str| {
-        with_ctx(|cx| {
-            let p = cx.player(player)?;
-            spend_log(cx, text)?;
-            if !cx.state.logging() {
-                return Ok(());
-            }
-            cx.events.push(Event::Log {
-                to: Some(p),
-                text: printable(text).into_owned(),
-            });
-            Ok(())
-        })
-    });
+    lazy_log(engine);
     engine.register_fn("end_game", |winner: &str| {
         with_ctx(|cx| {
             let p = cx.player(winner)?;
@@ -65,55 +38,128 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("cancel_reveal_first", || {
         with_ctx(|cx| cx.write(Write::RevealFirst(None)))
     });
-    // Ask one player to choose among `options` (card ids or words); the
-    // answer goes to the script function `then` as a map player -> choice.
+    // Ask one player (an id) or several at once, in secret (a list of ids),
+    // to choose among `options`; the answer goes to the script function
+    // `then` as a map player -> choice. Options: card ids, words, numbers, a
+    // range (`0..=coins`), maps with a `text` (structured options), or a map
+    // player -> that player's own options. `details`: `prompt`, `labels`
+    // (a map option -> text, or a function of the option), `data` (handed
+    // to `then` as its second argument).
     engine.register_fn(
         "ask",
-        |player: &str, name: &str, options: Array, then: &str| {
-            with_ctx(|cx| {
-                let p = cx.player(player)?;
-                ask(cx, vec![p], name, options, then, Map::new())
-            })
-        },
-    );
-    // The same with details: `#{prompt: "...", labels: #{back: "back 3: square 5 -> 2"}}`.
-    engine.register_fn(
-        "ask",
-        |player: &str, name: &str, options: Array, then: &str, details: Map| {
-            with_ctx(|cx| {
-                let p = cx.player(player)?;
-                ask(cx, vec![p], name, options, then, details)
-            })
-        },
-    );
-    // Ask several players at once, in secret (a simultaneous decision).
-    engine.register_fn(
-        "ask",
-        |players: Array, name: &str, options: Array, then: &str| {
-            with_ctx(|cx| {
-                let ps = player_list(cx, players)?;
-                ask(cx, ps, name, options, then, Map::new())
-            })
+        |ctx: NativeCallContext, who: Dynamic, name: &str, options: Dynamic, then: &str| {
+            ask(&ctx, &who, name, options, then, Map::new())
         },
     );
     engine.register_fn(
         "ask",
-        |players: Array, name: &str, options: Array, then: &str, details: Map| {
-            with_ctx(|cx| {
-                let ps = player_list(cx, players)?;
-                ask(cx, ps, name, options, then, details)
-            })
-        },
+        |ctx: NativeCallContext,
+         who: Dynamic,
+         name: &str,
+         options: Dynamic,
+         then: &str,
+         details: Map| { ask(&ctx, &who, name, options, then, details) },
     );
 }
 
-fn player_list(cx: &Ctx, players: Array) -> Fallible<Vec<PlayerIx>> {
-    let mut ps = Vec::new();
-    for p in players {
-        let id = p.into_immutable_string()?;
-        ps.push(cx.player(&id)?);
+/// The deciders: one player id, or a list of them.
+fn deciders(cx: &Ctx, who: &Dynamic) -> Fallible<Vec<PlayerIx>> {
+    if who.is_array() {
+        let list = who.clone().into_array()?;
+        let mut ps = Vec::new();
+        for p in list {
+            let id = p.into_immutable_string()?;
+            ps.push(cx.player(&id)?);
+        }
+        return Ok(ps);
     }
-    Ok(ps)
+    let id = who
+        .clone()
+        .into_immutable_string()
+        .map_err(|t| format!("ask: the deciders are a player id or a list of them, not `{t}`"))?;
+    Ok(vec![cx.player(&id)?])
+}
+
+/// An option list as written: a list, or a range of numbers.
+fn option_list(name: &str, options: Dynamic) -> Fallible<Array> {
+    let range = |lo: i64, hi: i64| -> Fallible<Array> {
+        if hi.saturating_sub(lo) > MAX_ASKED_OPTIONS as i64 {
+            return Err(format!("ask `{name}`: the range {lo}..{hi} has too many options").into());
+        }
+        Ok((lo..hi).map(Dynamic::from).collect())
+    };
+    if options.is_array() {
+        return options.into_array().map_err(Into::into);
+    }
+    if let Some(r) = options.clone().try_cast::<std::ops::Range<i64>>() {
+        return range(r.start, r.end);
+    }
+    if let Some(r) = options.clone().try_cast::<std::ops::RangeInclusive<i64>>() {
+        return range(*r.start(), r.end().saturating_add(1));
+    }
+    Err(format!(
+        "ask `{name}`: options are a list, a range or a map player -> options, not `{}`",
+        options.type_name()
+    )
+    .into())
+}
+
+/// One option as a choice, and the label it carries (a map's `label`).
+fn option(cx: &Ctx, name: &str, o: Dynamic) -> Fallible<(Choice, Option<Dynamic>)> {
+    if let Ok(i) = o.as_int() {
+        let text: Arc<str> = i.to_string().into();
+        let value = Value::Int(i);
+        return Ok((Choice::Data(Arc::new(Datum { text, value })), None));
+    }
+    if o.is_string() {
+        let text = o.into_immutable_string()?;
+        return Ok((choice(cx, &text), None));
+    }
+    let Some(mut map) = o.try_cast::<Map>() else {
+        return Err(format!(
+            "ask `{name}`: an option is a card id, a word, a number or a map with a `text`"
+        )
+        .into());
+    };
+    let label = map.remove("label");
+    let Some(template) = map.get("text").and_then(|t| t.clone().into_string().ok()) else {
+        return Err(format!(
+            "ask `{name}`: a map option needs a `text` (\"play {{card}} on {{target}}\")"
+        )
+        .into());
+    };
+    let text = fill(name, &template, &map)?;
+    map.insert("text".into(), text.as_str().into());
+    let value = super::super::value::to_value(&map.into())?;
+    let text: Arc<str> = text.into();
+    Ok((Choice::Data(Arc::new(Datum { text, value })), label))
+}
+
+/// A map option's text: `{field}` replaced by the field's value.
+fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
+    let mut out = String::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            return Err(
+                format!("ask `{name}`: an unclosed `{{` in the option text `{template}`").into(),
+            );
+        };
+        let field = &rest[open + 1..open + close];
+        match fields.get(field) {
+            Some(v) => out.push_str(&v.to_string()),
+            None => {
+                return Err(format!(
+                    "ask `{name}`: the option text `{template}` names `{field}`, which the option does not have"
+                )
+                .into());
+            }
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// An option as a choice: a card by its id, else a word.
@@ -124,69 +170,233 @@ fn choice(cx: &Ctx, text: &str) -> Choice {
     }
 }
 
-fn ask(
-    cx: &mut Ctx,
-    players: Vec<PlayerIx>,
+/// Each decider's options as written (one list for all, or a map player ->
+/// their own).
+fn per_decider(
+    cx: &Ctx,
     name: &str,
-    options: Array,
+    players: &[PlayerIx],
+    options: Dynamic,
+) -> Fallible<Vec<Array>> {
+    if !options.is_map() {
+        let list = option_list(name, options)?;
+        return Ok(vec![list; players.len()]);
+    }
+    let mut map = options.cast::<Map>();
+    let mut out = Vec::new();
+    for &p in players {
+        let id = cx.def.players[p].id.as_str();
+        let Some(list) = map.remove(id) else {
+            return Err(format!("ask `{name}`: the options name no options for `{id}`").into());
+        };
+        out.push(option_list(name, list)?);
+    }
+    if let Some(k) = map.keys().next() {
+        return Err(format!("ask `{name}`: options for `{k}`, who is not asked").into());
+    }
+    Ok(out)
+}
+
+/// A text a script gave, or the one a function of it makes (called only
+/// when someone reads it).
+fn text_of(
+    ctx: &NativeCallContext,
+    what: &Dynamic,
+    arg: Option<&Dynamic>,
+) -> Fallible<Option<Arc<str>>> {
+    if what.is_unit() {
+        return Ok(None);
+    }
+    let out = match what.clone().try_cast::<FnPtr>() {
+        Some(f) => match arg {
+            Some(a) => f.call_within_context::<Dynamic>(ctx, (a.clone(),))?,
+            None => f.call_within_context::<Dynamic>(ctx, ())?,
+        },
+        None => what.clone(),
+    };
+    Ok((!out.is_unit()).then(|| Arc::from(printable(&out.to_string()).as_ref())))
+}
+
+fn ask(
+    ctx: &NativeCallContext,
+    who: &Dynamic,
+    name: &str,
+    options: Dynamic,
     then: &str,
     details: Map,
 ) -> Fallible<()> {
-    if players.is_empty() || options.is_empty() {
+    let (players, logging) = with_ctx(|cx| Ok((deciders(cx, who)?, cx.state.logging())))?;
+    let lists = with_ctx(|cx| per_decider(cx, name, &players, options))?;
+    if players.is_empty() || lists.iter().any(Array::is_empty) {
         return Err(format!("ask `{name}`: no players or no options").into());
     }
-    cx.spent.options += options.len() * players.len();
-    if cx.spent.options > MAX_ASKED_OPTIONS {
-        return Err(format!(
-            "ask `{name}`: this hook has asked for more than {MAX_ASKED_OPTIONS} options in one run (an endless loop?)"
-        )
-        .into());
-    }
+    let n: usize = lists.iter().map(Array::len).sum();
+    with_ctx(|cx| {
+        cx.spent.options += n;
+        if cx.spent.options > MAX_ASKED_OPTIONS {
+            return Err(format!(
+                "ask `{name}`: this hook has asked for more than {MAX_ASKED_OPTIONS} options in one run (an endless loop?)"
+            )
+            .into());
+        }
+        Ok(())
+    })?;
+    let mut labels = Vec::new();
     let mut choices = Vec::new();
-    for o in options {
-        let text: ImmutableString = o.into_immutable_string()?;
-        choices.push(choice(cx, &text));
+    for list in lists {
+        let mut mine = Vec::with_capacity(list.len());
+        for o in list {
+            let (c, label) = with_ctx(|cx| option(cx, name, o))?;
+            if let Choice::Data(d) = &c
+                && mine.iter().any(|m: &Choice| m.text_is(&d.text))
+            {
+                return Err(format!("ask `{name}`: two options read `{}`", d.text).into());
+            }
+            if logging
+                && let Some(l) = label
+                && let Some(t) = text_of(ctx, &l, None)?
+            {
+                labels.push((c.clone(), t));
+            }
+            mine.push(c);
+        }
+        choices.push(mine);
     }
     let mut prompt: Arc<str> = name.into();
-    let mut labels = Vec::new();
+    let mut data = Value::Unit;
     for (key, value) in details {
         match key.as_str() {
-            "prompt" => prompt = value.to_string().into(),
+            "prompt" => {
+                if logging && let Some(t) = text_of(ctx, &value, None)? {
+                    prompt = t;
+                }
+            }
+            "data" => data = super::super::value::to_value(&value)?,
             "labels" => {
-                let Some(map) = value.try_cast::<Map>() else {
-                    return Err(format!("ask `{name}`: `labels` is a map option -> text").into());
-                };
-                for (o, text) in map {
-                    let c = choice(cx, &o);
-                    if !choices.contains(&c) {
-                        return Err(format!(
-                            "ask `{name}`: a label for `{o}`, which is not an option"
-                        )
-                        .into());
-                    }
-                    labels.push((c, Arc::from(text.to_string())));
+                if logging {
+                    label_all(ctx, name, &choices, value, &mut labels)?;
                 }
             }
             other => {
                 return Err(format!(
-                    "ask `{name}`: unknown detail `{other}` (known: prompt, labels)"
+                    "ask `{name}`: unknown detail `{other}` (known: prompt, labels, data)"
                 )
                 .into());
             }
         }
     }
-    cx.write(Write::Ask(Arc::new(Ask {
-        name: name.into(),
-        prompt,
-        options: vec![choices; players.len()],
-        players,
-        then: then.into(),
-        labels,
-    })))
+    with_ctx(|cx| {
+        cx.write(Write::Ask(Arc::new(Ask {
+            name: name.into(),
+            prompt,
+            options: choices,
+            players,
+            then: then.into(),
+            labels,
+            data,
+        })))
+    })
 }
 
-/// Count a log line against the run's budget (whether or not the state
-/// records it, so that quiet and logged runs fail alike).
+/// `labels`: a map option text -> label, or a function of the option.
+fn label_all(
+    ctx: &NativeCallContext,
+    name: &str,
+    choices: &[Vec<Choice>],
+    labels: Dynamic,
+    out: &mut Vec<(Choice, Arc<str>)>,
+) -> Fallible<()> {
+    let mut all: Vec<&Choice> = Vec::new();
+    for c in choices.iter().flatten() {
+        if !all.contains(&c) {
+            all.push(c);
+        }
+    }
+    if let Some(map) = labels.clone().try_cast::<Map>() {
+        let texts: Vec<String> =
+            with_ctx(|cx| Ok(all.iter().map(|c| c.text(&*cx.def).to_string()).collect()))?;
+        for (o, text) in map {
+            let Some(c) = all
+                .iter()
+                .zip(&texts)
+                .find(|(_, t)| **t == *o)
+                .map(|(c, _)| c)
+            else {
+                return Err(
+                    format!("ask `{name}`: a label for `{o}`, which is not an option").into(),
+                );
+            };
+            if let Some(t) = text_of(ctx, &text, None)? {
+                out.push(((*c).clone(), t));
+            }
+        }
+        return Ok(());
+    }
+    if !labels.is::<FnPtr>() {
+        return Err(format!(
+            "ask `{name}`: `labels` is a map option -> text, or a function of the option"
+        )
+        .into());
+    }
+    for c in all {
+        let arg = with_ctx(|cx| Ok(as_script(cx, c)))?;
+        if let Some(t) = text_of(ctx, &labels, Some(&arg))? {
+            out.push((c.clone(), t));
+        }
+    }
+    Ok(())
+}
+
+/// A choice as the script sees it: a card's or word's text, or the value.
+fn as_script(cx: &Ctx, c: &Choice) -> Dynamic {
+    match c {
+        Choice::Card(ix) => cx.keys.cards[*ix as usize].clone().into(),
+        Choice::Word(w) => w.to_string().into(),
+        Choice::Data(d) => super::super::value::to_dynamic(&d.value),
+    }
+}
+
+/// `log(text)` and `log_to(player, text)` (a line only that player sees)
+/// as syntax, not functions: their arguments are evaluated only when the
+/// game is watched, so a playout spends nothing on them, and the reads a
+/// message makes never enter a memo record.
+fn lazy_log(engine: &mut Engine) {
+    let log = |context: &mut rhai::EvalContext,
+               to: Option<&rhai::Expression>,
+               text: &rhai::Expression| {
+        if !with_ctx(|cx| Ok(cx.state.logging()))? {
+            return Ok(Dynamic::UNIT);
+        }
+        let to = match to {
+            Some(e) => Some(context.eval_expression_tree(e)?.into_immutable_string()?),
+            None => None,
+        };
+        let text = context.eval_expression_tree(text)?.to_string();
+        with_ctx(|cx| {
+            let to = match to {
+                Some(p) => Some(cx.player(&p)?),
+                None => None,
+            };
+            spend_log(cx, &text)?;
+            cx.events.push(Event::Log {
+                to,
+                text: printable(&text).into_owned(),
+            });
+            Ok(Dynamic::UNIT)
+        })
+    };
+    // Both syntaxes are fixed and valid: registering them cannot fail.
+    let _ = engine.register_custom_syntax(["log", "(", "$expr$", ")"], false, move |c, i| {
+        log(c, None, &i[0])
+    });
+    let _ = engine.register_custom_syntax(
+        ["log_to", "(", "$expr$", ",", "$expr$", ")"],
+        false,
+        move |c, i| log(c, Some(&i[0]), &i[1]),
+    );
+}
+
+/// Count a log line against the run's budget.
 fn spend_log(cx: &mut Ctx, text: &str) -> Fallible<()> {
     cx.spent.log_bytes += text.len();
     if cx.spent.log_bytes > MAX_LOG_BYTES {

@@ -5,6 +5,7 @@ mod board;
 mod cards;
 mod chance;
 mod flow;
+mod lists;
 mod players;
 mod stats;
 
@@ -20,6 +21,7 @@ pub(crate) fn register(engine: &mut Engine) {
     flow::register(engine);
     chance::register(engine);
     board::register(engine);
+    lists::register(engine);
 }
 
 /// "unknown stat `x` (known: a, b)".

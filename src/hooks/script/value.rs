@@ -1,0 +1,65 @@
+//! Script values to the core's `Value` and back: what an ask hands on to
+//! its continuation and what a structured option holds.
+
+use std::sync::Arc;
+
+use rhai::{Array, Dynamic, ImmutableString, Map};
+
+use super::Fallible;
+use crate::core::Value;
+
+/// A script value as data the state can keep: (), true/false, integers,
+/// text, and lists and maps of those.
+pub(crate) fn to_value(d: &Dynamic) -> Fallible<Value> {
+    if d.is_unit() {
+        return Ok(Value::Unit);
+    }
+    if let Ok(b) = d.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Ok(i) = d.as_int() {
+        return Ok(Value::Int(i));
+    }
+    if let Ok(c) = d.as_char() {
+        return Ok(Value::Text(c.to_string().into()));
+    }
+    if d.is_string() {
+        let s = d.clone().into_immutable_string()?;
+        return Ok(Value::Text(Arc::from(s.as_str())));
+    }
+    if d.is_array() {
+        let a = d.read_lock::<Array>().ok_or("a list that is in use")?;
+        let items: Fallible<Vec<Value>> = a.iter().map(to_value).collect();
+        return Ok(Value::List(items?.into()));
+    }
+    if d.is_map() {
+        let m = d.read_lock::<Map>().ok_or("a map that is in use")?;
+        // Rhai's maps iterate in name order: the order `Value::Map` keeps.
+        let fields: Fallible<Vec<(Arc<str>, Value)>> = m
+            .iter()
+            .map(|(k, v)| Ok((Arc::from(k.as_str()), to_value(v)?)))
+            .collect();
+        return Ok(Value::Map(fields?.into()));
+    }
+    Err(format!(
+        "a value of type `{}` cannot be kept in the game (only (), true/false, integers, text, and lists and maps of them)",
+        d.type_name()
+    )
+    .into())
+}
+
+/// Data back as a script value.
+pub(crate) fn to_dynamic(v: &Value) -> Dynamic {
+    match v {
+        Value::Unit => Dynamic::UNIT,
+        Value::Bool(b) => (*b).into(),
+        Value::Int(i) => (*i).into(),
+        Value::Text(t) => ImmutableString::from(&**t).into(),
+        Value::List(items) => items.iter().map(to_dynamic).collect::<Array>().into(),
+        Value::Map(fields) => fields
+            .iter()
+            .map(|(k, v)| (k.as_ref().into(), to_dynamic(v)))
+            .collect::<Map>()
+            .into(),
+    }
+}

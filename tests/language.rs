@@ -1,0 +1,235 @@
+//! The script language's asks (tests/games/auction.yaml): each player's own
+//! options, numbers and ranges as options, structured options with their
+//! fields and labels, data handed to a continuation, and log lines built
+//! only when someone watches.
+
+mod common;
+
+use std::path::PathBuf;
+
+use tabula::bot::{Bot, RandomBot};
+use tabula::replay::apply_move;
+use tabula::{Game, Settings, State};
+
+fn games() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games")
+}
+
+fn auction() -> Game {
+    match tabula::load("auction", &games(), &Settings::default()) {
+        Ok(g) => g,
+        Err(e) => panic!("{}", e.render(false)),
+    }
+}
+
+fn texts(game: &Game, st: &State, player: usize) -> Vec<String> {
+    st.legal(player)
+        .iter()
+        .map(|c| c.text(game).to_string())
+        .collect()
+}
+
+fn play(game: &Game, st: &mut State, moves: &[(&str, &str)]) -> Vec<String> {
+    let m: Vec<(String, String)> = moves
+        .iter()
+        .map(|(p, c)| (p.to_string(), c.to_string()))
+        .collect();
+    match apply_move(game, st, &m) {
+        Ok(events) => events.iter().map(|e| tabula::phrase(game, e)).collect(),
+        Err(e) => panic!("{moves:?}: {e}"),
+    }
+}
+
+#[test]
+fn each_player_bids_numbers_up_to_their_own_coins() {
+    let game = auction();
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    let all: Vec<String> = (0..=12).map(|n| n.to_string()).collect();
+    assert_eq!(texts(&game, &st, 0), all);
+    // Numbers compare as numbers: 10 beats 9 (as text it would not).
+    play(&game, &mut st, &[("red", "10"), ("blue", "9")]);
+    assert_eq!(
+        texts(&game, &st, 0),
+        ["take gem1", "take gem2", "take gem3"]
+    );
+    assert!(texts(&game, &st, 1).is_empty(), "only the winner takes");
+    let log = play(&game, &mut st, &[("red", "take gem3")]);
+    // The structured option's fields and the ask's data reached `take`.
+    assert!(
+        log.iter()
+            .any(|l| l.contains("Red paid 10 for the Big gem (take gem3).")),
+        "{log:?}"
+    );
+    let red = game.def().player("red").unwrap();
+    let points = game.def().stat("points").unwrap();
+    assert_eq!(st.stat(&game, red, points), 3);
+    // Red has 2 coins left, blue still 12: their options differ.
+    assert_eq!(texts(&game, &st, 0), ["0", "1", "2"]);
+    assert_eq!(texts(&game, &st, 1), all);
+    let log = play(&game, &mut st, &[("red", "2"), ("blue", "1")]);
+    assert!(
+        log.iter()
+            .any(|l| l.contains("Round 2: red bids 2, blue bids 1.")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn labels_and_prompts_are_made_for_people_watching_only() {
+    let game = auction();
+    let (mut loud, _) = State::new(&game, 1).unwrap();
+    let d = loud.decision().unwrap();
+    assert_eq!(&*d.prompt, "your bid");
+    let three = loud.parse(&game, 0, "3").unwrap();
+    assert_eq!(d.label(&three), Some("3 coin(s)"));
+    play(&game, &mut loud, &[("red", "3"), ("blue", "1")]);
+    let gem = loud.parse(&game, 0, "take gem2").unwrap();
+    assert_eq!(loud.decision().unwrap().label(&gem), Some("worth 2"));
+
+    let mut quiet = State::new_quiet(&game, 1).unwrap();
+    let d = quiet.decision().unwrap();
+    assert_eq!(&*d.prompt, "bid");
+    assert!(d.labels.is_empty());
+    let (r, b) = (quiet.legal(0)[3].clone(), quiet.legal(1)[1].clone());
+    quiet.apply_unchecked(&game, 0, r).unwrap();
+    quiet.apply_unchecked(&game, 1, b).unwrap();
+    assert!(quiet.decision().unwrap().labels.is_empty());
+    // A log line's text is not even built when nobody watches.
+    let watched = game.def().var("watched").unwrap();
+    assert_eq!(loud.var(watched), 1);
+    assert_eq!(quiet.var(watched), 0);
+}
+
+#[test]
+fn memo_replays_equal_script_runs_with_data_and_structured_options() {
+    let game = auction();
+    for seed in 0..200 {
+        let mut ends = Vec::new();
+        for quiet in [false, true] {
+            let mut st = if quiet {
+                State::new_quiet(&game, seed).unwrap()
+            } else {
+                State::new(&game, seed).unwrap().0
+            };
+            let mut bot = RandomBot::new(seed);
+            while let Some(p) = st.first_waiting() {
+                let c = bot.choose(&game, &st, p).unwrap();
+                st.apply_unchecked(&game, p, c).unwrap();
+            }
+            let mut v = tabula::view::view(&game, &st, None);
+            v.vars.clear(); // `watched` differs by design
+            ends.push(serde_json::to_string(&v).unwrap());
+        }
+        assert_eq!(ends[0], ends[1], "seed {seed}");
+    }
+    assert!(game.memo_stats().is_some_and(|m| m.hits > 0));
+}
+
+/// The auction with one line of its script replaced: the error of the
+/// first bid.
+fn broken(old: &str, new: &str) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::copy(games().join("auction.yaml"), dir.join("games/auction.yaml")).unwrap();
+    let script = std::fs::read_to_string(games().join("../scripts/auction.rhai")).unwrap();
+    assert!(script.contains(old), "{old}");
+    std::fs::write(dir.join("scripts/auction.rhai"), script.replace(old, new)).unwrap();
+    let game = tabula::load("auction", &dir.join("games"), &Settings::default()).unwrap();
+    let mut st = State::new(&game, 1).unwrap().0;
+    let m = vec![
+        ("red".to_string(), "5".to_string()),
+        ("blue".to_string(), "1".to_string()),
+    ];
+    match apply_move(&game, &mut st, &m) {
+        Ok(_) => panic!("{new}: no error"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_mistaken_ask_says_what_is_wrong() {
+    let e = broken(r#"text: "take {prize}""#, r#"text: "take {price}""#);
+    assert!(
+        e.contains("names `price`, which the option does not have"),
+        "{e}"
+    );
+    let e = broken(r#"text: "take {prize}""#, r#"text: "take""#);
+    assert!(e.contains("two options read `take`"), "{e}");
+    let e = broken(r#"text: "take {prize}", "#, "");
+    assert!(e.contains("a map option needs a `text`"), "{e}");
+    let e = broken("data: #{paid: paid}", "data: #{paid: || 1}");
+    assert!(e.contains("cannot be kept in the game"), "{e}");
+    let e = broken(
+        r#"ask(winner, "take", options, "take""#,
+        r#"ask(winner, "take", #{blue: options}, "take""#,
+    );
+    assert!(
+        e.contains("ask `take`: the options name no options for `red`"),
+        "{e}"
+    );
+    let e = broken(
+        r#"ask(winner, "take", options, "take""#,
+        r#"ask(winner, "take", #{red: options, blue: options}, "take""#,
+    );
+    assert!(e.contains("options for `blue`, who is not asked"), "{e}");
+}
+
+/// What `code` (the body of a script function) returns, as the first log
+/// line of a watched auction started with `seed`, or the error.
+fn probe(code: &str, seed: u64) -> Result<String, String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::copy(games().join("auction.yaml"), dir.join("games/auction.yaml")).unwrap();
+    let script = std::fs::read_to_string(games().join("../scripts/auction.rhai")).unwrap();
+    let script = format!(
+        "{}\nfn probe() {{\n{code}\n}}\n",
+        script.replace("fn round() {", "fn round() {\n    log(`${probe()}`);")
+    );
+    std::fs::write(dir.join("scripts/auction.rhai"), script).unwrap();
+    let game = tabula::load("auction", &dir.join("games"), &Settings::default()).unwrap();
+    let (_, events) = State::new(&game, seed).map_err(|e| e.to_string())?;
+    let lines: Vec<String> = events.iter().map(|e| tabula::phrase(&game, e)).collect();
+    Ok(lines
+        .into_iter()
+        .find(|l| !l.starts_with("---"))
+        .unwrap_or_default())
+}
+
+#[test]
+fn lists_sort_stably_by_a_key_and_find_the_least_and_greatest() {
+    let fights = r#"let l = [#{v: 2, n: "a"}, #{v: 1, n: "b"}, #{v: 2, n: "c"}, #{v: 1, n: "d"}];"#;
+    let run = |rest: &str| probe(&format!("{fights}\n{rest}"), 1).unwrap();
+    assert_eq!(
+        run("l.sort_by(|x| x.v); l.map(|x| x.n)"),
+        r#"["b", "d", "a", "c"]"#
+    );
+    assert_eq!(
+        run("l.sort_by(|x| [-x.v, x.n]); l.map(|x| x.n)"),
+        r#"["a", "c", "b", "d"]"#
+    );
+    assert_eq!(run("l.sort_by(|x| x.n); l.map(|x| x.v)"), "[2, 1, 2, 1]");
+    assert_eq!(run("l.min_by(|x| x.v).n"), "b");
+    assert_eq!(run("l.max_by(|x| x.v).n"), "a");
+    assert_eq!(run("[].max_by(|x| x) == ()"), "true");
+    let e = probe("let l = [1, \"a\"]; l.sort_by(|x| x); l", 1).unwrap_err();
+    assert!(e.contains("sort keys must be numbers, texts"), "{e}");
+}
+
+#[test]
+fn shuffle_and_pick_use_the_games_seed() {
+    let code = "let l = [1, 2, 3, 4, 5, 6, 7, 8]; l.shuffle(); `${l} ${pick(l)}`";
+    let a = probe(code, 7).unwrap();
+    assert_eq!(a, probe(code, 7).unwrap(), "a seed reproduces it");
+    let others: Vec<String> = (8..14).map(|s| probe(code, s).unwrap()).collect();
+    assert!(others.iter().any(|o| *o != a), "{a} {others:?}");
+    let mut sorted: Vec<char> = a[..a.find(']').unwrap()]
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    sorted.sort_unstable();
+    assert_eq!(sorted.iter().collect::<String>(), "12345678", "{a}");
+}
