@@ -66,6 +66,12 @@ impl Path {
     fn zone(&mut self, p: &str, z: &str, cards: &[&str]) {
         self.st.set_zone(&self.game, p, z, cards).unwrap();
     }
+    /// Enemies waiting for `p`, played by `by`.
+    fn enemies(&mut self, p: &str, by: &str, cards: &[&str]) {
+        self.st
+            .set_zone_from(&self.game, p, "enemies", cards, by)
+            .unwrap();
+    }
     fn legal(&self, p: &str) -> Vec<String> {
         let i = self.game.def().player(p).unwrap();
         self.st
@@ -134,9 +140,8 @@ fn p4_weapon_choice_and_the_third_weapon_refused() {
     // a third in hand: it cannot be used, only discarded.
     p.zone(&knight, "weapons", &["espada", "arco"]);
     p.zone(&knight, "hand", &["hacha"]);
-    // A harpy (DESTREZA 4) waits for the knight.
-    let from = format!("from_{scout}");
-    p.zone(&knight, &from, &["harpia"]);
+    // A harpy (DESTREZA 4) the scout played waits for the knight.
+    p.enemies(&knight, &scout, &["harpia"]);
     p.act(&scout, "pass");
     // Knight's turn: combat first, with a choice of weapon.
     assert_eq!(p.waiting(), knight);
@@ -169,11 +174,7 @@ fn p5_fights_in_order_ties_to_the_character_defeats_after_all_fights() {
     p.act(&scout, "pass");
     // Knight's turn: the card decision (no enemies for him).
     assert_eq!(p.waiting(), knight);
-    p.zone(
-        &scout,
-        &format!("from_{knight}"),
-        &["troll", "harpia", "lobo"],
-    );
+    p.enemies(&scout, &knight, &["troll", "harpia", "lobo"]);
     p.set(&scout, "position", 2);
     p.zone(&knight, "hand", &[]);
     let n = p.log.len();
@@ -224,19 +225,25 @@ fn p5_enemies_of_equal_value_fight_in_the_order_they_were_played() {
     for seed in 0..64 {
         let mut p = Path::new(&["exploradora", "caballero", "barbaro"], seed);
         let a = p.waiting();
-        p.die(0);
-        p.act(&a, "pass");
-        let b = p.waiting();
-        p.die(0);
-        p.act(&b, "pass");
-        let c = p.waiting();
+        let order: Vec<String> =
+            p.st.order()
+                .iter()
+                .map(|&i| p.game.def().players[i].id.clone())
+                .collect();
+        let (b, c) = (order[1].clone(), order[2].clone());
         if b < c {
             continue;
         }
-        p.zone(&a, &format!("from_{b}"), &["orco"]);
-        p.zone(&a, &format!("from_{c}"), &["lobo"]);
+        // Each hand is set before its owner's card decision is asked.
+        p.zone(&b, "hand", &["orco"]);
+        p.die(0);
+        p.act(&a, "pass");
+        p.zone(&c, "hand", &["lobo"]);
+        p.die(0);
+        p.act(&b, &format!("play orco on {a}"));
+        p.die(0);
         let n = p.log.len();
-        p.act(&c, "pass");
+        p.act(&c, &format!("play lobo on {a}"));
         let lines = p.lines_since(n);
         let fights = p.fights_since(n);
         assert_eq!(fights.len(), 2, "{lines:?}");
@@ -252,7 +259,7 @@ fn p5_a_push_never_reaches_the_egg() {
     let mut p = Path::new(&["exploradora", "barbaro"], 4);
     let (scout, barb) = (p.who("exploradora"), p.who("barbaro"));
     p.act(&scout, "pass");
-    p.zone(&scout, &format!("from_{barb}"), &["basilisco"]);
+    p.enemies(&scout, &barb, &["basilisco"]);
     p.set(&scout, "position", 27);
     p.act(&barb, "pass");
     p.act(&barb, "forward");
@@ -281,12 +288,24 @@ fn p6_water_and_precipices() {
     p.die(0);
     p.act(&scout, "pass");
     assert_eq!(p.stat(&scout, "position"), 8);
-    // A jump card is discarded to pass the precipice on 10.
+    // A jump card may be discarded to pass the precipice on 10: the
+    // player chooses (P6).
     let mut p = Path::new(&["exploradora", "enano"], 5);
     p.set(&scout, "position", 9);
     p.zone(&scout, "hand", &["saltar-obstaculo"]);
     p.die(0);
     p.act(&scout, "pass");
+    assert_eq!(p.decision(), "jump");
+    assert_eq!(p.legal(&scout), ["jump", "stop"]);
+    let mut kept = Path::new(&["exploradora", "enano"], 5);
+    kept.st = p.st.clone();
+    kept.act(&scout, "stop");
+    assert_eq!(kept.stat(&scout, "position"), 9);
+    assert_eq!(
+        kept.st.zone_ids(&kept.game, &scout, "hand"),
+        ["saltar-obstaculo"]
+    );
+    p.act(&scout, "jump");
     assert_eq!(p.stat(&scout, "position"), 12);
     assert!(p.st.zone_ids(&p.game, &scout, "hand").is_empty());
     assert!(

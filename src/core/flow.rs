@@ -29,6 +29,7 @@ impl State {
         }
         self.vars = def.vars.iter().map(|v| v.start).collect();
         self.zones = vec![Vec::new(); def.slots];
+        self.origins = vec![Vec::new(); def.slots];
         self.cursor = 0;
         self.turn = 0;
         self.active = 0;
@@ -42,12 +43,13 @@ impl State {
                     for p in def.owners(*zone) {
                         let slot = def.slot(*zone, p);
                         self.zones[slot].extend_from_slice(cards);
+                        self.origins[slot].resize(self.zones[slot].len(), 0);
                     }
                 }
                 Setup::Shuffle { zone } => {
                     for p in def.owners(*zone) {
                         let slot = def.slot(*zone, p);
-                        shuffle(&mut self.rng, &mut self.zones[slot]);
+                        self.shuffle_slot(slot);
                     }
                 }
                 Setup::RandomOrder => {

@@ -6,6 +6,7 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::FxHasher;
 
 use super::{AsDef, Outcome, State};
+use crate::definition::CardIx;
 
 impl State {
     /// A canonical key of the state (128 bits of two hashes): equal for
@@ -24,13 +25,24 @@ impl State {
         both(&|h| st.vars.hash(h));
         for (z, zone) in def.zones.iter().enumerate() {
             for p in def.owners(z) {
-                let cards = st.zone(game, z, p);
-                if zone.unordered {
-                    let mut s = cards.to_vec();
-                    s.sort_unstable();
-                    both(&|h| s.hash(h));
-                } else {
-                    both(&|h| cards.hash(h));
+                let slot = def.slot(z, p);
+                let cards = st.slot(slot);
+                // Only zones that record where cards came from have any.
+                let by = &st.origins[slot];
+                match (zone.unordered, zone.records_from) {
+                    (false, false) => both(&|h| cards.hash(h)),
+                    (false, true) => both(&|h| (cards, by).hash(h)),
+                    (true, false) => {
+                        let mut s = cards.to_vec();
+                        s.sort_unstable();
+                        both(&|h| s.hash(h));
+                    }
+                    (true, true) => {
+                        let mut s: Vec<(CardIx, u8)> =
+                            cards.iter().copied().zip(by.iter().copied()).collect();
+                        s.sort_unstable();
+                        both(&|h| s.hash(h));
+                    }
                 }
             }
         }

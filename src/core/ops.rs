@@ -20,6 +20,8 @@ pub enum Read {
     Distinct(u32),
     Count(u32),
     Has(u32, CardIx),
+    /// A zone's cards, each followed by where it came from (`by`).
+    Entries(u32),
     Turn,
     Active,
     Order,
@@ -43,6 +45,8 @@ pub enum Read {
     Draw {
         from: u32,
         to: u32,
+        /// The owner of `from` + 1, or 0: where the card comes from.
+        by: u8,
     },
 }
 
@@ -65,14 +69,18 @@ pub enum Write {
     AddStat(usize, i64),
     SetVar(usize, i64),
     AddVar(usize, i64),
+    /// `by`: the owner of `from` + 1, or 0 (a shared zone): recorded as
+    /// where each moved card came from.
     MoveCard {
         card: CardIx,
         from: usize,
         to: usize,
+        by: u8,
     },
     MoveAll {
         from: usize,
         to: usize,
+        by: u8,
     },
     SetActive(PlayerIx),
     SetOrder(Vec<PlayerIx>),
@@ -94,17 +102,21 @@ pub struct Undo(UndoKind);
 enum UndoKind {
     Stat(usize, i64),
     Var(usize, i64),
-    /// A card left `from` at `pos` for the end of `to`.
+    /// A card left `from` at `pos` (where it had come from `by`) for the
+    /// end of `to`.
     Move {
         from: usize,
         pos: usize,
         to: usize,
+        by: u8,
     },
-    /// `n` cards were appended to `to` from the (then emptied) `from`.
+    /// `n` cards were appended to `to` from the (then emptied) `from`,
+    /// where they had come from `by`.
     MoveAll {
         from: usize,
         to: usize,
         n: usize,
+        by: SmallVec<[u8; 16]>,
     },
     Active(PlayerIx),
     Order(Vec<PlayerIx>),
@@ -138,8 +150,13 @@ impl State {
     /// A read that may change the state (a draw), and how to undo it.
     #[inline]
     pub fn read_undoable(&mut self, key: &Read) -> (Val, Option<Undo>) {
+        // Where a drawn card had come from, before the draw moves it.
+        let top_by = match key {
+            Read::Draw { from, .. } => self.origins[*from as usize].last().copied(),
+            _ => None,
+        };
         let v = read(self, key);
-        let u = undo_draw(self, key, &v).map(Undo);
+        let u = undo_draw(self, key, &v, top_by.unwrap_or(0)).map(Undo);
         (v, u)
     }
     /// Apply a write; None if it cannot apply (a card not there), with the
@@ -163,6 +180,7 @@ fn read(state: &mut State, key: &Read) -> Val {
         Read::Cards(s) => Val::Cards(SmallVec::from_slice(&state.zones[*s as usize])),
         Read::Distinct(s) => Val::Cards(distinct(&state.zones[*s as usize])),
         Read::Count(s) => Val::Int(state.zones[*s as usize].len() as i64),
+        Read::Entries(s) => Val::Cards(entries(state, *s as usize)),
         Read::Has(s, c) => Val::Int(i64::from(state.zones[*s as usize].contains(c))),
         Read::Turn => Val::Int(i64::from(state.turn)),
         Read::Active => Val::Int(state.active as i64),
@@ -190,9 +208,11 @@ fn read(state: &mut State, key: &Read) -> Val {
                 std::cmp::Ordering::Greater => 1,
             },
         ),
-        Read::Draw { from, to } => match state.zones[*from as usize].pop() {
+        Read::Draw { from, to, by } => match state.zones[*from as usize].pop() {
             Some(c) => {
+                state.origins[*from as usize].pop();
                 state.zones[*to as usize].push(c);
+                state.origins[*to as usize].push(*by);
                 Val::Int(i64::from(c))
             }
             None => Val::Int(-1),
@@ -200,13 +220,25 @@ fn read(state: &mut State, key: &Read) -> Val {
     }
 }
 
+/// A zone's cards, each followed by where it came from.
 #[inline]
-fn undo_draw(state: &mut State, key: &Read, v: &Val) -> Option<UndoKind> {
+pub fn entries<A: smallvec::Array<Item = CardIx>>(state: &State, slot: usize) -> SmallVec<A> {
+    let (cards, by) = (&state.zones[slot], &state.origins[slot]);
+    cards
+        .iter()
+        .zip(by)
+        .flat_map(|(&c, &b)| [c, CardIx::from(b)])
+        .collect()
+}
+
+#[inline]
+fn undo_draw(state: &mut State, key: &Read, v: &Val, top_by: u8) -> Option<UndoKind> {
     match (key, v) {
-        (Read::Draw { from, to }, Val::Int(c)) if *c >= 0 => Some(UndoKind::Move {
+        (Read::Draw { from, to, .. }, Val::Int(c)) if *c >= 0 => Some(UndoKind::Move {
             from: *from as usize,
             pos: state.zones[*from as usize].len(),
             to: *to as usize,
+            by: top_by,
         }),
         _ => None,
     }
@@ -228,22 +260,26 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
             state.vars[*i] = old.checked_add(*d)?;
             UndoKind::Var(*i, old)
         }
-        Write::MoveCard { card, from, to } => {
+        Write::MoveCard { card, from, to, by } => {
             let pos = state.zones[*from].iter().rposition(|x| x == card)?;
             state.zones[*from].remove(pos);
+            let old = state.origins[*from].remove(pos);
             state.zones[*to].push(*card);
+            state.origins[*to].push(*by);
             UndoKind::Move {
                 from: *from,
                 pos,
                 to: *to,
+                by: old,
             }
         }
-        Write::MoveAll { from, to } => {
+        Write::MoveAll { from, to, by } => {
             if from == to {
                 UndoKind::MoveAll {
                     from: *from,
                     to: *to,
                     n: 0,
+                    by: SmallVec::new(),
                 }
             } else {
                 // Keep both zones' buffers: they fill again next turn.
@@ -252,10 +288,15 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
                 state.zones[*to].extend_from_slice(&moved);
                 moved.clear();
                 state.zones[*from] = moved;
+                let old = SmallVec::from_slice(&state.origins[*from]);
+                state.origins[*from].clear();
+                let to_by = &mut state.origins[*to];
+                to_by.resize(to_by.len() + n, *by);
                 UndoKind::MoveAll {
                     from: *from,
                     to: *to,
                     n,
+                    by: old,
                 }
             }
         }
@@ -275,16 +316,20 @@ fn undo(state: &mut State, u: UndoKind) {
     match u {
         UndoKind::Stat(i, v) => state.stats[i] = v,
         UndoKind::Var(i, v) => state.vars[i] = v,
-        UndoKind::Move { from, pos, to } => {
+        UndoKind::Move { from, pos, to, by } => {
             if let Some(c) = state.zones[to].pop() {
+                state.origins[to].pop();
                 state.zones[from].insert(pos, c);
+                state.origins[from].insert(pos, by);
             }
         }
-        UndoKind::MoveAll { from, to, n } => {
+        UndoKind::MoveAll { from, to, n, by } => {
             if n > 0 {
                 let at = state.zones[to].len() - n;
                 let back = state.zones[to].split_off(at);
                 state.zones[from] = back;
+                state.origins[to].truncate(at);
+                state.origins[from] = by.to_vec();
             }
         }
         UndoKind::Active(p) => state.active = p,

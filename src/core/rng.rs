@@ -25,3 +25,13 @@ pub fn shuffle(rng: &mut ChaCha8Rng, cards: &mut [CardIx]) {
         cards.swap(i, j);
     }
 }
+
+/// `shuffle` of `cards`, with `by` (one entry per card) kept alongside:
+/// the same draws, so the cards land where `shuffle` puts them.
+pub fn shuffle_with(rng: &mut ChaCha8Rng, cards: &mut [CardIx], by: &mut [u8]) {
+    for i in (1..cards.len()).rev() {
+        let j = below(rng, i as u64 + 1) as usize;
+        cards.swap(i, j);
+        by.swap(i, j);
+    }
+}

@@ -50,7 +50,36 @@ impl State {
             );
         }
         let slot = def.slot(z, p);
+        self.origins[slot] = vec![0; ixs.len()];
         self.zones[slot] = ixs;
+        Ok(())
+    }
+
+    /// `set_zone`, with every card recorded as come from player `from`
+    /// (what `entries` reports), as if that player had played them there.
+    pub fn set_zone_from(
+        &mut self,
+        game: &(impl AsDef + ?Sized),
+        owner: &str,
+        zone: &str,
+        cards: &[&str],
+        from: &str,
+    ) -> Result<()> {
+        let def = game.def();
+        let by = def
+            .player(from)
+            .ok_or_else(|| Error::usage(format!("no player `{from}`")))?;
+        self.set_zone(game, owner, zone, cards)?;
+        let (Some(z), p) = (def.zone(zone), def.player(owner).unwrap_or(0)) else {
+            return Ok(());
+        };
+        if !def.zones[z].records_from {
+            return Err(Error::usage(format!(
+                "zone `{zone}` does not record where cards came from"
+            )));
+        }
+        let slot = def.slot(z, p);
+        self.origins[slot] = vec![by as u8 + 1; cards.len()];
         Ok(())
     }
 

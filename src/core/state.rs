@@ -18,6 +18,9 @@ pub struct State {
     pub(super) vars: Vec<i64>,
     /// Card zones by slot (see `Def::slot`); the top of a pile is its end.
     pub(super) zones: Vec<Vec<CardIx>>,
+    /// Where each card of `zones` came from: the owner of the zone it left
+    /// + 1, or 0 (a shared zone, or put there at setup).
+    pub(super) origins: Vec<Vec<u8>>,
     pub(super) rng: ChaCha8Rng,
     /// Next flow step to run.
     pub(super) cursor: usize,
@@ -58,6 +61,7 @@ impl State {
             stats: Vec::new(),
             vars: Vec::new(),
             zones: Vec::new(),
+            origins: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             cursor: 0,
             turn: 0,
@@ -146,9 +150,20 @@ impl State {
     pub fn random_below(&mut self, n: u64) -> u64 {
         super::below(&mut self.rng, n)
     }
-    /// Shuffle a zone's slot with the game's RNG.
+    /// Where each card of a slot came from: a player, or None.
+    pub fn origins(&self, slot: usize) -> impl Iterator<Item = Option<PlayerIx>> + '_ {
+        self.origins[slot]
+            .iter()
+            .map(|&b| (b > 0).then(|| b as PlayerIx - 1))
+    }
+    /// Shuffle a zone's slot with the game's RNG (where each card came from
+    /// goes with it).
     pub fn shuffle_slot(&mut self, slot: usize) {
-        super::shuffle(&mut self.rng, &mut self.zones[slot]);
+        super::rng::shuffle_with(
+            &mut self.rng,
+            &mut self.zones[slot],
+            &mut self.origins[slot],
+        );
     }
 
     /// The decision the game waits for, if not over.
@@ -312,6 +327,7 @@ impl State {
             stats: Vec::new(),
             vars: Vec::new(),
             zones: Vec::new(),
+            origins: Vec::new(),
             rng: self.rng.clone(),
             cursor: 0,
             turn: 0,

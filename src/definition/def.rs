@@ -95,6 +95,8 @@ pub struct Zone {
     pub unordered: bool,
     /// Shown in the state players read.
     pub show: bool,
+    /// Each card here records the player whose zone it came from.
+    pub records_from: bool,
     /// Index of this zone's first slot in a state's zones.
     pub slot: usize,
 }

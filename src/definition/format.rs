@@ -268,6 +268,10 @@ pub struct ZoneDef {
     /// `false`: the state players read leaves the zone out (cards out of
     /// the game, such as what setup did not deal); `--json` keeps it.
     pub show: Option<bool>,
+    /// Each card here records the player whose zone it came from (an enemy
+    /// remembers who played it): the script's `entries()` reads it.
+    #[serde(default)]
+    pub records_from: bool,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, JsonSchema)]

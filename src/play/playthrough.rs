@@ -93,7 +93,23 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
             .iter()
             .enumerate()
             .filter(|(z, zone)| zone.per == Per::Player && !state.zone(game, *z, p).is_empty())
-            .map(|(z, zone)| format!("{} [{}]", zone.id, cards(game, state.zone(game, z, p))))
+            .map(|(z, zone)| {
+                let slot = def.slot(z, p);
+                let here: Vec<String> = state
+                    .slot(slot)
+                    .iter()
+                    .zip(state.origins(slot))
+                    .map(|(&c, from)| {
+                        let id = &def.cards[c as usize].id;
+                        // Put here by another player: by whom.
+                        match from.filter(|&f| f != p) {
+                            Some(f) => format!("{id}<{}", def.players[f].id),
+                            None => id.clone(),
+                        }
+                    })
+                    .collect();
+                format!("{} [{}]", zone.id, here.join(" "))
+            })
             .collect();
         let _ = writeln!(
             out,
@@ -111,7 +127,13 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
         // A shared hidden pile (a deck) by its size: its order shows in what
         // is drawn.
         if zone.visibility == crate::definition::format::Visibility::Hidden {
-            let _ = writeln!(out, "  {}: {} cards", zone.id, here.len());
+            let n = here.len();
+            let _ = writeln!(
+                out,
+                "  {}: {n} card{}",
+                zone.id,
+                if n == 1 { "" } else { "s" }
+            );
         } else {
             let _ = writeln!(out, "  {}: [{}]", zone.id, cards(game, here));
         }

@@ -288,7 +288,16 @@ fn zone_text(
     if zone_visible(zone.visibility, owner, viewer) {
         cards
             .iter()
-            .map(|&c| def.cards[c as usize].name_for(owner).to_string())
+            .zip(state.origins(def.slot(z, p)))
+            .map(|(&c, from)| {
+                let name = def.cards[c as usize].name_for(owner);
+                // A card another player put here says who (an enemy played
+                // on you); a player's own cards do not.
+                match from.filter(|&f| owner.is_some_and(|o| o != f)) {
+                    Some(f) => format!("{name} (from {})", def.players[f].name),
+                    None => name.to_string(),
+                }
+            })
             .collect::<Vec<_>>()
             .join(", ")
     } else {

@@ -19,6 +19,7 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Ve
             visibility: z.visibility.unwrap_or(Visibility::Public),
             unordered: z.unordered,
             show: z.show.unwrap_or(true),
+            records_from: z.records_from,
             holds: (!z.holds.is_empty()).then(|| {
                 z.holds
                     .iter()

@@ -33,7 +33,7 @@ impl Known {
 
     fn learn(&mut self, key: &Read, v: &Val) {
         match (key, v) {
-            (Read::Draw { from, to }, Val::Int(c)) => match CardIx::try_from(*c) {
+            (Read::Draw { from, to, .. }, Val::Int(c)) => match CardIx::try_from(*c) {
                 Ok(c) => self.moved(c, *from, *to),
                 // Nothing to draw: the pile was empty.
                 Err(_) => {
@@ -53,7 +53,9 @@ impl Known {
     /// Facts about a zone other than its contents become stale on a move.
     fn forget_zone(&mut self, z: u32) {
         self.values.retain(
-            |k, _| !matches!(k, Read::Distinct(y) | Read::Count(y) | Read::Has(y, _) if *y == z),
+            |k, _| {
+                !matches!(k, Read::Distinct(y) | Read::Count(y) | Read::Has(y, _) | Read::Entries(y) if *y == z)
+            },
         );
     }
 
@@ -106,8 +108,8 @@ impl Known {
             Write::AddVar(i, d) => {
                 self.int(Read::Var(ix(*i)), |o| o.and_then(|x| x.checked_add(*d)))
             }
-            Write::MoveCard { card, from, to } => self.moved(*card, ix(*from), ix(*to)),
-            Write::MoveAll { from, to } if from != to => {
+            Write::MoveCard { card, from, to, .. } => self.moved(*card, ix(*from), ix(*to)),
+            Write::MoveAll { from, to, .. } if from != to => {
                 let (from, to) = (ix(*from), ix(*to));
                 self.forget_zone(from);
                 self.forget_zone(to);
@@ -181,13 +183,21 @@ mod tests {
                 card: 4,
                 from: 1,
                 to: 2,
+                by: 0,
             }),
             // Zone 1 is known to hold [7]; zone 2 was never read.
             Op::Read(Read::Count(1), Val::Int(1)),
             Op::Read(Read::Has(1, 4), Val::Int(0)),
             Op::Read(Read::Count(2), Val::Int(1)),
             // A draw is a move: always kept.
-            Op::Read(Read::Draw { from: 3, to: 1 }, Val::Int(9)),
+            Op::Read(
+                Read::Draw {
+                    from: 3,
+                    to: 1,
+                    by: 0,
+                },
+                Val::Int(9),
+            ),
             Op::Read(Read::Cards(1), cards(&[7, 9])),
             Op::Write(Write::SetActive(1)),
             Op::Read(Read::Active, Val::Int(1)),
@@ -198,7 +208,11 @@ mod tests {
                 Read::Stat(0),
                 Read::Cards(1),
                 Read::Count(2),
-                Read::Draw { from: 3, to: 1 }
+                Read::Draw {
+                    from: 3,
+                    to: 1,
+                    by: 0
+                }
             ]
         );
     }
@@ -212,6 +226,7 @@ mod tests {
                 card: 5,
                 from: 2,
                 to: 0,
+                by: 0,
             }),
             // The zone's contents were never read: both must be read again.
             Op::Read(Read::Count(2), Val::Int(0)),

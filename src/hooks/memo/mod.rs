@@ -21,7 +21,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use thread_local::ThreadLocal;
 
-use crate::core::ops::{Op, Read, Undo, Val, Write, distinct, order_cards};
+use crate::core::ops::{Op, Read, Undo, Val, Write, distinct, entries, order_cards};
 use crate::core::{Args, Call, Choice, Datum, Event, Hooks, MemoStats, State, Traceable, Value};
 use crate::definition::CardIx;
 use crate::error::Result;
@@ -34,6 +34,7 @@ fn label(lists: &Lists, state: &mut State, key: &Read, undos: &mut Vec<Undo>) ->
         Read::Cards(s) => label_of(lists, state.slot(*s as usize)),
         Read::Distinct(s) => label_of(lists, &distinct::<[CardIx; 16]>(state.slot(*s as usize))),
         Read::Order => label_of(lists, &order_cards::<[CardIx; 16]>(state)),
+        Read::Entries(s) => label_of(lists, &entries::<[CardIx; 16]>(state, *s as usize)),
         _ => {
             let (v, u) = state.read_undoable(key);
             if let Some(u) = u {

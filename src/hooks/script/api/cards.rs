@@ -17,6 +17,35 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("card_types", |owner: &str, zone: &str| {
         zone_ids(owner, zone, Read::Distinct)
     });
+    // Each card of a zone with where it came from: `#{card: "goblin", from:
+    // "p2"}` (from: the player whose zone it left; () if it came from a
+    // shared zone or was put there at setup).
+    engine.register_fn("entries", |owner: &str, zone: &str| {
+        with_ctx(|cx| {
+            let (z, slot) = cx.zone_slot(owner, zone)?;
+            if !cx.def.zones[z].records_from {
+                return Err(format!(
+                    "entries: zone `{zone}` does not record where its cards came from (add `records_from: true` to it)"
+                )
+                .into());
+            }
+            let Val::Cards(v) = cx.read(Read::Entries(ix(slot))) else {
+                return Ok(Array::new());
+            };
+            Ok(v.chunks(2)
+                .map(|e| {
+                    let mut m = rhai::Map::new();
+                    m.insert("card".into(), cx.keys.cards[e[0] as usize].clone().into());
+                    let from = match e[1] {
+                        0 => Dynamic::UNIT,
+                        b => cx.keys.players[b as usize - 1].clone().into(),
+                    };
+                    m.insert("from".into(), from);
+                    Dynamic::from(m)
+                })
+                .collect::<Array>())
+        })
+    });
     engine.register_fn("count", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
@@ -35,7 +64,8 @@ pub(super) fn register(engine: &mut Engine) {
         |card: &str, from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let c = cx.card(card)?;
-                let (a, (z, b)) = (cx.slot(from_owner, from)?, cx.zone_slot(to_owner, to)?);
+                let (z, b) = cx.zone_slot(to_owner, to)?;
+                let (a, by) = cx.leaving_slot(from_owner, from, z)?;
                 if !cx.state.slot(a).contains(&c) {
                     return Err(format!("`{card}` is not in {from_owner} {from}").into());
                 }
@@ -44,6 +74,7 @@ pub(super) fn register(engine: &mut Engine) {
                     card: c,
                     from: a,
                     to: b,
+                    by,
                 })
             })
         },
@@ -52,14 +83,15 @@ pub(super) fn register(engine: &mut Engine) {
         "move_all",
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
-                let (a, (z, b)) = (cx.slot(from_owner, from)?, cx.zone_slot(to_owner, to)?);
+                let (z, b) = cx.zone_slot(to_owner, to)?;
+                let (a, by) = cx.leaving_slot(from_owner, from, z)?;
                 if cx.def.zones[z].holds.is_some() {
                     // A traced read: the memo replays this check exactly.
                     if let Val::Cards(cards) = cx.read(Read::Cards(ix(a))) {
                         may_hold(cx, z, &cards)?;
                     }
                 }
-                cx.write(Write::MoveAll { from: a, to: b })
+                cx.write(Write::MoveAll { from: a, to: b, by })
             })
         },
     );
@@ -68,11 +100,13 @@ pub(super) fn register(engine: &mut Engine) {
         "draw",
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
-                let (a, (z, b)) = (cx.slot(from_owner, from)?, cx.zone_slot(to_owner, to)?);
+                let (z, b) = cx.zone_slot(to_owner, to)?;
+                let (a, by) = cx.leaving_slot(from_owner, from, z)?;
                 Ok(
                     match cx.read_int(Read::Draw {
                         from: ix(a),
                         to: ix(b),
+                        by,
                     }) {
                         c if c >= 0 => {
                             may_hold(cx, z, &[c as CardIx])?;
