@@ -71,6 +71,66 @@ fn replay_finished_game_as_text() {
 }
 
 #[test]
+fn replay_as_a_player_lists_their_options_with_labels_and_values() {
+    // The Path, after both characters are picked: the first player's card
+    // decision (structured options) and, before that, a labelled ask.
+    let game = common::load("the-path", &[], &[]);
+    let (mut st, _) = tabula::State::new(&game, 1).unwrap();
+    let first = st.first_waiting().unwrap();
+    let id = |p: usize| game.def().players[p].id.clone();
+    let mut moves = String::new();
+    for c in ["caballero", "arquera"] {
+        let p = st.first_waiting().unwrap();
+        let choice = st.parse(&game, p, c).unwrap();
+        st.act(&game, p, choice).unwrap();
+        moves += &format!("  - {{{}: {c}}}\n", id(p));
+    }
+    let mover = id(st.first_waiting().unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let part = format!("game: the-path\nseed: 1\nmoves:\n{moves}");
+    let f = write(tmp.path(), "path.yaml", &part);
+    let o = tabula(&["replay", &f, "--json", "--as", &mover]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let d = &v["decision"];
+    assert_eq!(d["name"], "card");
+    assert!(
+        d["options"].as_array().unwrap().contains(&"pass".into()),
+        "{d}"
+    );
+    let drops: Vec<&serde_json::Value> = d["values"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter(|x| x["act"] == "drop")
+        .collect();
+    assert_eq!(drops.len(), 1, "the starting weapon: {d}");
+    assert!(drops[0]["card"].is_string());
+    // Another player sees no options; a spectator neither.
+    let other = if mover == "p1" { "p2" } else { "p1" };
+    let o = tabula(&["replay", &f, "--json", "--as", other]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["decision"]["options"], serde_json::json!([]));
+    // The first pick, replayed alone: its options carry labels.
+    let one = format!(
+        "game: the-path\nseed: 1\nmoves:\n{}",
+        moves.lines().next().unwrap()
+    );
+    let f1 = write(tmp.path(), "one.yaml", &one);
+    let second = if id(first) == "p1" { "p2" } else { "p1" };
+    let o = tabula(&["replay", &f1, "--json", "--as", second]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let label = v["decision"]["labels"]["arquera"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(label.starts_with("FUERZA 2, DESTREZA 5"), "{v}");
+    // An unknown player is named with the known ones.
+    let o = tabula(&["replay", &f, "--as", "p9"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("players: p1, p2"));
+}
+
+#[test]
 fn replay_unfinished_game() {
     let tmp = tempfile::tempdir().unwrap();
     let f = write(
@@ -199,6 +259,33 @@ fn check_passes_on_shipped_games() {
     let o = tabula(&["check", "--playouts", "5"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(stdout(&o).contains("ok experior"));
+}
+
+#[test]
+fn check_tries_other_settings_and_reports_why_hooks_ran() {
+    // --set reaches every run: 4 players make longer games than 2.
+    let mean = |args: &[&str]| -> f64 {
+        let o = tabula(&[&["check", "the-path", "--playouts", "10"], args].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = stdout(&o);
+        let base = out.split("base ").nth(1).unwrap();
+        base.split([',', ')']).next().unwrap().parse().unwrap()
+    };
+    assert_ne!(mean(&[]), mean(&["--set", "players=4"]));
+    let o = tabula(&["check", "the-path", "--set", "player=4"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`player`"));
+    // --memo: per hook, its script runs and why.
+    let o = tabula(&["check", "experior", "--playouts", "20", "--memo"]);
+    let out = stdout(&o);
+    assert!(out.contains("memo experior (base): "), "{out}");
+    assert!(out.contains("% replayed"), "{out}");
+    assert!(out.contains("  resolve: "), "{out}");
+    assert!(out.contains("first call with these choices"), "{out}");
+    assert!(
+        out.contains("a value not seen before: stat(*, \"sword\")"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `tabula check [PATH]...`: load every game and variant, then run seeded
-//! random playouts through the real scripts.
+//! random playouts through the real scripts; with `--memo`, also how the
+//! hook memo fares on them.
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,14 @@ use tabula::{Build, Game};
 /// Decisions after which a smoke playout counts as endless.
 const MAX_DECISIONS: usize = 100_000;
 
-pub fn run(dir: &Path, paths: &[String], playouts: u32) -> Result<i32> {
+pub struct Options {
+    pub playouts: u32,
+    /// Parameters set in every run (after each variant's).
+    pub sets: Vec<(String, i64)>,
+    pub memo: bool,
+}
+
+pub fn run(dir: &Path, paths: &[String], opts: &Options) -> Result<i32> {
     let targets: Vec<String> = if paths.is_empty() {
         source::list_ids(dir)
     } else {
@@ -20,7 +28,7 @@ pub fn run(dir: &Path, paths: &[String], playouts: u32) -> Result<i32> {
     };
     let mut failed = 0;
     for t in &targets {
-        let problems = check_one(dir, t, playouts);
+        let problems = check_one(dir, t, opts);
         if problems.is_empty() {
             continue;
         }
@@ -36,12 +44,17 @@ pub fn run(dir: &Path, paths: &[String], playouts: u32) -> Result<i32> {
     Ok(0)
 }
 
-fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<tabula::Error> {
+fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
+    let playouts = opts.playouts;
     let path: PathBuf = match source::find(target, dir) {
         Ok(p) => p,
         Err(e) => return vec![e],
     };
-    let base = match Game::load_path(&path, dir, &Settings::default(), Build::default()) {
+    let plain = Settings {
+        variants: Vec::new(),
+        sets: opts.sets.clone(),
+    };
+    let base = match Game::load_path(&path, dir, &plain, Build::default()) {
         Ok(g) => g,
         Err(e) => return vec![e],
     };
@@ -57,7 +70,7 @@ fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<tabula::Error> {
         };
         let settings = Settings {
             variants,
-            sets: Vec::new(),
+            sets: opts.sets.clone(),
         };
         let game = match Game::load_path(&path, dir, &settings, Build::default()) {
             Ok(g) => g,
@@ -90,6 +103,9 @@ fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<tabula::Error> {
             "{label} {:.1}",
             decisions as f64 / playouts.max(1) as f64
         ));
+        if opts.memo && problems.is_empty() {
+            memo_report(&game, &label, playouts);
+        }
     }
     if problems.is_empty() {
         println!(
@@ -100,4 +116,135 @@ fn check_one(dir: &Path, target: &str, playouts: u32) -> Vec<tabula::Error> {
         );
     }
     problems
+}
+
+/// The playouts again, quietly as bots play them, then the memo's account:
+/// per hook, how many calls ran the script and why.
+fn memo_report(game: &Game, label: &str, playouts: u32) {
+    let before = game.memo_stats().unwrap_or_default();
+    for seed in 0..playouts as u64 {
+        if let Ok(mut s) = State::new_quiet(game, seed) {
+            let _ = bot::random_playout(game, &mut s, seed, MAX_DECISIONS);
+        }
+    }
+    let Some(after) = game.memo_stats() else {
+        println!("memo {} ({label}): off", game.def().id);
+        return;
+    };
+    let hits = after.hits - before.hits;
+    let runs = after.misses - before.misses;
+    let calls = (hits + runs).max(1);
+    println!(
+        "memo {} ({label}): {} hook calls, {:.1}% replayed, {runs} script runs, {} record steps",
+        game.def().id,
+        hits + runs,
+        100.0 * hits as f64 / calls as f64,
+        after.nodes
+    );
+    let earlier = |hook: &str, why: &tabula::core::Miss| {
+        before
+            .why
+            .iter()
+            .find(|(h, w, _)| h == hook && w == why)
+            .map_or(0, |x| x.2)
+    };
+    // Per hook (most runs first), its reasons with players folded together.
+    let mut by_hook: Vec<HookRuns> = Vec::new();
+    for (hook, why, n) in &after.why {
+        let n = n - earlier(hook, why);
+        if n == 0 {
+            continue;
+        }
+        let text = miss_text(game, why);
+        let at = match by_hook.iter().position(|(h, _, _)| h == hook) {
+            Some(i) => i,
+            None => {
+                by_hook.push((hook.clone(), 0, Vec::new()));
+                by_hook.len() - 1
+            }
+        };
+        let (_, total, reasons) = &mut by_hook[at];
+        *total += n;
+        match reasons.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, m)) => *m += n,
+            None => reasons.push((text, n)),
+        }
+    }
+    by_hook.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    for (hook, total, mut reasons) in by_hook {
+        println!("  {hook}: {total} script runs");
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        for (text, n) in reasons.iter().take(4) {
+            println!("    {n:>7}  {text}");
+        }
+        if reasons.len() > 4 {
+            let rest: u64 = reasons[4..].iter().map(|r| r.1).sum();
+            println!("    {rest:>7}  ({} other reasons)", reasons.len() - 4);
+        }
+    }
+}
+
+/// A hook, its script runs, and their reasons with counts.
+type HookRuns = (String, u64, Vec<(String, u64)>);
+
+/// Why a hook's script ran, in the designer's terms.
+fn miss_text(game: &Game, why: &tabula::core::Miss) -> String {
+    use tabula::core::Miss;
+    match why {
+        Miss::NewArguments => "first call with these choices (or data)".into(),
+        Miss::NewValue(r) => format!("a value not seen before: {}", read_text(game, r)),
+        Miss::Chance => "drew from the RNG (random, roll, shuffle, pick): never replayed".into(),
+        Miss::Off => "memo off: two runs read the same and changed the state differently".into(),
+        Miss::Other => "a record that could not be followed, or a full memo".into(),
+    }
+}
+
+/// A read as the script wrote it, roughly, any player as `*`:
+/// `stat(*, "wounds")`.
+fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
+    use tabula::core::ops::Read;
+    let def = game.def();
+    let stat = |i: u32| {
+        let n = def.stats.len().max(1);
+        let (p, s) = (i as usize / n, i as usize % n);
+        let _ = p;
+        format!("stat(*, \"{}\")", def.stats[s].id)
+    };
+    let zone = |slot: u32| {
+        for (z, zone) in def.zones.iter().enumerate() {
+            for p in def.owners(z) {
+                if def.slot(z, p) == slot as usize {
+                    let owner = match zone.per {
+                        tabula::definition::format::Per::Player => "*",
+                        tabula::definition::format::Per::Game => "\"\"",
+                    };
+                    return format!("{owner}, \"{}\"", zone.id);
+                }
+            }
+        }
+        format!("slot {slot}")
+    };
+    match r {
+        Read::Stat(i) => stat(*i),
+        Read::Var(i) => format!(
+            "get_var(\"{}\")",
+            def.vars.get(*i as usize).map_or("?", |v| v.id.as_str())
+        ),
+        Read::Cards(s) => format!("cards({})", zone(*s)),
+        Read::Distinct(s) => format!("card_types({})", zone(*s)),
+        Read::Count(s) => format!("count({})", zone(*s)),
+        Read::Entries(s) => format!("entries({})", zone(*s)),
+        Read::Has(s, c) => format!("has({}, \"{}\")", zone(*s), def.cards[*c as usize].id),
+        Read::Turn => "turn()".into(),
+        Read::Active => "active()".into(),
+        Read::Order => "order()".into(),
+        Read::IsOver => "is_over()".into(),
+        Read::AnyAtLeast { stat: s, .. } => format!(
+            "any_at_least(\"{}\", ..)",
+            def.stats.get(*s as usize).map_or("?", |x| x.id.as_str())
+        ),
+        Read::Extreme { max, .. } => if *max { "max_stat(..)" } else { "min_stat(..)" }.into(),
+        Read::Compare(a, b) => format!("compare_stats: {} vs {}", stat(*a), stat(*b)),
+        Read::Draw { from, .. } => format!("draw({}, ..)", zone(*from)),
+    }
 }

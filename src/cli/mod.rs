@@ -95,6 +95,10 @@ pub enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Show the game as this player saw it: their hidden cards, the
+        /// lines only they read, and their options if it is their turn.
+        #[arg(long = "as", value_name = "PLAYER")]
+        viewer: Option<String>,
     },
     /// Print the JSON Schema of a game file (for editors; docs/game.schema.json).
     Schema,
@@ -107,7 +111,30 @@ pub enum Command {
         /// Random playouts per game and variant.
         #[arg(long, default_value_t = 20)]
         playouts: u32,
+        /// Set a parameter in every run, e.g. --set players=4 (repeatable).
+        #[arg(long = "set", value_name = "K=V", value_parser = parse_set, add = ArgValueCandidates::new(complete::sets))]
+        sets: Vec<(String, i64)>,
+        /// Also play the playouts as bots do (quietly, through the hook
+        /// memo) and report, per hook, how often its script ran and why.
+        #[arg(long)]
+        memo: bool,
     },
+}
+
+/// A player by id, or an error that lists the players.
+pub fn player_of(def: &tabula::definition::Def, id: &str) -> tabula::Result<usize> {
+    def.player(id).ok_or_else(|| {
+        let ids: Vec<&str> = def.players.iter().map(|p| p.id.as_str()).collect();
+        let mut e = tabula::Error::usage(format!(
+            "no player `{id}` in {} (players: {})",
+            def.id,
+            ids.join(", ")
+        ));
+        if let Some(h) = tabula::error::did_you_mean(id, ids) {
+            e = e.note(h);
+        }
+        e
+    })
 }
 
 /// Whether to colour output on stderr.
@@ -185,8 +212,21 @@ pub fn main() -> i32 {
         Command::Play(args) => play::run(&dir, args),
         Command::Sim(args) => sim::run(&dir, args),
         Command::Solve(args) => solve::run(&dir, args),
-        Command::Replay { file, json } => replay::run(&dir, &file, json),
-        Command::Check { paths, playouts } => check::run(&dir, &paths, playouts),
+        Command::Replay { file, json, viewer } => replay::run(&dir, &file, json, viewer.as_deref()),
+        Command::Check {
+            paths,
+            playouts,
+            sets,
+            memo,
+        } => check::run(
+            &dir,
+            &paths,
+            &check::Options {
+                playouts,
+                sets,
+                memo,
+            },
+        ),
         Command::Schema => {
             println!("{}", tabula::format::schema());
             Ok(0)

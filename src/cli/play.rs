@@ -121,20 +121,7 @@ pub fn run(dir: &Path, a: PlayArgs) -> Result<i32> {
 fn seats(s: &Session, a: &PlayArgs) -> Result<Vec<Seat>> {
     let def = &s.game.def();
     let n = def.nplayers();
-    let seat_of = |id: &str| {
-        def.player(id).ok_or_else(|| {
-            let ids: Vec<&str> = def.players.iter().map(|p| p.id.as_str()).collect();
-            let mut e = Error::usage(format!(
-                "no player `{id}` in {} (players: {})",
-                def.id,
-                ids.join(", ")
-            ));
-            if let Some(h) = did_you_mean(id, ids) {
-                e = e.note(h);
-            }
-            e
-        })
-    };
+    let seat_of = |id: &str| super::player_of(def, id);
     let mut given: Vec<Option<Seat>> = vec![None; n];
     for (p, k) in &a.bots {
         let i = seat_of(p)?;

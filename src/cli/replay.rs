@@ -1,4 +1,5 @@
-//! `tabula replay FILE [--json]`: re-run a saved game, print where it ends.
+//! `tabula replay FILE [--json] [--as P]`: re-run a saved game, print where
+//! it ends, as a spectator or as one player saw it.
 
 use std::path::Path;
 
@@ -6,21 +7,29 @@ use tabula::error::Result;
 use tabula::replay::{self, Replay};
 use tabula::view;
 
-pub fn run(dir: &Path, file: &Path, json: bool) -> Result<i32> {
+pub fn run(dir: &Path, file: &Path, json: bool, viewer: Option<&str>) -> Result<i32> {
     let r = Replay::read(file)?;
     let played = replay::play(&r, Some(file), dir)?;
     let (game, state) = (&played.game, &played.state);
+    let viewer = match viewer {
+        None => None,
+        Some(id) => Some(super::player_of(game.def(), id)?),
+    };
     if json {
-        let v = view::view(game, state, None);
+        let v = view::view(game, state, viewer);
         let text = serde_json::to_string_pretty(&v).unwrap_or_default();
         println!("{text}");
         return Ok(0);
     }
-    for e in played.log.iter().filter(|e| e.to().is_none()) {
+    for e in played
+        .log
+        .iter()
+        .filter(|e| e.to().is_none() || e.to() == viewer)
+    {
         println!("{}", tabula::phrase(game, e));
     }
     println!();
-    println!("{}", view::render(game, state, None));
+    println!("{}", view::render(game, state, viewer));
     match state.outcome() {
         Some(tabula::Outcome::Win(p)) => println!("Over: {} wins.", game.def().players[p].name),
         Some(tabula::Outcome::Draw) => println!("Over: a draw."),

@@ -54,11 +54,29 @@ pub trait Traceable: Hooks {
 }
 
 /// What a memo did on this thread: runs replayed, runs of the hooks, runs
-/// by hook (most first), and its size.
+/// by hook (most first), why they ran (most first), and its size.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MemoStats {
     pub hits: u64,
     pub misses: u64,
     pub runs: Vec<(String, u64)>,
+    pub why: Vec<(String, Miss, u64)>,
     pub nodes: usize,
+}
+
+/// Why a memo ran a hook's script rather than replaying a record.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Miss {
+    /// The hook was never called with these arguments before.
+    NewArguments,
+    /// A read gave a value no record has seen there.
+    NewValue(super::ops::Read),
+    /// The run drew from the RNG: it cannot be replayed.
+    Chance,
+    /// The memo is off for the hook: two runs read the same and wrote
+    /// differently (a hook that reads something the engine cannot see).
+    Off,
+    /// The record could not be followed (a write that did not apply), or
+    /// the memo is full.
+    Other,
 }

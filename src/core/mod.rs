@@ -18,7 +18,7 @@ mod visibility;
 
 pub use decision::{Ask, AskCache, Choice, Datum, Decision, Outcome};
 pub use event::Event;
-pub use hooks::{Args, Call, Hooks, MemoStats, Traceable};
+pub use hooks::{Args, Call, Hooks, MemoStats, Miss, Traceable};
 pub use rng::{below, shuffle};
 pub use state::State;
 pub use value::Value;

@@ -45,8 +45,15 @@ pub struct DecisionView {
     /// Player -> their choice if this viewer may see it, "(chosen)" if made
     /// but secret, null if not made yet.
     pub chosen: IndexMap<String, Option<String>>,
-    /// The viewer's legal choices now.
+    /// The viewer's legal choices now (each as typed, and as a replay
+    /// records it).
     pub options: Vec<String>,
+    /// What the asker says an option of the viewer's means, by option.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub labels: IndexMap<String, String>,
+    /// A structured option's value (what the script receives), by option.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub values: IndexMap<String, crate::core::Value>,
 }
 
 pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
@@ -82,6 +89,7 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
         }
         zones.insert(zone.id.clone(), by_owner);
     }
+    let mine = viewer.map_or(&[][..], |v| state.legal(v));
     let decision = state.decision().map(|d| DecisionView {
         name: d.name.to_string(),
         prompt: d.prompt.to_string(),
@@ -103,15 +111,18 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
                 (def.players[p].id.clone(), shown)
             })
             .collect(),
-        options: viewer
-            .map(|v| {
-                state
-                    .legal(v)
-                    .iter()
-                    .map(|c| c.text(game).to_string())
-                    .collect()
+        options: mine.iter().map(|c| c.text(game).to_string()).collect(),
+        labels: mine
+            .iter()
+            .filter_map(|c| Some((c.text(game).to_string(), d.label(c)?.to_string())))
+            .collect(),
+        values: mine
+            .iter()
+            .filter_map(|c| match c {
+                crate::core::Choice::Data(x) => Some((x.text.to_string(), x.value.clone())),
+                _ => None,
             })
-            .unwrap_or_default(),
+            .collect(),
     });
     View {
         game: def.id.clone(),

@@ -22,7 +22,9 @@ use smallvec::SmallVec;
 use thread_local::ThreadLocal;
 
 use crate::core::ops::{Op, Read, Undo, Val, Write, distinct, entries, order_cards};
-use crate::core::{Args, Call, Choice, Datum, Event, Hooks, MemoStats, State, Traceable, Value};
+use crate::core::{
+    Args, Call, Choice, Datum, Event, Hooks, MemoStats, Miss, State, Traceable, Value,
+};
 use crate::definition::CardIx;
 use crate::error::Result;
 
@@ -134,6 +136,8 @@ struct Trie {
     misses: u64,
     /// Script runs by hook (for TABULA_MEMO_STATS).
     runs: FxHashMap<String, u64>,
+    /// Script runs by hook and reason (`check --memo`).
+    why: FxHashMap<(String, Miss), u64>,
 }
 
 /// A part of a hook call's memo key, borrowed from the call: no allocation
@@ -265,6 +269,7 @@ impl Trie {
             hits: 0,
             misses: 0,
             runs: FxHashMap::default(),
+            why: FxHashMap::default(),
         }
     }
 
@@ -290,27 +295,32 @@ impl Trie {
             .map(|(_, _, r)| *r)
     }
 
-    /// Replay a recorded run on `state`: true if it went all the way; on a
-    /// miss the state is as it was.
-    fn replay(&mut self, hook: &str, args: &Args, state: &mut State) -> bool {
+    /// A run of the script, and why.
+    fn ran(&mut self, hook: &str, why: Miss) {
+        self.misses += 1;
+        *self.runs.entry(hook.to_string()).or_default() += 1;
+        *self.why.entry((hook.to_string(), why)).or_default() += 1;
+    }
+
+    /// Replay a recorded run on `state`: None if it went all the way; on a
+    /// miss (why) the state is as it was.
+    fn replay(&mut self, hook: &str, args: &Args, state: &mut State) -> Option<Miss> {
         let Some(mut n) = self.root(hook, args) else {
-            self.misses += 1;
-            *self.runs.entry(hook.to_string()).or_default() += 1;
-            return false;
+            return Some(Miss::NewArguments);
         };
         let mut undos = std::mem::take(&mut self.undos);
         undos.clear();
-        let hit = loop {
+        let missed = loop {
             match &self.nodes[n as usize] {
-                Node::Done => break true,
-                Node::Unknown => break false,
+                Node::Done => break None,
+                Node::Unknown => break Some(Miss::Other),
                 Node::Read { key, branches } => {
                     let Some(l) = label(&self.lists, state, key, &mut undos) else {
-                        break false;
+                        break Some(Miss::NewValue(key.clone()));
                     };
                     match branches.get(l) {
                         Some(c) => n = c,
-                        None => break false,
+                        None => break Some(Miss::NewValue(key.clone())),
                     }
                 }
                 Node::Write { op, next } => match state.write(op) {
@@ -318,21 +328,20 @@ impl Trie {
                         undos.push(u);
                         n = *next;
                     }
-                    None => break false,
+                    None => break Some(Miss::Other),
                 },
             }
         };
-        if hit {
-            self.hits += 1;
-        } else {
-            self.misses += 1;
-            *self.runs.entry(hook.to_string()).or_default() += 1;
-            while let Some(u) = undos.pop() {
-                state.undo(u);
+        match missed {
+            None => self.hits += 1,
+            Some(_) => {
+                while let Some(u) = undos.pop() {
+                    state.undo(u);
+                }
             }
         }
         self.undos = undos;
-        hit
+        missed
     }
 
     /// The label of a recorded value (numbering a new long list).
@@ -441,24 +450,34 @@ impl<H: Traceable> Hooks for Memo<H> {
             return self.inner.run(state, call, events);
         }
         let trie = self.tries.get_or(|| RefCell::new(Trie::new()));
-        let on = {
+        let missed = {
             let mut t = trie.borrow_mut();
             if !t.enabled(call.hook) {
-                false
-            } else if t.replay(call.hook, &call.args, state) {
-                return Ok(());
+                Miss::Off
             } else {
-                true
+                match t.replay(call.hook, &call.args, state) {
+                    None => return Ok(()),
+                    Some(why) => why,
+                }
             }
         };
+        let on = missed != Miss::Off;
         let (result, trace) = if on {
             self.inner.run_traced(state, call, events)
         } else {
             (self.inner.run(state, call, events), None)
         };
+        let mut t = trie.borrow_mut();
+        // A traced run that gave no record drew from the RNG.
+        let why = if on && trace.is_none() {
+            Miss::Chance
+        } else {
+            missed
+        };
+        t.ran(call.hook, why);
         result?;
         if let Some(ops) = trace {
-            trie.borrow_mut().insert(call.hook, &call.args, ops);
+            t.insert(call.hook, &call.args, ops);
         }
         Ok(())
     }
@@ -472,10 +491,18 @@ impl<H: Traceable> Hooks for Memo<H> {
         let t = trie.borrow();
         let mut runs: Vec<(String, u64)> = t.runs.iter().map(|(k, n)| (k.clone(), *n)).collect();
         runs.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+        let mut why: Vec<(String, Miss, u64)> = t
+            .why
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|((h, w), n)| (h.clone(), w.clone(), *n))
+            .collect();
+        why.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
         Some(MemoStats {
             hits: t.hits,
             misses: t.misses,
             runs,
+            why,
             nodes: t.node_count(),
         })
     }
