@@ -233,3 +233,106 @@ fn shuffle_and_pick_use_the_games_seed() {
     sorted.sort_unstable();
     assert_eq!(sorted.iter().collect::<String>(), "12345678", "{a}");
 }
+
+#[test]
+fn forced_moves_auto_plays_a_players_only_option_for_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    let yaml = std::fs::read_to_string(games().join("auction.yaml")).unwrap();
+    std::fs::write(
+        dir.join("games/auction.yaml"),
+        format!("{yaml}forced_moves: auto\n"),
+    )
+    .unwrap();
+    std::fs::copy(
+        games().join("../scripts/auction.rhai"),
+        dir.join("scripts/auction.rhai"),
+    )
+    .unwrap();
+    let settings = Settings {
+        variants: vec![],
+        sets: vec![("coins".into(), 1)],
+    };
+    let game = tabula::load("auction", &dir.join("games"), &settings).unwrap();
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    // Both may bid 0 or 1. Red wins the first prize with 1 and is left with
+    // no coin: from then on red's bid of 0 is played for them.
+    play(&game, &mut st, &[("red", "1"), ("blue", "0")]);
+    let log = play(&game, &mut st, &[("red", "take gem3")]);
+    assert!(
+        log.iter().any(|l| l == "Red plays 0: the only choice"),
+        "{log:?}"
+    );
+    assert_eq!(st.waiting(), [1], "only blue chooses");
+    assert_eq!(texts(&game, &st, 1), ["0", "1"]);
+    // A save made here loads to the same position: the forced bid is not
+    // part of any move.
+    let mut session = tabula::session::Session::from_replay(
+        dir,
+        tabula::replay::Replay {
+            game: dir
+                .join("games/auction.yaml")
+                .to_string_lossy()
+                .into_owned(),
+            settings: settings.clone(),
+            seed: 1,
+            moves: vec![
+                vec![("blue".into(), "0".into()), ("red".into(), "1".into())],
+                vec![("red".into(), "take gem3".into())],
+            ],
+            ..Default::default()
+        },
+        None,
+        vec![tabula::session::Seat::Person; 2],
+    )
+    .unwrap();
+    assert_eq!(session.state.waiting(), [1]);
+    session.act(1, "1").unwrap();
+    let moves = session.to_replay().moves;
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    assert_eq!(moves[2], [("blue".to_string(), "1".to_string())]);
+}
+
+#[test]
+fn a_declared_payoff_is_what_solve_sim_and_the_view_report() {
+    let settings = Settings {
+        variants: vec![],
+        sets: vec![("coins".into(), 2)],
+    };
+    let game = tabula::load("auction", &games(), &settings).unwrap();
+    // Symmetric: the margin of points under best play is 0.
+    let s = tabula::solve::solve(&game, 0, 1).unwrap();
+    assert_eq!(s.payoff.as_deref(), Some("points"));
+    assert!(s.worth.value.abs() < 1e-9, "{s:?}");
+    // Red takes two gems with a coin each, then blue the last: the view
+    // gives each player's points as their return.
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    for gem in ["gem3", "gem2"] {
+        play(&game, &mut st, &[("red", "1"), ("blue", "0")]);
+        play(&game, &mut st, &[("red", &format!("take {gem}"))]);
+    }
+    assert!(
+        tabula::view::view(&game, &st, None).payoff.is_none(),
+        "not over"
+    );
+    play(&game, &mut st, &[("red", "0"), ("blue", "1")]);
+    play(&game, &mut st, &[("blue", "take gem1")]);
+    let p = tabula::view::view(&game, &st, None).payoff.unwrap();
+    assert_eq!((p["red"], p["blue"]), (5, 1));
+    // sim: the mean return per seat.
+    let cfg = tabula::sim::SimConfig {
+        games: 400,
+        seed: 0,
+        bots: vec!["random".into(); 2],
+        jobs: 1,
+        max_decisions: 10_000,
+    };
+    let t = tabula::sim::run(&game, &cfg, &|_| {}).unwrap();
+    let r = tabula::sim::report(&game, &cfg, &t);
+    let (red, _) = r.seats[0].payoff.unwrap();
+    let (blue, _) = r.seats[1].payoff.unwrap();
+    assert!((0.0..=6.0).contains(&red) && (0.0..=6.0).contains(&blue));
+    assert!(red + blue > 0.0);
+}

@@ -38,6 +38,8 @@ pub struct Record {
     /// Cards played (chosen), by whom.
     pub plays: Vec<(PlayerIx, CardIx)>,
     pub error: Option<String>,
+    /// Each player's return, when the game declares a payoff stat.
+    pub payoff: Option<Vec<i64>>,
 }
 
 /// A run's games added up: what the report needs, in memory that does not
@@ -56,6 +58,10 @@ pub struct Tally {
     /// Game lengths: length -> number of games.
     pub turns: BTreeMap<u32, u64>,
     pub decisions: BTreeMap<u32, u64>,
+    /// Per seat, the sum and the sum of squares of its returns (games that
+    /// ended, in a game with a payoff stat).
+    pub payoff_sum: Vec<i128>,
+    pub payoff_squares: Vec<i128>,
     /// Per card: times chosen, and times its chooser won the game.
     pub played: Vec<u64>,
     pub played_won: Vec<u64>,
@@ -68,6 +74,8 @@ impl Tally {
     pub fn new(players: usize, cards: usize) -> Tally {
         Tally {
             wins: vec![0; players],
+            payoff_sum: vec![0; players],
+            payoff_squares: vec![0; players],
             played: vec![0; cards],
             played_won: vec![0; cards],
             ..Tally::default()
@@ -88,6 +96,12 @@ impl Tally {
             && self.errors.len() < KEPT_ERRORS
         {
             self.errors.push((i, e.clone()));
+        }
+        if let Some(r) = &r.payoff {
+            for (p, &x) in r.iter().enumerate() {
+                self.payoff_sum[p] += i128::from(x);
+                self.payoff_squares[p] += i128::from(x) * i128::from(x);
+            }
         }
         *self.turns.entry(r.turns).or_default() += 1;
         *self.decisions.entry(r.decisions).or_default() += 1;
@@ -112,6 +126,12 @@ impl Tally {
         self.unfinished += o.unfinished;
         self.failed += o.failed;
         add(&mut self.wins, o.wins);
+        for (a, b) in [
+            (&mut self.payoff_sum, o.payoff_sum),
+            (&mut self.payoff_squares, o.payoff_squares),
+        ] {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
         add(&mut self.played, o.played);
         add(&mut self.played_won, o.played_won);
         add_hist(&mut self.turns, o.turns);
@@ -135,6 +155,7 @@ pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> 
         decisions: 0,
         plays: Vec::new(),
         error: None,
+        payoff: None,
     };
     let mut seats: Vec<Box<dyn bot::Bot>> = Vec::new();
     for (p, kind) in bots.iter().enumerate() {
@@ -171,6 +192,7 @@ pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> 
         }
     }
     rec.outcome = state.outcome();
+    rec.payoff = state.payoff(game);
     rec.turns = state.turn();
     rec
 }
@@ -322,6 +344,8 @@ pub struct SeatFigures {
     pub player: String,
     pub bot: String,
     pub wins: Rate,
+    /// The mean return and its 95% CI half-width, with a payoff stat.
+    pub payoff: Option<(f64, f64)>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -344,6 +368,17 @@ pub struct Report {
     pub cards: Vec<CardFigures>,
 }
 
+/// A seat's mean return over the games that ended, with a 95% CI.
+fn mean_ci(t: &Tally, p: usize) -> Option<(f64, f64)> {
+    let n = (t.games - t.unfinished - t.failed) as f64;
+    if n < 1.0 {
+        return None;
+    }
+    let mean = t.payoff_sum[p] as f64 / n;
+    let var = (t.payoff_squares[p] as f64 / n - mean * mean).max(0.0);
+    Some((mean, 1.959_964 * (var / n).sqrt()))
+}
+
 pub fn report(game: &Game, cfg: &SimConfig, t: &Tally) -> Report {
     let def = game.def();
     let (n, wins, played) = (t.games, &t.wins, &t.played);
@@ -355,6 +390,7 @@ pub fn report(game: &Game, cfg: &SimConfig, t: &Tally) -> Report {
             player: pl.id.clone(),
             bot: cfg.bots[p].clone(),
             wins: Rate::new(wins[p], n),
+            payoff: def.payoff.and(mean_ci(t, p)),
         })
         .collect();
     // Difference of two proportions from one multinomial sample.
@@ -432,6 +468,7 @@ mod tests {
             decisions: 2 * turns,
             plays: vec![(0, 1), (1, 0)],
             error: err.map(String::from),
+            payoff: outcome.map(|_| vec![i64::from(turns), -i64::from(turns)]),
         };
         let games = [
             rec(3, Some(Outcome::Win(0)), None),

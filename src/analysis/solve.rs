@@ -37,6 +37,16 @@ pub struct Worth {
 }
 
 impl Worth {
+    /// An ended game's worth: the first player's payoff (half the margin of
+    /// a declared payoff stat: their return in a zero-sum game), and the
+    /// result.
+    fn at(game: &Game, st: &State) -> Worth {
+        let mut w = Worth::of(st.outcome());
+        if let Some(r) = st.payoff(game) {
+            w.value = (r[0] - r.get(1).copied().unwrap_or(0)) as f64 / 2.0;
+        }
+        w
+    }
     fn of(outcome: Option<Outcome>) -> Worth {
         match outcome {
             Some(Outcome::Win(0)) => Worth {
@@ -90,6 +100,9 @@ pub struct Solution {
     pub variants: Vec<String>,
     pub params: Vec<(String, i64)>,
     pub players: [String; 2],
+    /// The stat whose margin `worth.value` measures (half of the first
+    /// player's minus the second's), or None for win/draw/loss.
+    pub payoff: Option<String>,
     pub worth: Worth,
     /// The first decision: each decider's optimal strategy.
     pub first_decision: String,
@@ -219,7 +232,7 @@ impl Solver<'_> {
 
     fn worth(&mut self, st: &State) -> Result<Worth> {
         if st.is_over() {
-            return Ok(Worth::of(st.outcome()));
+            return Ok(Worth::at(self.game, st));
         }
         let k = st.key(self.game);
         if let Some(w) = self.table.get(&k) {
@@ -510,6 +523,7 @@ pub fn solve_within(
         variants: def.applied.clone(),
         params: def.sets.clone(),
         players: [def.players[0].id.clone(), def.players[1].id.clone()],
+        payoff: game.def().payoff.map(|x| game.def().stats[x].id.clone()),
         worth,
         first_decision: root
             .decision()
@@ -679,7 +693,7 @@ impl Br<'_> {
     fn value(&mut self, st: &State) -> Result<f64> {
         let (game, me) = (self.game, self.me);
         if st.is_over() {
-            let w = Worth::of(st.outcome()).value;
+            let w = Worth::at(game, st).value;
             return Ok(if me == 0 { w } else { -w });
         }
         let k = st.key(game);

@@ -227,6 +227,11 @@ fn print_report(r: &Report) {
     if let Some((d, ci)) = r.first_seat_advantage {
         println!("\nfirst seat advantage: {d:+.1} points (95% CI +/- {ci:.1})");
     }
+    for s in &r.seats {
+        if let Some((m, ci)) = s.payoff {
+            println!("mean payoff of {}: {m:+.3} (95% CI +/- {ci:.3})", s.player);
+        }
+    }
     println!(
         "length: turns mean {:.1}, median {}, p95 {}; decisions mean {:.1}, median {}, p95 {}",
         r.turns.mean,

@@ -77,10 +77,18 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         s.players[1],
         s.worth.loss
     );
-    println!(
-        "  payoff: +1 a win of {}, -1 a win of {}, 0 a draw (half a win each)",
-        s.players[0], s.players[1]
-    );
+    match game.def().payoff {
+        Some(stat) => println!(
+            "  payoff: half of {0}'s {stat} minus {1}'s at the end ({0}'s return when they sum to 0)",
+            s.players[0],
+            s.players[1],
+            stat = game.def().stats[stat].id
+        ),
+        None => println!(
+            "  payoff: +1 a win of {}, -1 a win of {}, 0 a draw (half a win each)",
+            s.players[0], s.players[1]
+        ),
+    }
     println!(
         "\nfirst decision `{}`, optimal strategies:",
         s.first_decision

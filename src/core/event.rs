@@ -16,6 +16,12 @@ pub enum Event {
         player: PlayerIx,
         choice: Choice,
     },
+    /// `player` had one legal option and it was played for them
+    /// (`forced_moves: auto`); only they are told.
+    Forced {
+        player: PlayerIx,
+        choice: Choice,
+    },
     /// A decision of several players, shown together once all have chosen.
     Revealed {
         choices: Vec<(PlayerIx, Choice)>,
@@ -60,6 +66,7 @@ impl Event {
     pub fn to(&self) -> Option<PlayerIx> {
         match self {
             Event::Log { to, .. } => *to,
+            Event::Forced { player, .. } => Some(*player),
             _ => None,
         }
     }

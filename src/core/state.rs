@@ -37,6 +37,8 @@ pub struct State {
     /// In a match: the game being played (from 1) and each player's wins.
     pub(super) game_no: u32,
     pub(super) match_wins: Vec<u32>,
+    /// Decisions completed so far (not part of a position).
+    pub(super) completed: u64,
 }
 
 impl State {
@@ -73,10 +75,12 @@ impl State {
             logging,
             game_no: 1,
             match_wins: vec![0; n],
+            completed: 0,
         };
         let mut events = Vec::new();
         state.start_game(game, &mut events)?;
         state.advance(game, &mut events)?;
+        state.play_forced(game, &mut events)?;
         Ok((state, events))
     }
 
@@ -93,6 +97,17 @@ impl State {
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
+    /// Each player's return at the end, when the game declares its payoff
+    /// as a stat (`payoff:`); None before the end or without one.
+    pub fn payoff(&self, game: &(impl super::AsDef + ?Sized)) -> Option<Vec<i64>> {
+        let stat = game.def().payoff?;
+        self.outcome?;
+        Some(
+            (0..game.def().nplayers())
+                .map(|p| self.stat(game, p, stat))
+                .collect(),
+        )
+    }
     #[inline]
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
@@ -105,6 +120,11 @@ impl State {
     /// Stop recording events: the state becomes a playout's.
     pub fn set_quiet(&mut self) {
         self.logging = false;
+    }
+    /// How many decisions have been completed (a decision a forced choice
+    /// completed counts too).
+    pub fn completed(&self) -> u64 {
+        self.completed
     }
     /// In a match, the game being played (from 1).
     pub fn game_no(&self) -> u32 {
@@ -238,6 +258,46 @@ impl State {
         player: PlayerIx,
         choice: Choice,
     ) -> Result<Vec<Event>> {
+        let mut events = self.apply_one(game, player, choice)?;
+        self.play_forced(game, &mut events)?;
+        Ok(events)
+    }
+
+    /// With `forced_moves: auto`, play every choice that is the only one a
+    /// waiting player has, until someone has a real choice or the game ends.
+    fn play_forced(&mut self, game: &(impl Rules + ?Sized), events: &mut Vec<Event>) -> Result<()> {
+        if !game.def().auto_forced {
+            return Ok(());
+        }
+        loop {
+            let Some(d) = self.decision() else {
+                return Ok(());
+            };
+            let forced = d.waiting_now().find_map(|p| match d.options_of(p) {
+                [one] => Some((p, one.clone())),
+                _ => None,
+            });
+            let Some((player, choice)) = forced else {
+                return Ok(());
+            };
+            if self.logging {
+                events.push(Event::Forced {
+                    player,
+                    choice: choice.clone(),
+                });
+            }
+            let more = self.apply_one(game, player, choice)?;
+            events.extend(more);
+        }
+    }
+
+    /// One choice, and what follows until the next decision.
+    fn apply_one(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        player: PlayerIx,
+        choice: Choice,
+    ) -> Result<Vec<Event>> {
         let logging = self.logging;
         let Some(d) = self.pending.front_mut().filter(|_| self.outcome.is_none()) else {
             return Err(Error::new(ErrorKind::Move, "the game is over"));
@@ -267,6 +327,7 @@ impl State {
             let Some(d) = self.pending.pop_front() else {
                 return Err(Error::new(ErrorKind::Move, "the game is over"));
             };
+            self.completed += 1;
             if d.players.len() > 1 && logging {
                 events.push(Event::Revealed {
                     choices: d
@@ -339,6 +400,7 @@ impl State {
             logging: self.logging,
             game_no: 0,
             match_wins: Vec::new(),
+            completed: self.completed,
         };
         let taken = std::mem::replace(self, stand_in);
         let (back, out) = f(taken);

@@ -238,6 +238,10 @@ pub struct Def {
     pub match_wins: Option<u32>,
     /// A match with no winner after this many games is a draw.
     pub match_max_games: u32,
+    /// The stat that is each player's return at the end (`payoff:`).
+    pub payoff: Option<usize>,
+    /// A player with one legal option is not asked (`forced_moves: auto`).
+    pub auto_forced: bool,
     /// Total number of zone slots in a state.
     pub slots: usize,
     /// The script files (main first, then variants') and the hooks the

@@ -118,6 +118,20 @@ pub struct GameFile {
     /// Play a match of several games instead of one.
     #[serde(rename = "match")]
     pub match_: Option<MatchDef>,
+    /// The players' returns are this stat at the end (chips, points)
+    /// rather than win/draw/loss: `sim`, `solve` and `replay --json`
+    /// report it.
+    pub payoff: Option<Name>,
+    /// `auto`: a decision where a player has one legal option is played
+    /// for them without asking; `ask` (the default) asks anyway.
+    pub forced_moves: Option<ForcedMoves>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ForcedMoves {
+    Ask,
+    Auto,
 }
 
 /// A match: games are played until a player has `wins` game wins; drawn
@@ -456,6 +470,8 @@ pub fn merge(base: GameFile, top: GameFile) -> GameFile {
         setup: top.setup.or(base.setup),
         flow: top.flow.or(base.flow),
         rules: top.rules.or(base.rules),
+        payoff: top.payoff.or(base.payoff),
+        forced_moves: top.forced_moves.or(base.forced_moves),
         variants: keyed(base.variants, top.variants),
         match_: top.match_.or(base.match_),
     }

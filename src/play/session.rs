@@ -45,20 +45,24 @@ pub enum Reloaded {
     Diverged { after: usize, changes: Vec<String> },
 }
 
-/// The state and log after some moves, and the first failing move (1-based)
-/// with its error, if any.
-type Replayed = (State, Vec<Event>, Option<(usize, Error)>);
+/// The state and log after some moves, whether the last move left its
+/// decision open (some players still to choose), and the first failing
+/// move (1-based) with its error, if any.
+type Replayed = (State, Vec<Event>, bool, Option<(usize, Error)>);
 
 /// Play `moves` from a new game.
 fn replay_moves(game: &Game, seed: u64, moves: &[Vec<(String, String)>]) -> Result<Replayed> {
     let (mut state, mut log) = State::new(game, seed)?;
+    let mut open = false;
     for (i, m) in moves.iter().enumerate() {
+        let before = state.completed();
         match apply_move(game, &mut state, m) {
             Ok(events) => log.extend(events),
-            Err(e) => return Ok((state, log, Some((i + 1, e)))),
+            Err(e) => return Ok((state, log, false, Some((i + 1, e)))),
         }
+        open = state.completed() == before;
     }
-    Ok((state, log, None))
+    Ok((state, log, open, None))
 }
 
 impl Session {
@@ -100,7 +104,7 @@ impl Session {
         seats.resize(game.def().nplayers(), Seat::Bot(bot::STRONGEST.into()));
         let moves = std::mem::take(&mut replay.moves);
         let positions = std::mem::take(&mut replay.positions);
-        let (state, log, failed) = replay_moves(&game, replay.seed, &moves)?;
+        let (state, log, open, failed) = replay_moves(&game, replay.seed, &moves)?;
         if let Some((i, e)) = failed {
             let at = positions.get(i - 1).cloned().flatten();
             return Err(Error {
@@ -122,7 +126,7 @@ impl Session {
             saved_at: Some(saved),
         };
         s.saved_at = path.map(|_| saved);
-        s.split_partial();
+        s.split_partial(open);
         Ok(s)
     }
 
@@ -148,13 +152,12 @@ impl Session {
             self.game.def().players[p].id.clone(),
             choice.text(&self.game).to_string(),
         )];
+        let before = self.state.completed();
         let events = apply_move(&self.game, &mut self.state, &entry)?;
         self.current.extend(entry);
-        let fresh = self
-            .state
-            .decision()
-            .is_none_or(|d| d.chosen.iter().all(Option::is_none));
-        if fresh {
+        // The decision was completed (what follows may already hold forced
+        // choices: those are not part of a move).
+        if self.state.completed() != before {
             // Written in seat order, whoever chose first.
             let def = &self.game.def();
             self.current.sort_by_key(|(p, _)| def.player(p));
@@ -230,14 +233,14 @@ impl Session {
             return Ok(false);
         };
         moves.truncate(last);
-        let (state, log, failed) = replay_moves(&self.game, self.replay.seed, &moves)?;
+        let (state, log, open, failed) = replay_moves(&self.game, self.replay.seed, &moves)?;
         if let Some((_, e)) = failed {
             return Err(e);
         }
         self.state = state;
         self.log = log;
         self.replay.moves = moves;
-        self.current.clear();
+        self.split_partial(open);
         Ok(true)
     }
 
@@ -266,9 +269,14 @@ impl Session {
         let (mut old_state, _) = State::new(&self.game, seed)?;
         let (mut new_state, mut new_log) = State::new(&new, seed)?;
         let mut first_diff = diff(&self.game, &old_state, &new, &new_state).map(|c| (0, c));
+        let mut open = false;
         for (i, m) in moves.iter().enumerate() {
+            let before = new_state.completed();
             match apply_move(&new, &mut new_state, m) {
-                Ok(ev) => new_log.extend(ev),
+                Ok(ev) => {
+                    new_log.extend(ev);
+                    open = new_state.completed() == before;
+                }
                 Err(e) => {
                     let message = format!("move {} under the new rules: {}", i + 1, e.message);
                     return Err(Error { message, ..e }.note(format!(
@@ -291,20 +299,17 @@ impl Session {
         self.game = new;
         self.state = new_state;
         self.log = new_log;
-        self.split_partial();
+        self.split_partial(open);
         Ok(report)
     }
 
-    /// A decision some players have filled in is kept as `current`, not as
-    /// a finished move, so the next choices join it and the bots' seeds
-    /// (which count moves) are those of the uninterrupted game.
-    fn split_partial(&mut self) {
+    /// A last move that left its decision open (some players filled it
+    /// in) is kept as `current`, not as a finished move, so the next
+    /// choices join it and the bots' seeds (which count moves) are those of
+    /// the uninterrupted game.
+    fn split_partial(&mut self, open: bool) {
         self.current.clear();
-        let partial = self
-            .state
-            .decision()
-            .is_some_and(|d| d.chosen.iter().any(Option::is_some));
-        if partial && let Some(last) = self.replay.moves.pop() {
+        if open && let Some(last) = self.replay.moves.pop() {
             self.current = last;
         }
     }

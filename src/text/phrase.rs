@@ -8,6 +8,11 @@ pub fn phrase(game: &(impl AsDef + ?Sized), event: &Event) -> String {
     let name = |p: usize| def.players[p].name.as_str();
     match event {
         Event::Log { text, .. } => text.clone(),
+        Event::Forced { player, choice } => format!(
+            "{} plays {}: the only choice",
+            name(*player),
+            choice.name(game, Some(*player))
+        ),
         Event::RevealedFirst { player, choice } => format!(
             "{} reveals {} first",
             name(*player),

@@ -19,6 +19,10 @@ pub struct View {
     /// The winner's id, or null for a draw or an unfinished game.
     pub winner: Option<String>,
     pub draw: bool,
+    /// Player id -> their return, once over, when the game declares a
+    /// payoff stat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payoff: Option<IndexMap<String, i64>>,
     /// Player id -> stat id -> value.
     pub players: IndexMap<String, IndexMap<String, i64>>,
     pub vars: IndexMap<String, i64>,
@@ -134,6 +138,13 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
             _ => None,
         },
         draw: state.outcome() == Some(Outcome::Draw),
+        payoff: state.payoff(game).map(|r| {
+            def.players
+                .iter()
+                .zip(r)
+                .map(|(p, x)| (p.id.clone(), x))
+                .collect()
+        }),
         players,
         vars: def
             .vars

@@ -136,7 +136,23 @@ fn text_hash(w: &str) -> u64 {
     })
 }
 
-fn rewards(state: &State, n: usize) -> Vec<f64> {
+/// Each player's reward in 0..=1: 1 for a win, shared on a draw; with a
+/// declared payoff, where each return lies between the lowest and highest.
+fn rewards(game: &Game, state: &State, n: usize) -> Vec<f64> {
+    if let Some(r) = state.payoff(game) {
+        let (lo, hi) = (r.iter().min().copied(), r.iter().max().copied());
+        let (lo, hi) = (lo.unwrap_or(0), hi.unwrap_or(0));
+        return r
+            .iter()
+            .map(|&x| {
+                if hi > lo {
+                    (x - lo) as f64 / (hi - lo) as f64
+                } else {
+                    0.5
+                }
+            })
+            .collect();
+    }
     match state.outcome() {
         Some(Outcome::Win(w)) => (0..n).map(|p| if p == w { 1.0 } else { 0.0 }).collect(),
         _ => vec![1.0 / n as f64; n],
@@ -261,7 +277,7 @@ impl Mcts {
             }
             steps += 1;
         }
-        let r = rewards(&s, n);
+        let r = rewards(game, &s, n);
         // Backpropagation.
         for pick in picks {
             let b = &mut nodes[pick.node as usize].bandits[pick.bandit];

@@ -125,6 +125,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
             }
             Some(n)
         });
+    let payoff = file.payoff.as_ref().and_then(|n| a.find(Kind::Stat, n));
     let mut files: Vec<PathBuf> = Vec::new();
     match &file.script {
         Some(s) => files.push(PathBuf::from(&s.value)),
@@ -199,6 +200,8 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
             .and_then(|m| m.max_games)
             .unwrap_or(20)
             .max(1),
+        payoff,
+        auto_forced: file.forced_moves == Some(crate::definition::format::ForcedMoves::Auto),
         slots,
         script: script.clone(),
         capabilities,
