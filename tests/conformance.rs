@@ -137,7 +137,7 @@ fn random_games_end_conserve_cards_replay_and_hide() {
                 game: id.clone(),
                 settings: Settings {
                     variants: vs.clone(),
-                    sets: sets.clone(),
+                    sets: sets.iter().map(|(k, v)| (k.clone(), (*v).into())).collect(),
                 },
                 seed,
                 moves,

@@ -400,7 +400,7 @@ fn a_battery_of_broken_files_each_gets_a_positioned_message() {
                     "wound_limit: {default: \"lots\",",
                 )
             },
-            "invalid",
+            "parameter `wound_limit` takes a number, not `lots`",
         ),
         (
             "unknown die",

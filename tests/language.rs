@@ -253,7 +253,7 @@ fn forced_moves_auto_plays_a_players_only_option_for_them() {
     .unwrap();
     let settings = Settings {
         variants: vec![],
-        sets: vec![("coins".into(), 1)],
+        sets: vec![("coins".into(), 1.into())],
     };
     let game = tabula::load("auction", &dir.join("games"), &settings).unwrap();
     let (mut st, _) = State::new(&game, 1).unwrap();
@@ -299,7 +299,7 @@ fn forced_moves_auto_plays_a_players_only_option_for_them() {
 fn a_declared_payoff_is_what_solve_sim_and_the_view_report() {
     let settings = Settings {
         variants: vec![],
-        sets: vec![("coins".into(), 2)],
+        sets: vec![("coins".into(), 2.into())],
     };
     let game = tabula::load("auction", &games(), &settings).unwrap();
     // Symmetric: the margin of points under best play is 0.

@@ -75,7 +75,10 @@ fn a_game_without_the_memo_simulates_the_same() {
     for (id, sets) in cases {
         let settings = tabula::Settings {
             variants: vec![],
-            sets: sets.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            sets: sets
+                .iter()
+                .map(|(k, v)| (k.to_string(), (*v).into()))
+                .collect(),
         };
         let dir = common::games_dir();
         let with = tabula::load(id, &dir, &settings).unwrap();

@@ -12,7 +12,7 @@ fn duel(table: i64) -> Solution {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games");
     let settings = Settings {
         variants: vec![],
-        sets: vec![("table".into(), table)],
+        sets: vec![("table".into(), table.into())],
     };
     solve_file(&dir.join("duel.yaml"), &dir, &settings, 0, 2).unwrap()
 }
@@ -83,7 +83,7 @@ fn small_braverats_is_symmetric() {
     let dir = common::games_dir();
     let settings = Settings {
         variants: vec![],
-        sets: vec![("victories_to_win".into(), 2)],
+        sets: vec![("victories_to_win".into(), 2.into())],
     };
     let s = solve_file(&dir.join("braverats.yaml"), &dir, &settings, 0, 2).unwrap();
     assert!(s.worth.value.abs() < 1e-6, "{:?}", s.worth);
@@ -144,7 +144,7 @@ fn games_outside_the_class_are_refused() {
     assert!(e.message.contains("rolls a die after setup"), "{e}");
     let four = Settings {
         variants: vec![],
-        sets: vec![("players".into(), 4)],
+        sets: vec![("players".into(), 4.into())],
     };
     let e = solve_file(&path("the-path"), &dir, &four, 0, 1).unwrap_err();
     assert!(

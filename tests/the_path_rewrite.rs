@@ -17,7 +17,7 @@ fn old(players: i64) -> Game {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games/the-path-before");
     let settings = Settings {
         variants: vec![],
-        sets: vec![("players".to_string(), players)],
+        sets: vec![("players".to_string(), players.into())],
     };
     tabula::load("the-path", &dir, &settings).unwrap()
 }

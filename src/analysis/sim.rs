@@ -352,7 +352,7 @@ pub struct SeatFigures {
 pub struct Report {
     pub game: String,
     pub variants: Vec<String>,
-    pub params: Vec<(String, i64)>,
+    pub params: Vec<(String, crate::definition::format::ParamValue)>,
     pub games: u64,
     pub seed: u64,
     pub seats: Vec<SeatFigures>,

@@ -98,7 +98,7 @@ pub struct Strategy {
 pub struct Solution {
     pub game: String,
     pub variants: Vec<String>,
-    pub params: Vec<(String, i64)>,
+    pub params: Vec<(String, crate::definition::format::ParamValue)>,
     pub players: [String; 2],
     /// The stat whose margin `worth.value` measures (half of the first
     /// player's minus the second's), or None for win/draw/loss.

@@ -16,7 +16,7 @@ const MAX_DECISIONS: usize = 100_000;
 pub struct Options {
     pub playouts: u32,
     /// Parameters set in every run (after each variant's).
-    pub sets: Vec<(String, i64)>,
+    pub sets: Vec<(String, tabula::definition::format::ParamValue)>,
     pub memo: bool,
 }
 

@@ -77,8 +77,14 @@ pub fn variants() -> Vec<CompletionCandidate> {
 pub fn sets() -> Vec<CompletionCandidate> {
     each_once(files().into_iter().flat_map(|(id, file)| {
         file.params.into_iter().map(move |(k, p)| {
-            let default = p.default.map_or(0, |d| d.value);
-            (format!("{k}="), format!("{id}: default {default}"))
+            let default = p.default.map_or("0".into(), |d| d.value.to_string());
+            let values: Vec<String> = p.values.iter().map(|v| v.value.clone()).collect();
+            let one_of = if values.is_empty() {
+                String::new()
+            } else {
+                format!(" (one of {})", values.join(", "))
+            };
+            (format!("{k}="), format!("{id}: default {default}{one_of}"))
         })
     }))
 }

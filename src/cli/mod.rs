@@ -13,6 +13,7 @@ mod solve;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use tabula::definition::format::ParamValue;
 
 use clap::{Parser, Subcommand};
 use clap_complete::ArgValueCandidates;
@@ -45,7 +46,7 @@ pub struct GameArgs {
     pub variants: Vec<String>,
     /// Set a parameter, e.g. --set wound_limit=50 (repeatable).
     #[arg(long = "set", value_name = "K=V", value_parser = parse_set, add = ArgValueCandidates::new(complete::sets))]
-    pub sets: Vec<(String, i64)>,
+    pub sets: Vec<(String, ParamValue)>,
 }
 
 impl GameArgs {
@@ -57,18 +58,32 @@ impl GameArgs {
     }
 }
 
-fn parse_set(s: &str) -> std::result::Result<(String, i64), String> {
+/// `K=V`: a number, or a word (a named value, checked with the game).
+fn parse_set(s: &str) -> std::result::Result<(String, ParamValue), String> {
     let (k, v) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}`: expected KEY=VALUE"))?;
-    let v = v.trim().parse::<i64>().map_err(|e| match e.kind() {
-        std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => format!(
-            "`{s}`: the value is outside the integer range ({}..={})",
-            i64::MIN,
-            i64::MAX
-        ),
-        _ => format!("`{s}`: the value must be an integer"),
-    })?;
+    let v = v.trim();
+    let looks_numeric = v
+        .trim_start_matches(['-', '+'])
+        .starts_with(|c: char| c.is_ascii_digit());
+    let v = match v.parse::<i64>() {
+        Ok(i) => ParamValue::Int(i),
+        Err(e) if looks_numeric => {
+            return Err(match e.kind() {
+                std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                    format!(
+                        "`{s}`: the value is outside the integer range ({}..={})",
+                        i64::MIN,
+                        i64::MAX
+                    )
+                }
+                _ => format!("`{s}`: the value must be an integer or a name"),
+            });
+        }
+        Err(_) if v.is_empty() => return Err(format!("`{s}`: no value after `=`")),
+        Err(_) => ParamValue::Word(v.to_string()),
+    };
     Ok((k.trim().to_string(), v))
 }
 
@@ -113,7 +128,7 @@ pub enum Command {
         playouts: u32,
         /// Set a parameter in every run, e.g. --set players=4 (repeatable).
         #[arg(long = "set", value_name = "K=V", value_parser = parse_set, add = ArgValueCandidates::new(complete::sets))]
-        sets: Vec<(String, i64)>,
+        sets: Vec<(String, ParamValue)>,
         /// Also play the playouts as bots do (quietly, through the hook
         /// memo) and report, per hook, how often its script ran and why.
         #[arg(long)]

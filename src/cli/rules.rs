@@ -79,6 +79,7 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
         println!("\nParameters (--set K=V):");
         for p in &d.params {
             let bounds = match (p.min, p.max) {
+                _ if !p.values.is_empty() => format!("; one of {}", p.values.join(", ")),
                 (None, None) => String::new(),
                 (lo, hi) => format!(
                     ", {}..={}",
@@ -88,7 +89,10 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
             };
             println!(
                 "  {:<18} {} (default {}{bounds})  {}",
-                p.id, p.value, p.default, p.doc
+                p.id,
+                p.show(p.value),
+                p.show(p.default),
+                p.doc
             );
         }
     }

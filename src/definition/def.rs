@@ -1,6 +1,7 @@
 //! A validated definition: names resolved to indices, parameters bound,
 //! variants applied. Plain data (`Send + Sync`): no script, no engine.
 
+use crate::definition::format::ParamValue;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -52,11 +53,25 @@ pub struct Var {
 #[non_exhaustive]
 pub struct Param {
     pub id: String,
+    /// The value; for a named parameter, the index of its name in `values`.
     pub value: i64,
     pub default: i64,
     pub min: Option<i64>,
     pub max: Option<i64>,
+    /// Named values (empty for a number).
+    pub values: Vec<String>,
     pub doc: String,
+}
+
+impl Param {
+    /// A value as people write it: the number, or the name.
+    pub fn show(&self, v: i64) -> String {
+        usize::try_from(v)
+            .ok()
+            .and_then(|i| self.values.get(i))
+            .cloned()
+            .unwrap_or_else(|| v.to_string())
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -70,6 +85,8 @@ pub struct Card {
     pub attrs: Vec<(String, AttrValue)>,
     /// Display name by owner (index = player), for factions with own names.
     pub names: Vec<String>,
+    /// The numbered family this card belongs to (`numbered:`), by its id.
+    pub family: Option<String>,
 }
 
 impl Card {
@@ -199,7 +216,7 @@ pub struct VariantInfo {
     pub id: String,
     pub name: String,
     pub doc: String,
-    pub sets: Vec<(String, i64)>,
+    pub sets: Vec<(String, ParamValue)>,
 }
 
 /// Everything about a game but its compiled script: plain tables that the
@@ -233,7 +250,7 @@ pub struct Def {
     /// The variants applied to this game, in order.
     pub applied: Vec<String>,
     /// Parameters set on the command line or in a replay (after variants).
-    pub sets: Vec<(String, i64)>,
+    pub sets: Vec<(String, ParamValue)>,
     /// Play a match: games until someone has this many wins.
     pub match_wins: Option<u32>,
     /// A match with no winner after this many games is a draw.

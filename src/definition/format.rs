@@ -205,10 +205,38 @@ pub struct VarDef {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ParamDef {
-    pub default: Option<At<i64>>,
+    /// A number, or one of `values`.
+    pub default: Option<At<ParamValue>>,
     pub min: Option<i64>,
     pub max: Option<i64>,
+    /// Named values (`[random, descending, ascending]`): the parameter is
+    /// set and read by name.
+    #[serde(default)]
+    pub values: Vec<At<String>>,
     pub doc: Option<String>,
+}
+
+/// A parameter's value as written: a number, or a name of its `values`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ParamValue {
+    Int(i64),
+    Word(String),
+}
+
+impl From<i64> for ParamValue {
+    fn from(i: i64) -> ParamValue {
+        ParamValue::Int(i)
+    }
+}
+
+impl std::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Word(w) => f.write_str(w),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -228,6 +256,20 @@ pub struct CardDef {
     /// for the same card).
     #[serde(default)]
     pub names: IndexMap<At<String>, String>,
+    /// A numbered family instead of one card: cards `ID-1`, `ID-2`, ...
+    /// for each number from `from` to `to` (numbers or `{param: NAME}`),
+    /// each with the attribute `n`; `{n}` in `name` and `text` reads as the
+    /// number. A setup `put` that names `ID` puts every one.
+    pub numbered: Option<NumberedDef>,
+    /// The card (or family) is in the game only when this parameter is not 0.
+    pub when: Option<WhenDef>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NumberedDef {
+    pub from: At<StartValue>,
+    pub to: At<StartValue>,
 }
 
 impl CardDef {
@@ -241,6 +283,8 @@ impl CardDef {
         self.text = top.text.or(self.text);
         self.attrs.extend(top.attrs);
         self.names.extend(top.names);
+        self.numbered = top.numbered.or(self.numbered);
+        self.when = top.when.or(self.when);
         self
     }
 }
@@ -277,15 +321,30 @@ pub struct ZoneDef {
     pub holds: IndexMap<String, AttrValue>,
     /// The order of the cards here never matters to the rules (a hand, a
     /// pile of played cards): `solve` then treats the zone as a set.
-    #[serde(default)]
-    pub unordered: bool,
+    pub unordered: Option<bool>,
     /// `false`: the state players read leaves the zone out (cards out of
     /// the game, such as what setup did not deal); `--json` keeps it.
     pub show: Option<bool>,
     /// Each card here records the player whose zone it came from (an enemy
     /// remembers who played it): the script's `entries()` reads it.
-    #[serde(default)]
-    pub records_from: bool,
+    pub records_from: Option<bool>,
+}
+
+impl ZoneDef {
+    /// Field by field: what `top` gives replaces (a variant that makes a
+    /// deck public keeps it shared).
+    fn merge(mut self, top: ZoneDef) -> ZoneDef {
+        self.name = top.name.or(self.name);
+        self.per = top.per.or(self.per);
+        self.visibility = top.visibility.or(self.visibility);
+        if !top.holds.is_empty() {
+            self.holds = top.holds;
+        }
+        self.unordered = top.unordered.or(self.unordered);
+        self.show = top.show.or(self.show);
+        self.records_from = top.records_from.or(self.records_from);
+        self
+    }
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, JsonSchema)]
@@ -422,7 +481,7 @@ pub struct VariantDef {
     pub doc: Option<String>,
     /// Parameter values this variant sets.
     #[serde(default)]
-    pub set: IndexMap<At<String>, At<i64>>,
+    pub set: IndexMap<At<String>, At<ParamValue>>,
     /// Any part of a game file, merged over the game (see `merge`).
     pub overlay: Option<Box<GameFile>>,
 }
@@ -464,7 +523,7 @@ pub fn merge(base: GameFile, top: GameFile) -> GameFile {
         vars: keyed(base.vars, top.vars),
         params: keyed(base.params, top.params),
         cards: by_field(base.cards, top.cards, CardDef::merge),
-        zones: keyed(base.zones, top.zones),
+        zones: by_field(base.zones, top.zones, ZoneDef::merge),
         dice: keyed(base.dice, top.dice),
         board: top.board.or(base.board),
         setup: top.setup.or(base.setup),

@@ -10,7 +10,8 @@ use crate::error::{Error, ErrorKind, Pos, Result, did_you_mean};
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Settings {
     pub variants: Vec<String>,
-    pub sets: Vec<(String, i64)>,
+    /// Parameter settings: a number, or a named value.
+    pub sets: Vec<(String, crate::definition::format::ParamValue)>,
 }
 
 /// The games folder: `--games-dir`, else `TABULA_GAMES`, else `./games`.

@@ -43,7 +43,7 @@ struct ReplayFile {
     #[serde(default)]
     variants: Vec<String>,
     #[serde(default)]
-    params: IndexMap<String, i64>,
+    params: IndexMap<String, crate::definition::format::ParamValue>,
     seed: Option<u64>,
     #[serde(default)]
     moves: Vec<At<IndexMap<String, At<Plain<Word>>>>>,

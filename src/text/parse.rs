@@ -118,13 +118,16 @@ impl State {
 }
 
 /// How `player` knows a choice: a card by their faction's name for it when
-/// the game gives one (`names:`), else by its id; a word as it is.
+/// the game gives one (`names:`), a numbered card by its name, else by its
+/// id; a word as it is.
 pub fn label(game: &(impl AsDef + ?Sized), c: &Choice, player: PlayerIx) -> String {
     match c {
         Choice::Card(ix) => {
             let card = &game.def().cards[*ix as usize];
             match card.names.get(player).filter(|n| !n.is_empty()) {
                 Some(n) => n.clone(),
+                // A numbered card by its name (`7`), not its id (`bid-7`).
+                None if card.family.is_some() => card.name.clone(),
                 None => card.id.clone(),
             }
         }

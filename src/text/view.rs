@@ -169,7 +169,7 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
         .params
         .iter()
         .filter(|p| p.value != p.default && def.sets.iter().any(|(k, _)| *k == p.id))
-        .map(|p| format!("{} {}", p.id, p.value))
+        .map(|p| format!("{} {}", p.id, p.show(p.value)))
         .collect();
     if !set.is_empty() {
         let _ = write!(out, " ({})", set.join(", "));

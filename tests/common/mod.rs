@@ -35,7 +35,10 @@ pub fn with_input(cmd: &mut Command, input: &str) -> Output {
 pub fn load(id: &str, variants: &[&str], sets: &[(&str, i64)]) -> Game {
     let settings = Settings {
         variants: variants.iter().map(|v| v.to_string()).collect(),
-        sets: sets.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        sets: sets
+            .iter()
+            .map(|(k, v)| (k.to_string(), (*v).into()))
+            .collect(),
     };
     match tabula::load(id, &games_dir(), &settings) {
         Ok(g) => g,

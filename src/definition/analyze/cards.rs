@@ -5,8 +5,8 @@ use indexmap::IndexMap;
 
 use super::Analyzer;
 use super::names::Kind;
-use crate::definition::format::{At, GameFile};
-use crate::definition::{Card, Player};
+use crate::definition::format::{At, AttrValue, GameFile, NumberedDef};
+use crate::definition::{Card, Param, Player};
 
 /// Card kinds a game may define: a card is a 16-bit index, and the memo
 /// keeps the top of that range for seats (docs/format.md, limits).
@@ -17,11 +17,18 @@ pub(super) fn analyze(
     file: &GameFile,
     players: &[Player],
     listed: &[String],
+    params: &[Param],
 ) -> Vec<Card> {
     let mut cards = Vec::new();
     for (id, c) in &file.cards {
+        if let Some(w) = &c.when
+            && a.find(Kind::Param, &w.param)
+                .is_some_and(|i| params[i].value == 0)
+        {
+            continue;
+        }
         let names = faction_names(a, &format!("card `{id}`"), &c.names, players, listed);
-        cards.push(Card {
+        let card = Card {
             id: id.clone(),
             name: c.name.clone().unwrap_or_else(|| id.clone()),
             aliases: c.aliases.iter().map(|a| a.value.clone()).collect(),
@@ -33,7 +40,12 @@ pub(super) fn analyze(
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
             names,
-        });
+            family: None,
+        };
+        match &c.numbered {
+            None => cards.push(card),
+            Some(range) => numbered(a, id, &card, range, params, &mut cards),
+        }
     }
     if cards.len() > MAX_CARD_TYPES {
         let at = a.top();
@@ -50,6 +62,48 @@ pub(super) fn analyze(
         .declare(Kind::Card, cards.iter().map(|c| c.id.clone()));
     words_stay_apart(a, file);
     cards
+}
+
+/// A numbered family's cards: `ID-n` for each n in the range, with the
+/// attribute `n` and `{n}` in the name and text replaced.
+fn numbered(
+    a: &mut Analyzer,
+    id: &str,
+    card: &Card,
+    range: &NumberedDef,
+    params: &[Param],
+    out: &mut Vec<Card>,
+) {
+    let what = format!("card `{id}`: numbered");
+    let (Some(from), Some(to)) = (
+        a.number(&format!("{what} from"), &range.from, params),
+        a.number(&format!("{what} to"), &range.to, params),
+    ) else {
+        return;
+    };
+    if to.saturating_sub(from) >= MAX_CARD_TYPES as i64 {
+        a.invalid(
+            format!("{what} {from}..={to} makes more than {MAX_CARD_TYPES} cards"),
+            &range.to.pos,
+        );
+        return;
+    }
+    let fill = |t: &str, n: i64| t.replace("{n}", &n.to_string());
+    for n in from..=to {
+        let mut c = card.clone();
+        c.id = format!("{id}-{n}");
+        c.name = if card.name.contains("{n}") {
+            fill(&card.name, n)
+        } else {
+            format!("{} {n}", card.name)
+        };
+        c.text = fill(&card.text, n);
+        c.names = card.names.iter().map(|x| fill(x, n)).collect();
+        c.aliases.clear();
+        c.attrs.push(("n".into(), AttrValue::Int(n)));
+        c.family = Some(id.to_string());
+        out.push(c);
+    }
 }
 
 /// `names:` (by player id: each faction's own name) as one name per seat,

@@ -108,7 +108,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
     let (players, listed) = players::analyze(&mut a, &file, &params);
     let stats = stats::analyze(&mut a, &file, &players, &listed, &params);
     let vars = vars(&mut a, &file);
-    let cards = cards::analyze(&mut a, &file, &players, &listed);
+    let cards = cards::analyze(&mut a, &file, &players, &listed, &params);
     let (zones, slots) = zones::analyze(&mut a, &file, players.len());
     let dice = dice::analyze(&mut a, &file);
     let board = board::analyze(&mut a, &file);
@@ -238,7 +238,7 @@ fn fill_params(def: &mut Def) {
     let params: Vec<(String, String)> = def
         .params
         .iter()
-        .map(|p| (format!("{{{}}}", p.id), p.value.to_string()))
+        .map(|p| (format!("{{{}}}", p.id), p.show(p.value)))
         .collect();
     let fill = |s: &mut String| {
         for (k, v) in &params {

@@ -63,10 +63,22 @@ fn put_step(
         };
         a.find(Kind::Card, &w)
     };
+    // A numbered family's id stands for all its cards.
+    let mut one = |w: &At<String>| -> Vec<Option<usize>> {
+        let family: Vec<Option<usize>> = (0..cards.len())
+            .filter(|&c| cards[c].family.as_deref() == Some(w.value.as_str()))
+            .map(Some)
+            .collect();
+        if family.is_empty() {
+            vec![card(w)]
+        } else {
+            family
+        }
+    };
     let chosen: Vec<Option<usize>> = match &put.cards.value {
         CardSelection::Word(w) if w.value == "all" => (0..cards.len()).map(Some).collect(),
-        CardSelection::Word(w) => vec![card(w)],
-        CardSelection::List(l) => l.iter().map(card).collect(),
+        CardSelection::Word(w) => one(w),
+        CardSelection::List(l) => l.iter().flat_map(one).collect(),
     };
     let chosen: Vec<usize> = chosen.into_iter().collect::<Option<_>>()?;
     let chosen: Vec<usize> = chosen

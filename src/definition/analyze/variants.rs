@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::Analyzer;
 use super::names::{Kind, unknown};
-use crate::definition::format::{self, At, GameFile, VariantDef};
+use crate::definition::format::{self, At, GameFile, ParamValue, VariantDef};
 use crate::definition::{Settings, VariantInfo};
 use crate::error::{Error, did_you_mean};
 
@@ -15,7 +15,7 @@ pub(super) struct Applied {
     pub file: GameFile,
     /// Parameter settings: the variants' (with positions), then the
     /// command line's (without).
-    pub sets: Vec<(At<String>, At<i64>)>,
+    pub sets: Vec<(At<String>, At<ParamValue>)>,
     /// Scripts the variants add.
     pub extra_scripts: Vec<PathBuf>,
     pub offered: Vec<VariantInfo>,
@@ -35,7 +35,7 @@ pub(super) fn apply(a: &mut Analyzer, mut file: GameFile, settings: &Settings) -
             sets: v
                 .set
                 .iter()
-                .map(|(k, x)| (k.value.clone(), x.value))
+                .map(|(k, x)| (k.value.clone(), x.value.clone()))
                 .collect(),
         })
         .collect();
@@ -64,7 +64,7 @@ pub(super) fn apply(a: &mut Analyzer, mut file: GameFile, settings: &Settings) -
         settings
             .sets
             .iter()
-            .map(|(k, v)| (At::new(k.clone()), At::new(*v))),
+            .map(|(k, v)| (At::new(k.clone()), At::new(v.clone()))),
     );
     Applied {
         file,

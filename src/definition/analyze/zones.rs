@@ -17,9 +17,9 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Ve
             name: z.name.clone().unwrap_or_else(|| id.clone()),
             per,
             visibility: z.visibility.unwrap_or(Visibility::Public),
-            unordered: z.unordered,
+            unordered: z.unordered.unwrap_or(false),
             show: z.show.unwrap_or(true),
-            records_from: z.records_from,
+            records_from: z.records_from.unwrap_or(false),
             holds: (!z.holds.is_empty()).then(|| {
                 z.holds
                     .iter()

@@ -107,9 +107,7 @@ fn option_list(name: &str, options: Dynamic) -> Fallible<Array> {
 /// One option as a choice, and the label it carries (a map's `label`).
 fn option(cx: &Ctx, name: &str, o: Dynamic) -> Fallible<(Choice, Option<Dynamic>)> {
     if let Ok(i) = o.as_int() {
-        let text: Arc<str> = i.to_string().into();
-        let value = Value::Int(i);
-        return Ok((Choice::Data(Arc::new(Datum { text, value })), None));
+        return Ok((Choice::Data(number(i)), None));
     }
     if o.is_string() {
         let text = o.into_immutable_string()?;
@@ -133,6 +131,34 @@ fn option(cx: &Ctx, name: &str, o: Dynamic) -> Fallible<(Choice, Option<Dynamic>
     let value = super::super::value::to_value(&map.into())?;
     let text: Arc<str> = text.into();
     Ok((Choice::Data(Arc::new(Datum { text, value })), label))
+}
+
+/// Numbers kept once per thread: bids of 0..=50 every turn allocate
+/// nothing.
+const KEPT_NUMBERS: i64 = 1024;
+
+thread_local! {
+    static NUMBERS: std::cell::RefCell<Vec<Arc<Datum>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A number as an option.
+fn number(i: i64) -> Arc<Datum> {
+    let make = |i: i64| {
+        Arc::new(Datum {
+            text: i.to_string().into(),
+            value: Value::Int(i),
+        })
+    };
+    if !(0..KEPT_NUMBERS).contains(&i) {
+        return make(i);
+    }
+    NUMBERS.with(|n| {
+        let mut n = n.borrow_mut();
+        if n.is_empty() {
+            n.extend((0..KEPT_NUMBERS).map(make));
+        }
+        n[i as usize].clone()
+    })
 }
 
 /// A map option's text: `{field}` replaced by the field's value.
@@ -241,14 +267,20 @@ fn ask(
         }
         Ok(())
     })?;
+    let converted: Vec<Vec<(Choice, Option<Dynamic>)>> = with_ctx(|cx| {
+        lists
+            .into_iter()
+            .map(|list| list.into_iter().map(|o| option(cx, name, o)).collect())
+            .collect()
+    })?;
     let mut labels = Vec::new();
     let mut choices = Vec::new();
-    for list in lists {
+    for list in converted {
         let mut mine = Vec::with_capacity(list.len());
-        for o in list {
-            let (c, label) = with_ctx(|cx| option(cx, name, o))?;
+        let mut texts = rustc_hash::FxHashSet::default();
+        for (c, label) in list {
             if let Choice::Data(d) = &c
-                && mine.iter().any(|m: &Choice| m.text_is(&d.text))
+                && !texts.insert(d.text.clone())
             {
                 return Err(format!("ask `{name}`: two options read `{}`", d.text).into());
             }

@@ -83,8 +83,12 @@ pub(super) fn register(engine: &mut Engine) {
     });
     // Parameters are fixed for a game: no need to record them.
     engine.register_fn("param", |name: &str| {
+        // A number, or a named parameter's name.
         with_ctx(|cx| match cx.def.param(name) {
-            Some(p) => Ok(p.value),
+            Some(p) if !p.values.is_empty() => Ok(rhai::Dynamic::from(
+                rhai::ImmutableString::from(p.show(p.value)),
+            )),
+            Some(p) => Ok(rhai::Dynamic::from(p.value)),
             None => unknown(
                 "parameter",
                 name,
