@@ -39,6 +39,8 @@ pub enum ErrorKind {
     Move,
     /// The command line asks for something that does not exist.
     Usage,
+    /// Not wrong, but likely a mistake (`check --lint`): a warning.
+    Lint,
 }
 
 #[derive(Debug, Clone)]
@@ -122,20 +124,25 @@ impl Error {
 
     fn render_one(&self, color: bool) -> String {
         use ariadne::{CharSet, Config, Label, Report, ReportKind, Source};
+        let (word, kind) = if self.kind == ErrorKind::Lint {
+            ("warning", ReportKind::Warning)
+        } else {
+            ("error", ReportKind::Error)
+        };
         let Some(pos) = &self.at else {
-            return format!("error: {self}");
+            return format!("{word}: {self}");
         };
         let Ok(src) = crate::files::read_text(&pos.file) else {
-            return format!("error: {self}");
+            return format!("{word}: {self}");
         };
         // A huge line (a pasted megabyte) is not shown: the position is enough.
         let line = src.lines().nth(pos.line.saturating_sub(1) as usize);
         if line.is_none_or(|l| l.len() > MAX_SNIPPET || printable(l).len() != l.len()) {
-            return format!("error: {self}");
+            return format!("{word}: {self}");
         }
         let offset = char_offset(&src, pos.line, pos.col);
         let name = path_text(&pos.file);
-        let mut report = Report::build(ReportKind::Error, (name.clone(), offset..offset + 1))
+        let mut report = Report::build(kind, (name.clone(), offset..offset + 1))
             .with_config(
                 Config::default()
                     .with_color(color)
@@ -153,9 +160,13 @@ impl Error {
         match report.finish().write((name, Source::from(src)), &mut out) {
             Ok(()) => {
                 let text = String::from_utf8_lossy(&out).trim_end().to_string();
-                format!("error: {}", text.strip_prefix("Error: ").unwrap_or(&text))
+                let text = text
+                    .strip_prefix("Error: ")
+                    .or_else(|| text.strip_prefix("Warning: "))
+                    .unwrap_or(&text);
+                format!("{word}: {text}")
             }
-            Err(_) => format!("error: {self}"),
+            Err(_) => format!("{word}: {self}"),
         }
     }
 }

@@ -39,6 +39,13 @@ pub fn load(game: &str, dir: &Path, settings: &Settings) -> Result<Game> {
 }
 
 impl Game {
+    /// Warnings about the game's script (`check --lint`): what runs but is
+    /// likely a mistake.
+    pub fn lint(&self) -> Result<Vec<Error>> {
+        let script = Script::compile(&self.def.script.files)?;
+        Ok(script.lint(&self.def.script))
+    }
+
     /// Load a game by id (in `dir`) or path.
     pub fn load(game: &str, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
         let path = source::find(game, dir)?;

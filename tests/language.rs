@@ -162,16 +162,16 @@ fn a_mistaken_ask_says_what_is_wrong() {
     let e = broken("data: #{paid: paid}", "data: #{paid: || 1}");
     assert!(e.contains("cannot be kept in the game"), "{e}");
     let e = broken(
-        r#"ask(winner, "take", options, "take""#,
-        r#"ask(winner, "take", #{blue: options}, "take""#,
+        r#"ask(winner, "take", options, "claim""#,
+        r#"ask(winner, "take", #{blue: options}, "claim""#,
     );
     assert!(
         e.contains("ask `take`: the options name no options for `red`"),
         "{e}"
     );
     let e = broken(
-        r#"ask(winner, "take", options, "take""#,
-        r#"ask(winner, "take", #{red: options, blue: options}, "take""#,
+        r#"ask(winner, "take", options, "claim""#,
+        r#"ask(winner, "take", #{red: options, blue: options}, "claim""#,
     );
     assert!(e.contains("options for `blue`, who is not asked"), "{e}");
 }
@@ -335,4 +335,42 @@ fn a_declared_payoff_is_what_solve_sim_and_the_view_report() {
     let (blue, _) = r.seats[1].payoff.unwrap();
     assert!((0.0..=6.0).contains(&red) && (0.0..=6.0).contains(&blue));
     assert!(red + blue > 0.0);
+}
+
+#[test]
+fn lint_warns_of_a_function_named_like_a_built_in_and_of_one_never_called() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::copy(games().join("auction.yaml"), dir.join("games/auction.yaml")).unwrap();
+    let script = std::fs::read_to_string(games().join("../scripts/auction.rhai")).unwrap();
+    let script = format!(
+        "{script}\nfn push(list, x) {{ list }}\n\nfn never_used() {{ 1 }}\n\nfn used() {{ push([], 1) }}\n"
+    )
+    .replace("fn round() {", "fn round() {\n    used();");
+    std::fs::write(dir.join("scripts/auction.rhai"), script).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["check", "--lint", "--playouts", "2", "--games-dir"])
+        .arg(dir.join("games"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "warnings do not fail check: {err}");
+    assert!(err.contains("warning: "), "{err}");
+    assert!(
+        err.contains("function `push` has the name of a built-in function"),
+        "{err}"
+    );
+    assert!(
+        err.contains("function `never_used` is never called"),
+        "{err}"
+    );
+    assert!(!err.contains("`used`"), "{err}");
+    assert!(
+        !err.contains("`claim`"),
+        "a continuation named in an ask: {err}"
+    );
+    assert!(err.contains("auction.rhai:"), "positioned: {err}");
 }

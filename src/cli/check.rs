@@ -18,6 +18,7 @@ pub struct Options {
     /// Parameters set in every run (after each variant's).
     pub sets: Vec<(String, tabula::definition::format::ParamValue)>,
     pub memo: bool,
+    pub lint: bool,
 }
 
 pub fn run(dir: &Path, paths: &[String], opts: &Options) -> Result<i32> {
@@ -58,6 +59,19 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
         Ok(g) => g,
         Err(e) => return vec![e],
     };
+    if opts.lint {
+        match base.lint() {
+            Ok(warnings) => {
+                for w in &warnings {
+                    eprintln!("{}", w.render(super::color_err()));
+                }
+                if warnings.is_empty() {
+                    println!("lint {}: no warnings", base.def().id);
+                }
+            }
+            Err(e) => return vec![e],
+        }
+    }
     let mut problems = Vec::new();
     let mut runs = vec![Vec::new()];
     runs.extend(base.def().variants.iter().map(|v| vec![v.id.clone()]));

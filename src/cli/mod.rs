@@ -133,6 +133,10 @@ pub enum Command {
         /// memo) and report, per hook, how often its script ran and why.
         #[arg(long)]
         memo: bool,
+        /// Also warn about what runs but is likely a mistake: a script
+        /// function named like a built-in one, a function nothing calls.
+        #[arg(long)]
+        lint: bool,
     },
 }
 
@@ -233,6 +237,7 @@ pub fn main() -> i32 {
             playouts,
             sets,
             memo,
+            lint,
         } => check::run(
             &dir,
             &paths,
@@ -240,6 +245,7 @@ pub fn main() -> i32 {
                 playouts,
                 sets,
                 memo,
+                lint,
             },
         ),
         Command::Schema => {

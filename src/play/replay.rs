@@ -1,6 +1,7 @@
 //! The replay / save format: game, variants, params, seed and the list of
 //! decisions. Seed + settings + moves reproduce a game exactly.
 
+use crate::definition::format::ParamValue;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -43,7 +44,7 @@ struct ReplayFile {
     #[serde(default)]
     variants: Vec<String>,
     #[serde(default)]
-    params: IndexMap<String, crate::definition::format::ParamValue>,
+    params: IndexMap<String, ParamValue>,
     seed: Option<u64>,
     #[serde(default)]
     moves: Vec<At<IndexMap<String, At<Plain<Word>>>>>,
@@ -155,7 +156,10 @@ impl Replay {
                 .settings
                 .sets
                 .iter()
-                .map(|(k, x)| format!("{}: {x}", scalar(k)))
+                .map(|(k, x)| match x {
+                    ParamValue::Int(i) => format!("{}: {i}", scalar(k)),
+                    ParamValue::Word(w) => format!("{}: {}", scalar(k), scalar(w)),
+                })
                 .collect();
             out += &format!("params: {{{}}}\n", v.join(", "));
         }

@@ -66,11 +66,19 @@ impl Script {
             let src = crate::files::read_text(file).map_err(|e| Error::io(file, e))?;
             let one = engine.compile(&src).map_err(|e| {
                 let p = e.position();
-                Error::new(ErrorKind::Script, e.err_type().to_string()).at(Pos::new(
+                let message = e.err_type().to_string();
+                let reserved = message.contains("is a reserved keyword")
+                    || message.contains("is a reserved symbol");
+                let error = Error::new(ErrorKind::Script, message).at(Pos::new(
                     file,
                     p.line().unwrap_or(0) as u64,
                     p.position().unwrap_or(1) as u64,
-                ))
+                ));
+                if reserved {
+                    error.note("Rhai keeps this word for itself: choose another name")
+                } else {
+                    error
+                }
             })?;
             ast = ast.merge(&one);
         }
@@ -111,6 +119,81 @@ impl Script {
                 .at(h.pos.clone())
             })
             .collect()
+    }
+}
+
+impl Script {
+    /// What is likely a mistake though the script runs (`check --lint`):
+    /// a function named like a built-in one (`x.push(y)` would call it),
+    /// and a function nothing calls, the YAML does not name and no ask
+    /// names as its continuation.
+    pub fn lint(&self, wanted: &ScriptRef) -> Vec<Error> {
+        let builtins: std::collections::HashSet<String> = self
+            .engine
+            .gen_fn_signatures(true)
+            .iter()
+            .filter_map(|s| s.split('(').next())
+            .map(|n| {
+                n.trim_start_matches("get$")
+                    .trim_start_matches("set$")
+                    .to_string()
+            })
+            .collect();
+        let texts: Vec<String> = self
+            .files
+            .iter()
+            .map(|f| crate::files::read_text(f).unwrap_or_default())
+            .collect();
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for f in self.ast.iter_functions() {
+            let name = f.name;
+            // Closures (`|x| ...`) compile to anonymous functions.
+            if name.starts_with("anon$") || !seen.insert(name.to_string()) {
+                continue;
+            }
+            let at = self.fn_position(&texts, name);
+            if builtins.contains(name) {
+                out.push(
+                    Error::new(
+                        ErrorKind::Lint,
+                        format!(
+                            "function `{name}` has the name of a built-in function: a call such as `x.{name}(...)` may reach yours instead; rename it"
+                        ),
+                    )
+                    .at(at.clone()),
+                );
+            }
+            let named = wanted.hooks.iter().any(|h| h.name == name);
+            let quoted = format!("\"{name}\"");
+            let called = texts.iter().any(|t| {
+                t.matches(&format!("{name}(")).count() > t.matches(&format!("fn {name}(")).count()
+                    || t.contains(&quoted)
+            });
+            if !named && !called {
+                out.push(
+                    Error::new(
+                        ErrorKind::Lint,
+                        format!(
+                            "function `{name}` is never called, named as a hook in the game file, or given to an ask"
+                        ),
+                    )
+                    .at(at),
+                );
+            }
+        }
+        out
+    }
+
+    /// Where `fn name(` is written, in the last file that has it.
+    fn fn_position(&self, texts: &[String], name: &str) -> Option<Pos> {
+        let needle = format!("fn {name}(");
+        self.files.iter().zip(texts).rev().find_map(|(file, src)| {
+            src.lines().enumerate().find_map(|(i, line)| {
+                let col = line.find(&needle)?;
+                Pos::new(file, i as u64 + 1, col as u64 + 4)
+            })
+        })
     }
 }
 
