@@ -29,7 +29,11 @@ impl State {
         }
         self.vars = def.vars.iter().map(|v| v.start).collect();
         self.zones = vec![Vec::new(); def.slots];
-        self.origins = vec![Vec::new(); def.slots];
+        self.origins = if def.zones.iter().any(|z| z.records_from) {
+            vec![Vec::new(); def.slots]
+        } else {
+            Vec::new()
+        };
         self.cursor = 0;
         self.turn = 0;
         self.active = 0;
@@ -43,7 +47,9 @@ impl State {
                     for p in def.owners(*zone) {
                         let slot = def.slot(*zone, p);
                         self.zones[slot].extend_from_slice(cards);
-                        self.origins[slot].resize(self.zones[slot].len(), 0);
+                        if def.zones[*zone].records_from {
+                            self.origins[slot].resize(self.zones[slot].len(), 0);
+                        }
                     }
                 }
                 Setup::Shuffle { zone } => {

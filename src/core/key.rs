@@ -28,7 +28,7 @@ impl State {
                 let slot = def.slot(z, p);
                 let cards = st.slot(slot);
                 // Only zones that record where cards came from have any.
-                let by = &st.origins[slot];
+                let by = st.origins.get(slot).map_or(&[][..], |v| v.as_slice());
                 match (zone.unordered, zone.records_from) {
                     (false, false) => both(&|h| cards.hash(h)),
                     (false, true) => both(&|h| (cards, by).hash(h)),

@@ -45,8 +45,9 @@ pub enum Read {
     Draw {
         from: u32,
         to: u32,
-        /// The owner of `from` + 1, or 0: where the card comes from.
-        by: u8,
+        /// Where the card comes from, for a `to` that records it: the owner
+        /// of `from` + 1, or 0.
+        by: Option<u8>,
     },
 }
 
@@ -69,18 +70,18 @@ pub enum Write {
     AddStat(usize, i64),
     SetVar(usize, i64),
     AddVar(usize, i64),
-    /// `by`: the owner of `from` + 1, or 0 (a shared zone): recorded as
-    /// where each moved card came from.
+    /// `by`, for a `to` that records where cards came from: the owner of
+    /// `from` + 1, or 0 (a shared zone).
     MoveCard {
         card: CardIx,
         from: usize,
         to: usize,
-        by: u8,
+        by: Option<u8>,
     },
     MoveAll {
         from: usize,
         to: usize,
-        by: u8,
+        by: Option<u8>,
     },
     SetActive(PlayerIx),
     SetOrder(Vec<PlayerIx>),
@@ -102,21 +103,24 @@ pub struct Undo(UndoKind);
 enum UndoKind {
     Stat(usize, i64),
     Var(usize, i64),
-    /// A card left `from` at `pos` (where it had come from `by`) for the
-    /// end of `to`.
+    /// A card left `from` at `pos` (where it had come from `by`, if
+    /// `from` records it) for the end of `to` (which recorded it if
+    /// `to_by`).
     Move {
-        from: usize,
-        pos: usize,
-        to: usize,
-        by: u8,
+        from: u32,
+        pos: u32,
+        to: u32,
+        by: Option<u8>,
+        to_by: bool,
     },
     /// `n` cards were appended to `to` from the (then emptied) `from`,
-    /// where they had come from `by`.
+    /// where they had come from `by` (if `from` records it).
     MoveAll {
-        from: usize,
-        to: usize,
-        n: usize,
-        by: SmallVec<[u8; 16]>,
+        from: u32,
+        to: u32,
+        n: u32,
+        to_by: bool,
+        by: Option<Box<[u8]>>,
     },
     Active(PlayerIx),
     Order(Vec<PlayerIx>),
@@ -152,11 +156,13 @@ impl State {
     pub fn read_undoable(&mut self, key: &Read) -> (Val, Option<Undo>) {
         // Where a drawn card had come from, before the draw moves it.
         let top_by = match key {
-            Read::Draw { from, .. } => self.origins[*from as usize].last().copied(),
+            Read::Draw { from, .. } if self.records(*from as usize) => {
+                self.origins[*from as usize].last().copied()
+            }
             _ => None,
         };
         let v = read(self, key);
-        let u = undo_draw(self, key, &v, top_by.unwrap_or(0)).map(Undo);
+        let u = undo_draw(self, key, &v, top_by).map(Undo);
         (v, u)
     }
     /// Apply a write; None if it cannot apply (a card not there), with the
@@ -172,7 +178,7 @@ impl State {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn read(state: &mut State, key: &Read) -> Val {
     match key {
         Read::Stat(i) => Val::Int(state.stats[*i as usize]),
@@ -208,43 +214,68 @@ fn read(state: &mut State, key: &Read) -> Val {
                 std::cmp::Ordering::Greater => 1,
             },
         ),
-        Read::Draw { from, to, by } => match state.zones[*from as usize].pop() {
-            Some(c) => {
-                state.origins[*from as usize].pop();
-                state.zones[*to as usize].push(c);
-                state.origins[*to as usize].push(*by);
-                Val::Int(i64::from(c))
+        Read::Draw { from, to, by } => {
+            let (from, to) = (*from as usize, *to as usize);
+            if state.records(from) {
+                state.origins[from].pop();
             }
-            None => Val::Int(-1),
-        },
+            match state.zones[from].pop() {
+                Some(c) => {
+                    state.zones[to].push(c);
+                    if let Some(b) = by {
+                        state.origins[to].push(*b);
+                    }
+                    Val::Int(i64::from(c))
+                }
+                None => Val::Int(-1),
+            }
+        }
     }
 }
 
-/// A zone's cards, each followed by where it came from.
+/// A zone's cards, each followed by where it came from (0: nowhere known).
 #[inline]
 pub fn entries<A: smallvec::Array<Item = CardIx>>(state: &State, slot: usize) -> SmallVec<A> {
-    let (cards, by) = (&state.zones[slot], &state.origins[slot]);
-    cards
+    let by = state.origins.get(slot).map_or(&[][..], |v| v.as_slice());
+    state.zones[slot]
         .iter()
-        .zip(by)
-        .flat_map(|(&c, &b)| [c, CardIx::from(b)])
+        .enumerate()
+        .flat_map(|(i, &c)| [c, CardIx::from(by.get(i).copied().unwrap_or(0))])
         .collect()
 }
 
 #[inline]
-fn undo_draw(state: &mut State, key: &Read, v: &Val, top_by: u8) -> Option<UndoKind> {
+fn undo_draw(state: &mut State, key: &Read, v: &Val, top_by: Option<u8>) -> Option<UndoKind> {
     match (key, v) {
-        (Read::Draw { from, to, .. }, Val::Int(c)) if *c >= 0 => Some(UndoKind::Move {
-            from: *from as usize,
-            pos: state.zones[*from as usize].len(),
-            to: *to as usize,
+        (Read::Draw { from, to, by }, Val::Int(c)) if *c >= 0 => Some(UndoKind::Move {
+            from: *from,
+            pos: ix(state.zones[*from as usize].len()),
+            to: *to,
             by: top_by,
+            to_by: by.is_some(),
         }),
         _ => None,
     }
 }
 
-#[inline]
+/// Where a card moved by `MoveCard` came from, moved with it (before the
+/// card itself moves): its old record in `from`, and whether `to` got one.
+#[cold]
+fn move_origin(
+    state: &mut State,
+    from: usize,
+    pos: usize,
+    to: usize,
+    by: Option<u8>,
+) -> (Option<u8>, bool) {
+    let old = state.records(from).then(|| state.origins[from].remove(pos));
+    if let Some(b) = by {
+        state.origins[to].push(b);
+    }
+    (old, by.is_some())
+}
+
+#[inline(always)]
 fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
     Some(match w {
         Write::SetStat(i, v) => UndoKind::Stat(*i, std::mem::replace(&mut state.stats[*i], *v)),
@@ -262,41 +293,53 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
         }
         Write::MoveCard { card, from, to, by } => {
             let pos = state.zones[*from].iter().rposition(|x| x == card)?;
+            // Most games record nowhere where cards came from.
+            let (old, to_by) = if state.origins.is_empty() {
+                (None, false)
+            } else {
+                move_origin(state, *from, pos, *to, *by)
+            };
             state.zones[*from].remove(pos);
-            let old = state.origins[*from].remove(pos);
             state.zones[*to].push(*card);
-            state.origins[*to].push(*by);
             UndoKind::Move {
-                from: *from,
-                pos,
-                to: *to,
+                from: ix(*from),
+                pos: ix(pos),
+                to: ix(*to),
                 by: old,
+                to_by,
             }
         }
         Write::MoveAll { from, to, by } => {
             if from == to {
                 UndoKind::MoveAll {
-                    from: *from,
-                    to: *to,
+                    from: ix(*from),
+                    to: ix(*to),
                     n: 0,
-                    by: SmallVec::new(),
+                    by: None,
+                    to_by: false,
                 }
             } else {
+                let old = (!state.origins.is_empty() && state.records(*from)).then(|| {
+                    let o: Box<[u8]> = state.origins[*from].as_slice().into();
+                    state.origins[*from].clear();
+                    o
+                });
                 // Keep both zones' buffers: they fill again next turn.
                 let mut moved = std::mem::take(&mut state.zones[*from]);
                 let n = moved.len();
                 state.zones[*to].extend_from_slice(&moved);
                 moved.clear();
                 state.zones[*from] = moved;
-                let old = SmallVec::from_slice(&state.origins[*from]);
-                state.origins[*from].clear();
-                let to_by = &mut state.origins[*to];
-                to_by.resize(to_by.len() + n, *by);
+                if let Some(b) = by {
+                    let to_by = &mut state.origins[*to];
+                    to_by.resize(to_by.len() + n, *b);
+                }
                 UndoKind::MoveAll {
-                    from: *from,
-                    to: *to,
-                    n,
+                    from: ix(*from),
+                    to: ix(*to),
+                    n: ix(n),
                     by: old,
+                    to_by: by.is_some(),
                 }
             }
         }
@@ -316,20 +359,42 @@ fn undo(state: &mut State, u: UndoKind) {
     match u {
         UndoKind::Stat(i, v) => state.stats[i] = v,
         UndoKind::Var(i, v) => state.vars[i] = v,
-        UndoKind::Move { from, pos, to, by } => {
+        UndoKind::Move {
+            from,
+            pos,
+            to,
+            by,
+            to_by,
+        } => {
+            let (from, pos, to) = (from as usize, pos as usize, to as usize);
             if let Some(c) = state.zones[to].pop() {
-                state.origins[to].pop();
+                if to_by {
+                    state.origins[to].pop();
+                }
                 state.zones[from].insert(pos, c);
-                state.origins[from].insert(pos, by);
+                if let Some(b) = by {
+                    state.origins[from].insert(pos, b);
+                }
             }
         }
-        UndoKind::MoveAll { from, to, n, by } => {
+        UndoKind::MoveAll {
+            from,
+            to,
+            n,
+            by,
+            to_by,
+        } => {
+            let (from, to, n) = (from as usize, to as usize, n as usize);
             if n > 0 {
                 let at = state.zones[to].len() - n;
                 let back = state.zones[to].split_off(at);
                 state.zones[from] = back;
-                state.origins[to].truncate(at);
-                state.origins[from] = by.to_vec();
+                if to_by {
+                    state.origins[to].truncate(at);
+                }
+                if let Some(b) = by {
+                    state.origins[from] = b.into_vec();
+                }
             }
         }
         UndoKind::Active(p) => state.active = p,

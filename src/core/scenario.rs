@@ -50,7 +50,9 @@ impl State {
             );
         }
         let slot = def.slot(z, p);
-        self.origins[slot] = vec![0; ixs.len()];
+        if def.zones[z].records_from {
+            self.origins[slot] = vec![0; ixs.len()];
+        }
         self.zones[slot] = ixs;
         Ok(())
     }

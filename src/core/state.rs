@@ -18,8 +18,10 @@ pub struct State {
     pub(super) vars: Vec<i64>,
     /// Card zones by slot (see `Def::slot`); the top of a pile is its end.
     pub(super) zones: Vec<Vec<CardIx>>,
-    /// Where each card of `zones` came from: the owner of the zone it left
-    /// + 1, or 0 (a shared zone, or put there at setup).
+    /// Where each card came from, in the slots of zones that record it
+    /// (`records_from`): the owner of the zone it left + 1, or 0 (a shared
+    /// zone, or put there at setup). Empty for other slots, and no slots at
+    /// all in a game that records nowhere (nothing to copy with a state).
     pub(super) origins: Vec<Vec<u8>>,
     pub(super) rng: ChaCha8Rng,
     /// Next flow step to run.
@@ -170,20 +172,32 @@ impl State {
     pub fn random_below(&mut self, n: u64) -> u64 {
         super::below(&mut self.rng, n)
     }
-    /// Where each card of a slot came from: a player, or None.
+    /// Where each card of a slot came from: a player, or None (also in a
+    /// zone that does not record it).
     pub fn origins(&self, slot: usize) -> impl Iterator<Item = Option<PlayerIx>> + '_ {
-        self.origins[slot]
-            .iter()
-            .map(|&b| (b > 0).then(|| b as PlayerIx - 1))
+        let by = self.origins.get(slot).map_or(&[][..], |v| v.as_slice());
+        (0..self.zones[slot].len())
+            .map(move |i| by.get(i).filter(|&&b| b > 0).map(|&b| b as PlayerIx - 1))
+    }
+    /// Whether the slot holds cards and records where they came from.
+    #[inline]
+    pub(super) fn records(&self, slot: usize) -> bool {
+        self.origins
+            .get(slot)
+            .is_some_and(|o| !o.is_empty() && o.len() == self.zones[slot].len())
     }
     /// Shuffle a zone's slot with the game's RNG (where each card came from
     /// goes with it).
     pub fn shuffle_slot(&mut self, slot: usize) {
-        super::rng::shuffle_with(
-            &mut self.rng,
-            &mut self.zones[slot],
-            &mut self.origins[slot],
-        );
+        if self.records(slot) {
+            super::rng::shuffle_with(
+                &mut self.rng,
+                &mut self.zones[slot],
+                &mut self.origins[slot],
+            );
+        } else {
+            super::shuffle(&mut self.rng, &mut self.zones[slot]);
+        }
     }
 
     /// The decision the game waits for, if not over.
@@ -259,7 +273,9 @@ impl State {
         choice: Choice,
     ) -> Result<Vec<Event>> {
         let mut events = self.apply_one(game, player, choice)?;
-        self.play_forced(game, &mut events)?;
+        if game.def().auto_forced {
+            self.play_forced(game, &mut events)?;
+        }
         Ok(events)
     }
 
@@ -292,6 +308,7 @@ impl State {
     }
 
     /// One choice, and what follows until the next decision.
+    #[inline(always)]
     fn apply_one(
         &mut self,
         game: &(impl Rules + ?Sized),

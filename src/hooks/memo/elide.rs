@@ -183,7 +183,7 @@ mod tests {
                 card: 4,
                 from: 1,
                 to: 2,
-                by: 0,
+                by: None,
             }),
             // Zone 1 is known to hold [7]; zone 2 was never read.
             Op::Read(Read::Count(1), Val::Int(1)),
@@ -194,7 +194,7 @@ mod tests {
                 Read::Draw {
                     from: 3,
                     to: 1,
-                    by: 0,
+                    by: None,
                 },
                 Val::Int(9),
             ),
@@ -211,7 +211,7 @@ mod tests {
                 Read::Draw {
                     from: 3,
                     to: 1,
-                    by: 0
+                    by: None
                 }
             ]
         );
@@ -226,7 +226,7 @@ mod tests {
                 card: 5,
                 from: 2,
                 to: 0,
-                by: 0,
+                by: None,
             }),
             // The zone's contents were never read: both must be read again.
             Op::Read(Read::Count(2), Val::Int(0)),

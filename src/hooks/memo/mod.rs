@@ -175,6 +175,7 @@ impl Part<'_> {
             Part::Value(v) => Owned::Value((*v).clone()),
         }
     }
+    #[inline]
     fn is(&self, o: &Owned) -> bool {
         match (self, o) {
             (Part::Card(a), Owned::Choice(Choice::Card(b))) => a == b,
@@ -206,6 +207,7 @@ fn shared_datum(args: &Args, d: &Datum) -> Choice {
 /// The arguments of a hook call as memo key parts: each decider (as a
 /// reserved card index) then their choice, then what the ask handed on; or
 /// a rolled face. `visit` sees them in order, without building a list.
+#[inline(always)]
 fn each_part(args: &Args, mut visit: impl FnMut(Part) -> bool) -> bool {
     match args {
         Args::None => true,
@@ -235,26 +237,59 @@ fn key_parts(args: &Args) -> Vec<Owned> {
     out
 }
 
+/// Whether `stored` are the parts of `args` (written out rather than
+/// through `each_part`: this runs on every replay).
+#[inline]
 fn same_key(stored: &[Owned], args: &Args) -> bool {
-    let mut i = 0;
-    let prefix = each_part(args, |c| {
-        let ok = stored.get(i).is_some_and(|s| c.is(s));
-        i += 1;
-        ok
-    });
-    prefix && i == stored.len()
+    match args {
+        Args::None => stored.is_empty(),
+        Args::Face(f) => matches!(stored, [s] if Part::Word(f).is(s)),
+        Args::Choices(players, chosen, data) => {
+            let mut it = stored.iter();
+            for (p, c) in players.iter().zip(chosen.iter()) {
+                if !it
+                    .next()
+                    .is_some_and(|s| Part::Card(CardIx::MAX - *p as CardIx).is(s))
+                {
+                    return false;
+                }
+                if let Some(c) = c
+                    && !it.next().is_some_and(|s| Part::of(c).is(s))
+                {
+                    return false;
+                }
+            }
+            if **data != Value::Unit && !it.next().is_some_and(|s| Part::Value(data).is(s)) {
+                return false;
+            }
+            it.next().is_none()
+        }
+    }
 }
 
 /// Recorded nodes at most (memory bound); beyond, only replays.
 const MAX_NODES: usize = 4_000_000;
 
+/// The hash of a hook call's key (the parts `each_part` visits).
+#[inline]
 fn key_hash(hook: &str, args: &Args) -> u64 {
     let mut h = FxHasher::default();
     hook.hash(&mut h);
-    each_part(args, |c| {
-        c.hash(&mut h);
-        true
-    });
+    match args {
+        Args::None => {}
+        Args::Face(f) => Part::Word(f).hash(&mut h),
+        Args::Choices(players, chosen, data) => {
+            for (p, c) in players.iter().zip(chosen.iter()) {
+                Part::Card(CardIx::MAX - *p as CardIx).hash(&mut h);
+                if let Some(c) = c {
+                    Part::of(c).hash(&mut h);
+                }
+            }
+            if **data != Value::Unit {
+                Part::Value(data).hash(&mut h);
+            }
+        }
+    }
     h.finish()
 }
 

@@ -61,14 +61,14 @@ impl Ctx {
         self.zone_slot(owner, zone).map(|(_, slot)| slot)
     }
     /// The slot of a zone cards leave for zone `to`, and what they record
-    /// there as where they came from: the owner + 1, or 0 (a shared zone,
-    /// or `to` records nothing).
-    fn leaving_slot(&self, owner: &str, zone: &str, to: usize) -> Fallible<(usize, u8)> {
+    /// there as where they came from: the owner + 1, or 0 for a shared
+    /// zone; None when `to` records nothing.
+    fn leaving_slot(&self, owner: &str, zone: &str, to: usize) -> Fallible<(usize, Option<u8>)> {
         let (z, slot) = self.zone_slot(owner, zone)?;
         let by = match self.def.zones[z].per {
-            _ if !self.def.zones[to].records_from => 0,
-            crate::definition::format::Per::Game => 0,
-            crate::definition::format::Per::Player => self.player(owner)? as u8 + 1,
+            _ if !self.def.zones[to].records_from => None,
+            crate::definition::format::Per::Game => Some(0),
+            crate::definition::format::Per::Player => Some(self.player(owner)? as u8 + 1),
         };
         Ok((slot, by))
     }
