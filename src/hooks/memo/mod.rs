@@ -142,13 +142,46 @@ struct Trie {
 
 /// A part of a hook call's memo key, borrowed from the call: no allocation
 /// on the replay path.
-#[derive(Hash)]
 enum Part<'a> {
     Card(CardIx),
     Word(&'a str),
     Data(&'a Datum),
     /// What an ask handed on to its continuation.
     Value(&'a Value),
+}
+
+impl Hash for Part<'_> {
+    #[inline(always)]
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        match self {
+            Part::Card(c) => {
+                h.write_u8(0);
+                c.hash(h);
+            }
+            Part::Word(w) => {
+                h.write_u8(1);
+                w.hash(h);
+            }
+            Part::Data(_) | Part::Value(_) => self.hash_data(h),
+        }
+    }
+}
+
+impl Part<'_> {
+    #[inline(never)]
+    fn hash_data<H: Hasher>(&self, h: &mut H) {
+        match self {
+            Part::Data(d) => {
+                h.write_u8(2);
+                d.hash(h);
+            }
+            Part::Value(v) => {
+                h.write_u8(3);
+                v.hash(h);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A key part as stored with a root.
@@ -175,11 +208,19 @@ impl Part<'_> {
             Part::Value(v) => Owned::Value((*v).clone()),
         }
     }
-    #[inline]
+    /// Cards and words (every replay) inline; data out of line.
+    #[inline(always)]
     fn is(&self, o: &Owned) -> bool {
         match (self, o) {
             (Part::Card(a), Owned::Choice(Choice::Card(b))) => a == b,
             (Part::Word(a), Owned::Choice(Choice::Word(b))) => *a == &**b,
+            (Part::Data(_) | Part::Value(_), _) => self.is_data(o),
+            _ => false,
+        }
+    }
+    #[inline(never)]
+    fn is_data(&self, o: &Owned) -> bool {
+        match (self, o) {
             (Part::Data(a), Owned::Choice(Choice::Data(b))) => *a == &**b,
             (Part::Value(a), Owned::Value(b)) => *a == b,
             _ => false,
