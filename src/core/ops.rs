@@ -120,7 +120,9 @@ enum UndoKind {
         to: u32,
         n: u32,
         to_by: bool,
-        by: Option<Box<[u8]>>,
+        /// Boxed once more: a thin pointer keeps every undo record small.
+        #[allow(clippy::box_collection)]
+        by: Option<Box<Vec<u8>>>,
     },
     Active(PlayerIx),
     Order(Vec<PlayerIx>),
@@ -319,11 +321,8 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
                     to_by: false,
                 }
             } else {
-                let old = (!state.origins.is_empty() && state.records(*from)).then(|| {
-                    let o: Box<[u8]> = state.origins[*from].as_slice().into();
-                    state.origins[*from].clear();
-                    o
-                });
+                let old = (!state.origins.is_empty() && state.records(*from))
+                    .then(|| Box::new(std::mem::take(&mut state.origins[*from])));
                 // Keep both zones' buffers: they fill again next turn.
                 let mut moved = std::mem::take(&mut state.zones[*from]);
                 let n = moved.len();
@@ -393,7 +392,7 @@ fn undo(state: &mut State, u: UndoKind) {
                     state.origins[to].truncate(at);
                 }
                 if let Some(b) = by {
-                    state.origins[from] = b.into_vec();
+                    state.origins[from] = *b;
                 }
             }
         }
@@ -404,5 +403,18 @@ fn undo(state: &mut State, u: UndoKind) {
         UndoKind::Ask => {
             state.pending.pop_back();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn undo_records_stay_small() {
+        // A replay pushes one per write it applies.
+        assert!(
+            std::mem::size_of::<super::UndoKind>() <= 32,
+            "{}",
+            std::mem::size_of::<super::UndoKind>()
+        );
     }
 }
