@@ -125,17 +125,34 @@ fn memo_replays_equal_script_runs_with_data_and_structured_options() {
     assert!(game.memo_stats().is_some_and(|m| m.hits > 0));
 }
 
-/// The auction with one line of its script replaced: the error of the
-/// first bid.
-fn broken(old: &str, new: &str) -> String {
+/// A copy of the auction in a temporary folder (`games/`, `scripts/`), its
+/// YAML and script each changed by a function of the text.
+fn auction_copy(
+    yaml: impl FnOnce(String) -> String,
+    script: impl FnOnce(String) -> String,
+) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     std::fs::create_dir_all(dir.join("games")).unwrap();
     std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::copy(games().join("auction.yaml"), dir.join("games/auction.yaml")).unwrap();
-    let script = std::fs::read_to_string(games().join("../scripts/auction.rhai")).unwrap();
-    assert!(script.contains(old), "{old}");
-    std::fs::write(dir.join("scripts/auction.rhai"), script.replace(old, new)).unwrap();
+    let y = std::fs::read_to_string(games().join("auction.yaml")).unwrap();
+    std::fs::write(dir.join("games/auction.yaml"), yaml(y)).unwrap();
+    let s = std::fs::read_to_string(games().join("../scripts/auction.rhai")).unwrap();
+    std::fs::write(dir.join("scripts/auction.rhai"), script(s)).unwrap();
+    tmp
+}
+
+/// The auction with one line of its script replaced: the error of the
+/// first bid.
+fn broken(old: &str, new: &str) -> String {
+    let tmp = auction_copy(
+        |y| y,
+        |s| {
+            assert!(s.contains(old), "{old}");
+            s.replace(old, new)
+        },
+    );
+    let dir = tmp.path();
     let game = tabula::load("auction", &dir.join("games"), &Settings::default()).unwrap();
     let mut st = State::new(&game, 1).unwrap().0;
     let m = vec![
@@ -179,17 +196,16 @@ fn a_mistaken_ask_says_what_is_wrong() {
 /// What `code` (the body of a script function) returns, as the first log
 /// line of a watched auction started with `seed`, or the error.
 fn probe(code: &str, seed: u64) -> Result<String, String> {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    std::fs::create_dir_all(dir.join("games")).unwrap();
-    std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::copy(games().join("auction.yaml"), dir.join("games/auction.yaml")).unwrap();
-    let script = std::fs::read_to_string(games().join("../scripts/auction.rhai")).unwrap();
-    let script = format!(
-        "{}\nfn probe() {{\n{code}\n}}\n",
-        script.replace("fn round() {", "fn round() {\n    log(`${probe()}`);")
+    let tmp = auction_copy(
+        |y| y,
+        |s| {
+            format!(
+                "{}\nfn probe() {{\n{code}\n}}\n",
+                s.replace("fn round() {", "fn round() {\n    log(`${probe()}`);")
+            )
+        },
     );
-    std::fs::write(dir.join("scripts/auction.rhai"), script).unwrap();
+    let dir = tmp.path();
     let game = tabula::load("auction", &dir.join("games"), &Settings::default()).unwrap();
     let (_, events) = State::new(&game, seed).map_err(|e| e.to_string())?;
     let lines: Vec<String> = events.iter().map(|e| tabula::phrase(&game, e)).collect();
@@ -236,21 +252,8 @@ fn shuffle_and_pick_use_the_games_seed() {
 
 #[test]
 fn forced_moves_auto_plays_a_players_only_option_for_them() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = auction_copy(|y| format!("{y}forced_moves: auto\n"), |s| s);
     let dir = tmp.path();
-    std::fs::create_dir_all(dir.join("games")).unwrap();
-    std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    let yaml = std::fs::read_to_string(games().join("auction.yaml")).unwrap();
-    std::fs::write(
-        dir.join("games/auction.yaml"),
-        format!("{yaml}forced_moves: auto\n"),
-    )
-    .unwrap();
-    std::fs::copy(
-        games().join("../scripts/auction.rhai"),
-        dir.join("scripts/auction.rhai"),
-    )
-    .unwrap();
     let settings = Settings {
         variants: vec![],
         sets: vec![("coins".into(), 1.into())],
@@ -339,17 +342,16 @@ fn a_declared_payoff_is_what_solve_sim_and_the_view_report() {
 
 #[test]
 fn lint_warns_of_a_function_named_like_a_built_in_and_of_one_never_called() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = auction_copy(
+        |y| y,
+        |s| {
+            format!(
+                "{s}\nfn push(list, x) {{ list }}\n\nfn never_used() {{ 1 }}\n\nfn used() {{ push([], 1) }}\n"
+            )
+            .replace("fn round() {", "fn round() {\n    used();")
+        },
+    );
     let dir = tmp.path();
-    std::fs::create_dir_all(dir.join("games")).unwrap();
-    std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::copy(games().join("auction.yaml"), dir.join("games/auction.yaml")).unwrap();
-    let script = std::fs::read_to_string(games().join("../scripts/auction.rhai")).unwrap();
-    let script = format!(
-        "{script}\nfn push(list, x) {{ list }}\n\nfn never_used() {{ 1 }}\n\nfn used() {{ push([], 1) }}\n"
-    )
-    .replace("fn round() {", "fn round() {\n    used();");
-    std::fs::write(dir.join("scripts/auction.rhai"), script).unwrap();
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["check", "--lint", "--playouts", "2", "--games-dir"])
         .arg(dir.join("games"))

@@ -219,9 +219,8 @@ fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
     use tabula::core::ops::Read;
     let def = game.def();
     let stat = |i: u32| {
-        let n = def.stats.len().max(1);
-        let (p, s) = (i as usize / n, i as usize % n);
-        let _ = p;
+        // A flat index: player * stats + stat; any player shows as `*`.
+        let s = i as usize % def.stats.len().max(1);
         format!("stat(*, \"{}\")", def.stats[s].id)
     };
     let zone = |slot: u32| {

@@ -2,6 +2,7 @@
 //! that start from a given position.
 
 use super::{AsDef, State};
+use crate::definition::PlayerIx;
 use crate::definition::format::Per;
 use crate::error::{Error, Result};
 
@@ -32,10 +33,45 @@ impl State {
         zone: &str,
         cards: &[&str],
     ) -> Result<()> {
+        self.put_zone(game, owner, zone, cards, None)
+    }
+
+    /// `set_zone`, with every card recorded as come from player `from`
+    /// (what `entries` reports), as if that player had played them there.
+    pub fn set_zone_from(
+        &mut self,
+        game: &(impl AsDef + ?Sized),
+        owner: &str,
+        zone: &str,
+        cards: &[&str],
+        from: &str,
+    ) -> Result<()> {
+        let by = game
+            .def()
+            .player(from)
+            .ok_or_else(|| Error::usage(format!("no player `{from}`")))?;
+        self.put_zone(game, owner, zone, cards, Some(by))
+    }
+
+    /// The one body of both: the zone's cards, and where they came from
+    /// (`from`: a player; only a zone that records it may say one).
+    fn put_zone(
+        &mut self,
+        game: &(impl AsDef + ?Sized),
+        owner: &str,
+        zone: &str,
+        cards: &[&str],
+        from: Option<PlayerIx>,
+    ) -> Result<()> {
         let def = game.def();
         let Some(z) = def.zone(zone) else {
             return Err(Error::usage(format!("no zone `{zone}`")));
         };
+        if from.is_some() && !def.zones[z].records_from {
+            return Err(Error::usage(format!(
+                "zone `{zone}` does not record where cards came from"
+            )));
+        }
         let p = match def.zones[z].per {
             Per::Game => 0,
             Per::Player => def
@@ -51,37 +87,10 @@ impl State {
         }
         let slot = def.slot(z, p);
         if def.zones[z].records_from {
-            self.origins[slot] = vec![0; ixs.len()];
+            let by = from.map_or(0, |f| f as u8 + 1);
+            self.origins[slot] = vec![by; ixs.len()];
         }
         self.zones[slot] = ixs;
-        Ok(())
-    }
-
-    /// `set_zone`, with every card recorded as come from player `from`
-    /// (what `entries` reports), as if that player had played them there.
-    pub fn set_zone_from(
-        &mut self,
-        game: &(impl AsDef + ?Sized),
-        owner: &str,
-        zone: &str,
-        cards: &[&str],
-        from: &str,
-    ) -> Result<()> {
-        let def = game.def();
-        let by = def
-            .player(from)
-            .ok_or_else(|| Error::usage(format!("no player `{from}`")))?;
-        self.set_zone(game, owner, zone, cards)?;
-        let (Some(z), p) = (def.zone(zone), def.player(owner).unwrap_or(0)) else {
-            return Ok(());
-        };
-        if !def.zones[z].records_from {
-            return Err(Error::usage(format!(
-                "zone `{zone}` does not record where cards came from"
-            )));
-        }
-        let slot = def.slot(z, p);
-        self.origins[slot] = vec![by as u8 + 1; cards.len()];
         Ok(())
     }
 

@@ -82,7 +82,9 @@ impl State {
         let mut events = Vec::new();
         state.start_game(game, &mut events)?;
         state.advance(game, &mut events)?;
-        state.play_forced(game, &mut events)?;
+        if game.def().auto_forced {
+            state.play_forced(game, &mut events)?;
+        }
         Ok((state, events))
     }
 
@@ -279,12 +281,10 @@ impl State {
         Ok(events)
     }
 
-    /// With `forced_moves: auto`, play every choice that is the only one a
-    /// waiting player has, until someone has a real choice or the game ends.
+    /// With `forced_moves: auto` (callers check it), play every choice that
+    /// is the only one a waiting player has, until someone has a real
+    /// choice or the game ends.
     fn play_forced(&mut self, game: &(impl Rules + ?Sized), events: &mut Vec<Event>) -> Result<()> {
-        if !game.def().auto_forced {
-            return Ok(());
-        }
         loop {
             let Some(d) = self.decision() else {
                 return Ok(());

@@ -16,6 +16,7 @@ mod elide;
 
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
@@ -145,7 +146,7 @@ struct Trie {
 enum Part<'a> {
     Card(CardIx),
     Word(&'a str),
-    Data(&'a Datum),
+    Data(&'a Arc<Datum>),
     /// What an ask handed on to its continuation.
     Value(&'a Value),
 }
@@ -199,12 +200,12 @@ impl Part<'_> {
             Choice::Data(d) => Part::Data(d),
         }
     }
-    fn owned(&self, args: &Args) -> Owned {
+    fn owned(&self) -> Owned {
         match self {
             Part::Card(c) => Owned::Choice(Choice::Card(*c)),
             Part::Word(w) => Owned::Choice(Choice::Word((*w).into())),
             // The call's own Arc, not a copy of the datum.
-            Part::Data(d) => Owned::Choice(shared_datum(args, d)),
+            Part::Data(d) => Owned::Choice(Choice::Data(Arc::clone(d))),
             Part::Value(v) => Owned::Value((*v).clone()),
         }
     }
@@ -221,28 +222,11 @@ impl Part<'_> {
     #[inline(never)]
     fn is_data(&self, o: &Owned) -> bool {
         match (self, o) {
-            (Part::Data(a), Owned::Choice(Choice::Data(b))) => *a == &**b,
+            (Part::Data(a), Owned::Choice(Choice::Data(b))) => ***a == **b,
             (Part::Value(a), Owned::Value(b)) => *a == b,
             _ => false,
         }
     }
-}
-
-/// The call's choice that holds `d`.
-fn shared_datum(args: &Args, d: &Datum) -> Choice {
-    if let Args::Choices(_, chosen, _) = args {
-        for c in chosen.iter().flatten() {
-            if let Choice::Data(x) = c
-                && std::ptr::eq(&**x, d)
-            {
-                return c.clone();
-            }
-        }
-    }
-    Choice::Data(std::sync::Arc::new(Datum {
-        text: d.text.clone(),
-        value: d.value.clone(),
-    }))
 }
 
 /// The arguments of a hook call as memo key parts: each decider (as a
@@ -272,7 +256,7 @@ fn each_part(args: &Args, mut visit: impl FnMut(Part) -> bool) -> bool {
 fn key_parts(args: &Args) -> Vec<Owned> {
     let mut out = Vec::new();
     each_part(args, |c| {
-        out.push(c.owned(args));
+        out.push(c.owned());
         true
     });
     out

@@ -18,7 +18,7 @@ use rhai::{
 use thread_local::ThreadLocal;
 
 use crate::core::ops::{Op, Read, Val, Write};
-use crate::core::{Args, Call, Choice, Event, Hooks, State, Traceable};
+use crate::core::{Args, Call, Event, Hooks, State, Traceable};
 use crate::definition::{Def, ScriptRef};
 use crate::error::{Error, ErrorKind, Pos, Result};
 
@@ -139,11 +139,7 @@ impl Script {
                     .to_string()
             })
             .collect();
-        let texts: Vec<String> = self
-            .files
-            .iter()
-            .map(|f| crate::files::read_text(f).unwrap_or_default())
-            .collect();
+        let texts = texts(&self.files);
         let mut out = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for f in self.ast.iter_functions() {
@@ -152,7 +148,11 @@ impl Script {
             if name.starts_with("anon$") || !seen.insert(name.to_string()) {
                 continue;
             }
-            let at = self.fn_position(&texts, name);
+            // At the name, not at `fn`.
+            let at = fn_position(&self.files, &texts, name).map(|mut p| {
+                p.col += 3;
+                p
+            });
             if builtins.contains(name) {
                 out.push(
                     Error::new(
@@ -184,17 +184,26 @@ impl Script {
         }
         out
     }
+}
 
-    /// Where `fn name(` is written, in the last file that has it.
-    fn fn_position(&self, texts: &[String], name: &str) -> Option<Pos> {
-        let needle = format!("fn {name}(");
-        self.files.iter().zip(texts).rev().find_map(|(file, src)| {
-            src.lines().enumerate().find_map(|(i, line)| {
-                let col = line.find(&needle)?;
-                Pos::new(file, i as u64 + 1, col as u64 + 4)
-            })
+/// Where `fn name(` is written (at `fn`): the last file first, since a
+/// later file's function replaces an earlier one's.
+fn fn_position(files: &[PathBuf], texts: &[String], name: &str) -> Option<Pos> {
+    let needle = format!("fn {name}(");
+    files.iter().zip(texts).rev().find_map(|(file, src)| {
+        src.lines().enumerate().find_map(|(i, line)| {
+            let col = line.find(&needle)?;
+            Pos::new(file, i as u64 + 1, col as u64 + 1)
         })
-    }
+    })
+}
+
+/// The script files' texts (unreadable ones as empty).
+fn texts(files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .map(|f| crate::files::read_text(f).unwrap_or_default())
+        .collect()
 }
 
 fn defines(ast: &AST, name: &str, arity: usize) -> bool {
@@ -413,11 +422,7 @@ impl RhaiHooks {
                 Args::Choices(players, chosen, data) => {
                     let mut map = Map::new();
                     for (p, c) in players.iter().zip(chosen.iter().flatten()) {
-                        let v: Dynamic = match c {
-                            Choice::Card(c) => self.keys.cards[*c as usize].clone().into(),
-                            Choice::Word(w) => w.to_string().into(),
-                            Choice::Data(d) => value::to_dynamic(&d.value),
-                        };
+                        let v = value::choice_dynamic(&self.keys, c);
                         map.insert(self.keys.players[*p].clone().into(), v);
                     }
                     // What the ask handed on comes second, if anything.
@@ -446,17 +451,9 @@ impl RhaiHooks {
             .map_err(|e| self.runtime_error(hook, *e))
     }
 
-    /// Where `fn name(` is written: the last file first, since a later
-    /// file's function replaces an earlier one's.
+    /// Where `fn name(` is written.
     fn definition(&self, name: &str) -> Option<Pos> {
-        let needle = format!("fn {name}(");
-        self.files.iter().rev().find_map(|file| {
-            let src = crate::files::read_text(file).ok()?;
-            src.lines().enumerate().find_map(|(i, line)| {
-                let col = line.find(&needle)?;
-                Pos::new(file, i as u64 + 1, col as u64 + 1)
-            })
-        })
+        fn_position(&self.files, &texts(&self.files), name)
     }
 
     fn runtime_error(&self, hook: &str, err: EvalAltResult) -> Error {

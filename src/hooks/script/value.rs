@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use rhai::{Array, Dynamic, ImmutableString, Map};
 
-use super::Fallible;
-use crate::core::Value;
+use super::{Fallible, Keys};
+use crate::core::{Choice, Value};
 
 /// A script value as data the state can keep: (), true/false, integers,
 /// text, and lists and maps of those.
@@ -61,5 +61,15 @@ pub(crate) fn to_dynamic(v: &Value) -> Dynamic {
             .map(|(k, v)| (k.as_ref().into(), to_dynamic(v)))
             .collect::<Map>()
             .into(),
+    }
+}
+
+/// A choice as the script sees it: a card's id or a word as text, a number
+/// or structured option as its value.
+pub(crate) fn choice_dynamic(keys: &Keys, c: &Choice) -> Dynamic {
+    match c {
+        Choice::Card(ix) => keys.cards[*ix as usize].clone().into(),
+        Choice::Word(w) => w.to_string().into(),
+        Choice::Data(d) => to_dynamic(&d.value),
     }
 }

@@ -371,21 +371,12 @@ fn label_all(
         .into());
     }
     for c in all {
-        let arg = with_ctx(|cx| Ok(as_script(cx, c)))?;
+        let arg = with_ctx(|cx| Ok(super::super::value::choice_dynamic(&cx.keys, c)))?;
         if let Some(t) = text_of(ctx, &labels, Some(&arg))? {
             out.push((c.clone(), t));
         }
     }
     Ok(())
-}
-
-/// A choice as the script sees it: a card's or word's text, or the value.
-fn as_script(cx: &Ctx, c: &Choice) -> Dynamic {
-    match c {
-        Choice::Card(ix) => cx.keys.cards[*ix as usize].clone().into(),
-        Choice::Word(w) => w.to_string().into(),
-        Choice::Data(d) => super::super::value::to_dynamic(&d.value),
-    }
 }
 
 /// `log(text)` and `log_to(player, text)` (a line only that player sees)
