@@ -75,6 +75,9 @@ pub struct Ask {
     pub labels: Vec<(Choice, Arc<str>)>,
     /// What the asker hands on to `then` (Unit: nothing).
     pub data: Value,
+    /// The choices are never shown to the other deciders (cards laid face
+    /// down); otherwise they are revealed together once all have chosen.
+    pub secret: bool,
 }
 
 impl Ask {

@@ -29,7 +29,7 @@ impl State {
         }
         self.vars = def.vars.iter().map(|v| v.start).collect();
         self.zones = vec![Vec::new(); def.slots];
-        self.origins = if def.zones.iter().any(|z| z.records_from) {
+        self.origins = if def.zones.iter().any(|z| z.records()) {
             vec![Vec::new(); def.slots]
         } else {
             Vec::new()
@@ -47,8 +47,8 @@ impl State {
                     for p in def.owners(*zone) {
                         let slot = def.slot(*zone, p);
                         self.zones[slot].extend_from_slice(cards);
-                        if def.zones[*zone].records_from {
-                            self.origins[slot].resize(self.zones[slot].len(), 0);
+                        if let Some(b) = def.zones[*zone].entry(0) {
+                            self.origins[slot].resize(self.zones[slot].len(), b);
                         }
                     }
                 }
@@ -294,6 +294,7 @@ impl State {
                 then: then.clone(),
                 labels: Vec::new(),
                 data: super::Value::Unit,
+                secret: false,
             }))
         };
         match game.asks() {

@@ -27,9 +27,9 @@ impl State {
             for p in def.owners(z) {
                 let slot = def.slot(z, p);
                 let cards = st.slot(slot);
-                // Only zones that record where cards came from have any.
+                // Only zones that keep a record per card have any.
                 let by = st.origins.get(slot).map_or(&[][..], |v| v.as_slice());
-                match (zone.unordered, zone.records_from) {
+                match (zone.unordered, zone.records()) {
                     (false, false) => both(&|h| cards.hash(h)),
                     (false, true) => both(&|h| (cards, by).hash(h)),
                     (true, false) => {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::{Ask, Decision, Outcome, State};
-use crate::definition::{CardIx, PlayerIx};
+use crate::definition::{CardIx, FACE_DOWN, PlayerIx};
 
 /// Something a hook looked at.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -83,12 +83,33 @@ pub enum Write {
         to: usize,
         by: Option<u8>,
     },
+    /// Lay a card of `slot` face down (`down`) or face up: the one `at`
+    /// names, which must lie the other way.
+    Turn {
+        at: TurnAt,
+        slot: usize,
+        down: bool,
+    },
+    /// Lay every card of `slot` face down or face up.
+    TurnAll {
+        slot: usize,
+        down: bool,
+    },
     SetActive(PlayerIx),
     SetOrder(Vec<PlayerIx>),
     End(Outcome),
     RevealFirst(Option<PlayerIx>),
     /// Shared with the decisions it makes.
     Ask(Arc<Ask>),
+}
+
+/// Which card a `Turn` turns over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TurnAt {
+    /// The bottom-most copy of this card that lies the other way.
+    Card(CardIx),
+    /// The card at this place, from the bottom (0).
+    Index(u32),
 }
 
 #[derive(Debug, Clone)]
@@ -123,6 +144,17 @@ enum UndoKind {
         /// Boxed once more: a thin pointer keeps every undo record small.
         #[allow(clippy::box_collection)]
         by: Option<Box<Vec<u8>>>,
+    },
+    /// The card at `pos` of `slot` was turned over.
+    Turn {
+        slot: u32,
+        pos: u32,
+    },
+    /// The records of `slot` before all its cards were turned.
+    #[allow(clippy::box_collection)]
+    TurnAll {
+        slot: u32,
+        by: Box<Vec<u8>>,
     },
     Active(PlayerIx),
     Order(Vec<PlayerIx>),
@@ -277,6 +309,56 @@ fn move_origin(
     (old, by.is_some())
 }
 
+/// Turn one card over: None if no copy of it lies the other way (or the
+/// slot keeps no faces).
+#[cold]
+fn turn(state: &mut State, at: TurnAt, slot: usize, down: bool) -> Option<UndoKind> {
+    if !state.records(slot) {
+        return None;
+    }
+    let by = &mut state.origins[slot];
+    let other_way = |b: u8| (b & FACE_DOWN != 0) != down;
+    let pos = match at {
+        TurnAt::Card(card) => state.zones[slot]
+            .iter()
+            .zip(by.iter())
+            .position(|(&c, &b)| c == card && other_way(b))?,
+        TurnAt::Index(i) => {
+            Some(i as usize).filter(|&i| by.get(i).is_some_and(|&b| other_way(b)))?
+        }
+    };
+    by[pos] ^= FACE_DOWN;
+    Some(UndoKind::Turn {
+        slot: ix(slot),
+        pos: ix(pos),
+    })
+}
+
+/// Turn every card of a slot one way (an empty slot: nothing to do).
+#[cold]
+fn turn_all(state: &mut State, slot: usize, down: bool) -> Option<UndoKind> {
+    let old = if state.records(slot) {
+        let by = &mut state.origins[slot];
+        let old = by.clone();
+        for b in by.iter_mut() {
+            *b = if down {
+                *b | FACE_DOWN
+            } else {
+                *b & !FACE_DOWN
+            };
+        }
+        old
+    } else if state.zones[slot].is_empty() {
+        Vec::new()
+    } else {
+        return None;
+    };
+    Some(UndoKind::TurnAll {
+        slot: ix(slot),
+        by: Box::new(old),
+    })
+}
+
 #[inline(always)]
 fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
     Some(match w {
@@ -342,6 +424,8 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
                 }
             }
         }
+        Write::Turn { at, slot, down } => turn(state, *at, *slot, *down)?,
+        Write::TurnAll { slot, down } => turn_all(state, *slot, *down)?,
         Write::SetActive(p) => UndoKind::Active(std::mem::replace(&mut state.active, *p)),
         Write::SetOrder(o) => UndoKind::Order(std::mem::replace(&mut state.order, o.clone())),
         Write::End(o) => UndoKind::Outcome(state.outcome.replace(*o)),
@@ -396,6 +480,8 @@ fn undo(state: &mut State, u: UndoKind) {
                 }
             }
         }
+        UndoKind::Turn { slot, pos } => state.origins[slot as usize][pos as usize] ^= FACE_DOWN,
+        UndoKind::TurnAll { slot, by } => state.origins[slot as usize] = *by,
         UndoKind::Active(p) => state.active = p,
         UndoKind::Order(o) => state.order = o,
         UndoKind::Outcome(o) => state.outcome = o,

@@ -2,8 +2,8 @@
 //! that start from a given position.
 
 use super::{AsDef, State};
-use crate::definition::PlayerIx;
 use crate::definition::format::Per;
+use crate::definition::{FACE_DOWN, PlayerIx};
 use crate::error::{Error, Result};
 
 impl State {
@@ -53,6 +53,39 @@ impl State {
         self.put_zone(game, owner, zone, cards, Some(by))
     }
 
+    /// Lay each card of a zone that keeps faces face down (true) or up,
+    /// bottom to top.
+    pub fn set_faces(
+        &mut self,
+        game: &(impl AsDef + ?Sized),
+        owner: &str,
+        zone: &str,
+        down: &[bool],
+    ) -> Result<()> {
+        let def = game.def();
+        let Some(z) = def.zone(zone).filter(|&z| def.zones[z].faces.is_some()) else {
+            return Err(Error::usage(format!("no zone `{zone}` that keeps faces")));
+        };
+        let p = match def.zones[z].per {
+            Per::Game => 0,
+            Per::Player => def
+                .player(owner)
+                .ok_or_else(|| Error::usage(format!("no player `{owner}`")))?,
+        };
+        let slot = def.slot(z, p);
+        if down.len() != self.zones[slot].len() {
+            return Err(Error::usage(format!(
+                "{owner} {zone} holds {} card(s), not {}",
+                self.zones[slot].len(),
+                down.len()
+            )));
+        }
+        for (b, &d) in self.origins[slot].iter_mut().zip(down) {
+            *b = if d { *b | FACE_DOWN } else { *b & !FACE_DOWN };
+        }
+        Ok(())
+    }
+
     /// The one body of both: the zone's cards, and where they came from
     /// (`from`: a player; only a zone that records it may say one).
     fn put_zone(
@@ -86,9 +119,8 @@ impl State {
             );
         }
         let slot = def.slot(z, p);
-        if def.zones[z].records_from {
-            let by = from.map_or(0, |f| f as u8 + 1);
-            self.origins[slot] = vec![by; ixs.len()];
+        if let Some(b) = def.zones[z].entry(from.map_or(0, |f| f as u8 + 1)) {
+            self.origins[slot] = vec![b; ixs.len()];
         }
         self.zones[slot] = ixs;
         Ok(())

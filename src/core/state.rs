@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
 use super::{Args, Call, Choice, Decision, Event, Outcome, Rules};
-use crate::definition::{CardIx, PlayerIx};
+use crate::definition::{CardIx, FACE_DOWN, PlayerIx};
 use crate::error::{Error, ErrorKind, Result};
 
 #[derive(Debug, Clone)]
@@ -18,10 +18,11 @@ pub struct State {
     pub(super) vars: Vec<i64>,
     /// Card zones by slot (see `Def::slot`); the top of a pile is its end.
     pub(super) zones: Vec<Vec<CardIx>>,
-    /// Where each card came from, in the slots of zones that record it
-    /// (`records_from`): the owner of the zone it left + 1, or 0 (a shared
-    /// zone, or put there at setup). Empty for other slots, and no slots at
-    /// all in a game that records nowhere (nothing to copy with a state).
+    /// Each card's record, in the slots of zones that keep one (`Zone::
+    /// records`): where it came from (`records_from`: the owner of the zone
+    /// it left + 1, or 0: a shared zone, or put there at setup), and the
+    /// `FACE_DOWN` bit (`faces`). Empty for other slots, and no slots at all
+    /// in a game that records nowhere (nothing to copy with a state).
     pub(super) origins: Vec<Vec<u8>>,
     pub(super) rng: ChaCha8Rng,
     /// Next flow step to run.
@@ -178,8 +179,18 @@ impl State {
     /// zone that does not record it).
     pub fn origins(&self, slot: usize) -> impl Iterator<Item = Option<PlayerIx>> + '_ {
         let by = self.origins.get(slot).map_or(&[][..], |v| v.as_slice());
-        (0..self.zones[slot].len())
-            .map(move |i| by.get(i).filter(|&&b| b > 0).map(|&b| b as PlayerIx - 1))
+        (0..self.zones[slot].len()).map(move |i| {
+            by.get(i)
+                .map(|&b| b & !FACE_DOWN)
+                .filter(|&b| b > 0)
+                .map(|b| b as PlayerIx - 1)
+        })
+    }
+    /// Whether each card of a slot lies face down (never, in a zone that
+    /// does not keep faces).
+    pub fn face_down(&self, slot: usize) -> impl Iterator<Item = bool> + '_ {
+        let by = self.origins.get(slot).map_or(&[][..], |v| v.as_slice());
+        (0..self.zones[slot].len()).map(move |i| by.get(i).is_some_and(|b| b & FACE_DOWN != 0))
     }
     /// Whether the slot holds cards and records where they came from.
     #[inline]
@@ -345,7 +356,7 @@ impl State {
                 return Err(Error::new(ErrorKind::Move, "the game is over"));
             };
             self.completed += 1;
-            if d.players.len() > 1 && logging {
+            if d.players.len() > 1 && logging && !d.secret {
                 events.push(Event::Revealed {
                     choices: d
                         .players

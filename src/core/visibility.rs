@@ -22,6 +22,11 @@ pub fn zone_visible(vis: Visibility, owner: Option<PlayerIx>, viewer: Option<Pla
 /// A zone's filter of the cards it can hold.
 type Holds = Vec<(String, AttrValue)>;
 
+/// A place whose cards a viewer cannot see: the slot, how many cards, the
+/// positions of those cards where only some are hidden (face down), and
+/// what the slot can hold.
+type Hidden<'a> = (usize, usize, Option<Vec<usize>>, Option<&'a Holds>);
+
 impl State {
     /// A state `viewer` cannot tell from this one, drawn with `rng`: every
     /// card they cannot see dealt again at random into the hidden places
@@ -55,18 +60,31 @@ impl State {
                 }
             }
         }
-        // The hidden slots and the pool of unseen cards.
-        let mut hidden: Vec<(usize, usize, Option<&Holds>)> = Vec::new();
+        // The hidden places (a slot, and the positions in it where only
+        // some of its cards are hidden) and the pool of unseen cards.
+        let mut hidden: Vec<Hidden> = Vec::new();
         let mut pool: Vec<CardIx> = Vec::new();
         for (z, zone) in def.zones.iter().enumerate() {
             for p in def.owners(z) {
                 let owner = (zone.per == Per::Player).then_some(p);
-                if zone_visible(zone.visibility, owner, Some(viewer)) {
+                let slot = def.slot(z, p);
+                if !zone_visible(zone.visibility, owner, Some(viewer)) {
+                    hidden.push((slot, s.zones[slot].len(), None, zone.holds.as_ref()));
+                    pool.append(&mut s.zones[slot]);
                     continue;
                 }
-                let slot = def.slot(z, p);
-                hidden.push((slot, s.zones[slot].len(), zone.holds.as_ref()));
-                pool.append(&mut s.zones[slot]);
+                let at: Vec<usize> = if let Some(f) = zone.faces
+                    && !zone_visible(f.down, owner, Some(viewer))
+                {
+                    // Face-down cards only, each where it lies.
+                    (s.face_down(slot).enumerate())
+                        .filter_map(|(i, down)| down.then_some(i))
+                        .collect()
+                } else {
+                    continue;
+                };
+                pool.extend(at.iter().map(|&i| s.zones[slot][i]));
+                hidden.push((slot, at.len(), Some(at), zone.holds.as_ref()));
             }
         }
         if pool.is_empty() {
@@ -76,8 +94,8 @@ impl State {
         shuffle(&mut s.rng, &mut pool);
         // Zones that hold only some cards (a deck of one kind) are filled
         // first, from the cards that fit; then the rest in order.
-        hidden.sort_by_key(|(slot, _, holds)| (holds.is_none(), *slot));
-        for (slot, n, holds) in hidden {
+        hidden.sort_by_key(|(slot, _, _, holds)| (holds.is_none(), *slot));
+        for (slot, n, at, holds) in hidden {
             let mut taken = Vec::with_capacity(n);
             let mut i = 0;
             while taken.len() < n && i < pool.len() {
@@ -95,7 +113,14 @@ impl State {
             while taken.len() < n && !pool.is_empty() {
                 taken.push(pool.remove(0));
             }
-            s.zones[slot] = taken;
+            match at {
+                None => s.zones[slot] = taken,
+                Some(at) => {
+                    for (i, c) in at.into_iter().zip(taken) {
+                        s.zones[slot][i] = c;
+                    }
+                }
+            }
         }
         s
     }

@@ -114,11 +114,42 @@ pub struct Zone {
     pub show: bool,
     /// Each card here records the player whose zone it came from.
     pub records_from: bool,
+    /// Each card here lies face up or down; None: all lie as `visibility`
+    /// says.
+    pub faces: Option<Faces>,
     /// Index of this zone's first slot in a state's zones.
     pub slot: usize,
 }
 
+/// A zone that keeps faces: how cards enter it, and who sees one face down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Faces {
+    pub enter_down: bool,
+    pub down: Visibility,
+}
+
+/// In a slot's per-card record (`State::origins`): the bit of a card
+/// lying face down; the bits below it hold where the card came from.
+pub const FACE_DOWN: u8 = 0x80;
+
 impl Zone {
+    /// Whether each card here carries a record: where it came from, or how
+    /// it lies.
+    #[inline]
+    pub fn records(&self) -> bool {
+        self.records_from || self.faces.is_some()
+    }
+    /// The record of a card entering from `by` (the owner + 1 of the zone
+    /// it left, or 0), or None if this zone records nothing.
+    #[inline]
+    pub fn entry(&self, by: u8) -> Option<u8> {
+        let from = if self.records_from { by } else { 0 };
+        match self.faces {
+            Some(f) if f.enter_down => Some(from | FACE_DOWN),
+            Some(_) => Some(from),
+            None => self.records_from.then_some(from),
+        }
+    }
     /// Whether `card` may be here (its attributes match `holds:`).
     pub fn fits(&self, card: &Card) -> bool {
         self.holds

@@ -328,6 +328,14 @@ pub struct ZoneDef {
     /// Each card here records the player whose zone it came from (an enemy
     /// remembers who played it): the script's `entries()` reads it.
     pub records_from: Option<bool>,
+    /// Each card here lies face up or face down, and enters this way
+    /// (`up` or `down`); the script turns cards over (`reveal`, `conceal`).
+    pub faces: Option<Face>,
+    /// Who sees a face-down card here: `owner` (the player whose zone it
+    /// is: they laid it) or `hidden` (nobody). Default: `owner` in a
+    /// player's zone, `hidden` in a shared one. Implies `faces: up` if
+    /// `faces` is not given.
+    pub face_down: Option<FaceDown>,
 }
 
 impl ZoneDef {
@@ -343,6 +351,8 @@ impl ZoneDef {
         self.unordered = top.unordered.or(self.unordered);
         self.show = top.show.or(self.show);
         self.records_from = top.records_from.or(self.records_from);
+        self.faces = top.faces.or(self.faces);
+        self.face_down = top.face_down.or(self.face_down);
         self
     }
 }
@@ -358,6 +368,22 @@ pub enum Per {
 #[serde(rename_all = "lowercase")]
 pub enum Visibility {
     Public,
+    Owner,
+    Hidden,
+}
+
+/// How a card lies in a zone that keeps faces.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Face {
+    Up,
+    Down,
+}
+
+/// Who sees a face-down card.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FaceDown {
     Owner,
     Hidden,
 }

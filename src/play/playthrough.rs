@@ -95,20 +95,8 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
             .filter(|(z, zone)| zone.per == Per::Player && !state.zone(game, *z, p).is_empty())
             .map(|(z, zone)| {
                 let slot = def.slot(z, p);
-                let here: Vec<String> = state
-                    .slot(slot)
-                    .iter()
-                    .zip(state.origins(slot))
-                    .map(|(&c, from)| {
-                        let id = &def.cards[c as usize].id;
-                        // Put here by another player: by whom.
-                        match from.filter(|&f| f != p) {
-                            Some(f) => format!("{id}<{}", def.players[f].id),
-                            None => id.clone(),
-                        }
-                    })
-                    .collect();
-                format!("{} [{}]", zone.id, here.join(" "))
+                let here = entries(game, state, slot, Some(p));
+                format!("{} [{here}]", zone.id)
             })
             .collect();
         let _ = writeln!(
@@ -135,7 +123,8 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
                 if n == 1 { "" } else { "s" }
             );
         } else {
-            let _ = writeln!(out, "  {}: [{}]", zone.id, cards(game, here));
+            let here = entries(game, state, def.slot(z, 0), None);
+            let _ = writeln!(out, "  {}: [{here}]", zone.id);
         }
     }
     let shown: Vec<String> = def
@@ -150,10 +139,23 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
     }
 }
 
-fn cards(game: &Game, cards: &[crate::definition::CardIx]) -> String {
-    cards
+/// A slot's cards, all shown: `goblin<p2` put here by another player,
+/// `~rose` lying face down.
+fn entries(game: &Game, state: &State, slot: usize, owner: Option<usize>) -> String {
+    let def = game.def();
+    state
+        .slot(slot)
         .iter()
-        .map(|&c| game.def().cards[c as usize].id.as_str())
+        .zip(state.origins(slot))
+        .zip(state.face_down(slot))
+        .map(|((&c, from), down)| {
+            let id = &def.cards[c as usize].id;
+            let face = if down { "~" } else { "" };
+            match from.filter(|&f| Some(f) != owner) {
+                Some(f) => format!("{face}{id}<{}", def.players[f].id),
+                None => format!("{face}{id}"),
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -38,6 +38,9 @@ pub enum ZoneView {
     Cards(Vec<String>),
     /// Hidden: only how many.
     Count { count: usize },
+    /// A zone that keeps faces: card ids bottom to top, null for a card
+    /// lying face down that the viewer may not see.
+    Faces(Vec<Option<String>>),
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -78,15 +81,26 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
         for p in def.owners(z) {
             let owner = (zone.per == Per::Player).then_some(p);
             let cards = state.zone(game, z, p);
-            let v = if zone_visible(zone.visibility, owner, viewer) {
+            let v = if !zone_visible(zone.visibility, owner, viewer) {
+                ZoneView::Count { count: cards.len() }
+            } else if let Some(f) = zone.faces {
+                let down_seen = zone_visible(f.down, owner, viewer);
+                ZoneView::Faces(
+                    cards
+                        .iter()
+                        .zip(state.face_down(def.slot(z, p)))
+                        .map(|(&c, down)| {
+                            (!down || down_seen).then(|| def.cards[c as usize].id.clone())
+                        })
+                        .collect(),
+                )
+            } else {
                 ZoneView::Cards(
                     cards
                         .iter()
                         .map(|&c| def.cards[c as usize].id.clone())
                         .collect(),
                 )
-            } else {
-                ZoneView::Count { count: cards.len() }
             };
             let key = owner.map_or(String::new(), |o| def.players[o].id.clone());
             by_owner.insert(key, v);
@@ -307,24 +321,33 @@ fn zone_text(
     if cards.is_empty() {
         return "-".into();
     }
-    if zone_visible(zone.visibility, owner, viewer) {
-        cards
-            .iter()
-            .zip(state.origins(def.slot(z, p)))
-            .map(|(&c, from)| {
-                let name = def.cards[c as usize].name_for(owner);
-                // A card another player put here says who (an enemy played
-                // on you); a player's own cards do not.
-                match from.filter(|&f| owner.is_some_and(|o| o != f)) {
-                    Some(f) => format!("{name} (from {})", def.players[f].name),
-                    None => name.to_string(),
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    } else {
-        format!("{} card(s), hidden", cards.len())
+    if !zone_visible(zone.visibility, owner, viewer) {
+        return format!("{} card(s), hidden", cards.len());
     }
+    let slot = def.slot(z, p);
+    let down_seen = zone
+        .faces
+        .is_none_or(|f| zone_visible(f.down, owner, viewer));
+    cards
+        .iter()
+        .zip(state.origins(slot))
+        .zip(state.face_down(slot))
+        .map(|((&c, from), down)| {
+            if down && !down_seen {
+                return "a face-down card".to_string();
+            }
+            let name = def.cards[c as usize].name_for(owner);
+            // A card another player put here says who (an enemy played
+            // on you); a player's own cards do not.
+            let from = match from.filter(|&f| owner.is_some_and(|o| o != f)) {
+                Some(f) => format!(" (from {})", def.players[f].name),
+                None => String::new(),
+            };
+            let face = if down { " (face down)" } else { "" };
+            format!("{name}{from}{face}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// "Human: Quick sword" for each visible choice already made, for prompts.

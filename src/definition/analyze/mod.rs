@@ -161,7 +161,9 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
                 )
             }),
         chance_after_setup: flow.iter().any(|s| matches!(s, Step::Roll { .. })),
-        hidden_information: zones.iter().any(|z| z.visibility != Visibility::Public),
+        hidden_information: zones
+            .iter()
+            .any(|z| z.visibility != Visibility::Public || z.faces.is_some()),
     };
     let def = Def {
         id: file

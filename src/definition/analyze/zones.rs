@@ -3,8 +3,8 @@
 
 use super::Analyzer;
 use super::names::Kind;
-use crate::definition::Zone;
-use crate::definition::format::{GameFile, Per, Visibility};
+use crate::definition::format::{Face, FaceDown, GameFile, Per, Visibility};
+use crate::definition::{Faces, Zone};
 
 /// The zones and the number of slots they take.
 pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Vec<Zone>, usize) {
@@ -20,6 +20,15 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Ve
             unordered: z.unordered.unwrap_or(false),
             show: z.show.unwrap_or(true),
             records_from: z.records_from.unwrap_or(false),
+            faces: (z.faces.is_some() || z.face_down.is_some()).then(|| Faces {
+                enter_down: z.faces == Some(Face::Down),
+                down: match z.face_down {
+                    Some(FaceDown::Owner) => Visibility::Owner,
+                    Some(FaceDown::Hidden) => Visibility::Hidden,
+                    None if per == Per::Player => Visibility::Owner,
+                    None => Visibility::Hidden,
+                },
+            }),
             holds: (!z.holds.is_empty()).then(|| {
                 z.holds
                     .iter()

@@ -121,6 +121,8 @@ impl Known {
                     }
                 }
             }
+            // Contents stay; the cards' records change.
+            Write::Turn { slot, .. } | Write::TurnAll { slot, .. } => self.forget_zone(ix(*slot)),
             Write::SetActive(p) => self.int(Read::Active, |_| Some(*p as i64)),
             Write::SetOrder(o) => {
                 let o = o.iter().map(|&p| p as CardIx).collect();

@@ -17,35 +17,6 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("card_types", |owner: &str, zone: &str| {
         zone_ids(owner, zone, Read::Distinct)
     });
-    // Each card of a zone with where it came from: `#{card: "goblin", from:
-    // "p2"}` (from: the player whose zone it left; () if it came from a
-    // shared zone or was put there at setup).
-    engine.register_fn("entries", |owner: &str, zone: &str| {
-        with_ctx(|cx| {
-            let (z, slot) = cx.zone_slot(owner, zone)?;
-            if !cx.def.zones[z].records_from {
-                return Err(format!(
-                    "entries: zone `{zone}` does not record where its cards came from (add `records_from: true` to it)"
-                )
-                .into());
-            }
-            let Val::Cards(v) = cx.read(Read::Entries(ix(slot))) else {
-                return Ok(Array::new());
-            };
-            Ok(v.chunks(2)
-                .map(|e| {
-                    let mut m = rhai::Map::new();
-                    m.insert("card".into(), cx.keys.cards[e[0] as usize].clone().into());
-                    let from = match e[1] {
-                        0 => Dynamic::UNIT,
-                        b => cx.keys.players[b as usize - 1].clone().into(),
-                    };
-                    m.insert("from".into(), from);
-                    Dynamic::from(m)
-                })
-                .collect::<Array>())
-        })
-    });
     engine.register_fn("count", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;

@@ -44,7 +44,8 @@ pub(super) fn register(engine: &mut Engine) {
     // range (`0..=coins`), maps with a `text` (structured options), or a map
     // player -> that player's own options. `details`: `prompt`, `labels`
     // (a map option -> text, or a function of the option), `data` (handed
-    // to `then` as its second argument).
+    // to `then` as its second argument), `secret` (true: the choices are
+    // not revealed to the other deciders).
     engine.register_fn(
         "ask",
         |ctx: NativeCallContext, who: Dynamic, name: &str, options: Dynamic, then: &str| {
@@ -296,6 +297,7 @@ fn ask(
     }
     let mut prompt: Arc<str> = name.into();
     let mut data = Value::Unit;
+    let mut secret = false;
     for (key, value) in details {
         match key.as_str() {
             "prompt" => {
@@ -304,6 +306,11 @@ fn ask(
                 }
             }
             "data" => data = super::super::value::to_value(&value)?,
+            "secret" => {
+                secret = value
+                    .as_bool()
+                    .map_err(|t| format!("ask `{name}`: `secret` is true or false, not {t}"))?;
+            }
             "labels" => {
                 if logging {
                     label_all(ctx, name, &choices, value, &mut labels)?;
@@ -311,7 +318,7 @@ fn ask(
             }
             other => {
                 return Err(format!(
-                    "ask `{name}`: unknown detail `{other}` (known: prompt, labels, data)"
+                    "ask `{name}`: unknown detail `{other}` (known: prompt, labels, data, secret)"
                 )
                 .into());
             }
@@ -326,6 +333,7 @@ fn ask(
             then: then.into(),
             labels,
             data,
+            secret,
         })))
     })
 }

@@ -4,6 +4,7 @@
 mod board;
 mod cards;
 mod chance;
+mod faces;
 mod flow;
 mod lists;
 mod players;
@@ -18,6 +19,7 @@ pub(crate) fn register(engine: &mut Engine) {
     players::register(engine);
     stats::register(engine);
     cards::register(engine);
+    faces::register(engine);
     flow::register(engine);
     chance::register(engine);
     board::register(engine);
@@ -60,15 +62,15 @@ impl Ctx {
     fn slot(&self, owner: &str, zone: &str) -> Fallible<usize> {
         self.zone_slot(owner, zone).map(|(_, slot)| slot)
     }
-    /// The slot of a zone cards leave for zone `to`, and what they record
-    /// there as where they came from: the owner + 1, or 0 for a shared
-    /// zone; None when `to` records nothing.
+    /// The slot of a zone cards leave for zone `to`, and the record they
+    /// get there (`Zone::entry`): None when `to` records nothing.
     fn leaving_slot(&self, owner: &str, zone: &str, to: usize) -> Fallible<(usize, Option<u8>)> {
         let (z, slot) = self.zone_slot(owner, zone)?;
+        let to = &self.def.zones[to];
         let by = match self.def.zones[z].per {
-            _ if !self.def.zones[to].records_from => None,
-            crate::definition::format::Per::Game => Some(0),
-            crate::definition::format::Per::Player => Some(self.player(owner)? as u8 + 1),
+            _ if !to.records() => None,
+            crate::definition::format::Per::Game => to.entry(0),
+            crate::definition::format::Per::Player => to.entry(self.player(owner)? as u8 + 1),
         };
         Ok((slot, by))
     }

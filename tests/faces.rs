@@ -1,0 +1,174 @@
+//! Cards that lie face up or face down in one zone (tests/games/lanterns.yaml):
+//! who sees a face-down card, turning cards over, secret asks, what a bot
+//! may guess (resampling), the position key, and memo replays.
+
+use std::path::PathBuf;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+use tabula::bot::{Bot, RandomBot};
+use tabula::replay::apply_move;
+use tabula::view::{ZoneView, render, view};
+use tabula::{Game, Settings, State};
+
+fn lanterns() -> Game {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+    match tabula::load("lanterns", &dir, &Settings::default()) {
+        Ok(g) => g,
+        Err(e) => panic!("{}", e.render(false)),
+    }
+}
+
+fn play(game: &Game, st: &mut State, moves: &[(&str, &str)]) -> Vec<String> {
+    let m: Vec<(String, String)> = moves
+        .iter()
+        .map(|(p, c)| (p.to_string(), c.to_string()))
+        .collect();
+    match apply_move(game, st, &m) {
+        Ok(events) => events.iter().map(|e| tabula::phrase(game, e)).collect(),
+        Err(e) => panic!("{moves:?}: {e}"),
+    }
+}
+
+/// `owner`'s row as `viewer` (a player index, or None) sees it.
+fn row(game: &Game, st: &State, owner: &str, viewer: Option<usize>) -> Vec<Option<String>> {
+    match &view(game, st, viewer).zones["row"][owner] {
+        ZoneView::Faces(f) => f.clone(),
+        other => panic!("row is not shown by faces: {other:?}"),
+    }
+}
+
+fn ids(list: &[&str]) -> Vec<Option<String>> {
+    list.iter()
+        .map(|s| (!s.is_empty()).then(|| s.to_string()))
+        .collect()
+}
+
+#[test]
+fn a_face_down_card_is_seen_by_its_owner_only_until_turned_up() {
+    let game = lanterns();
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    let (red, blue) = (Some(0), Some(1));
+    let said = play(&game, &mut st, &[("red", "lamp-2"), ("blue", "lamp-3")]);
+    // A secret ask reveals nothing when all have chosen.
+    assert!(said.iter().all(|l| !l.contains("Lamp")), "{said:?}");
+    assert_eq!(row(&game, &st, "red", red), ids(&["lamp-2"]));
+    assert_eq!(row(&game, &st, "red", blue), ids(&[""]));
+    assert_eq!(row(&game, &st, "red", None), ids(&[""]));
+    let board = render(&game, &st, blue);
+    assert!(board.contains("row: a face-down card"), "{board}");
+    assert!(!board.contains("Lamp 2 (face down)"), "{board}");
+    assert!(render(&game, &st, red).contains("row: Lamp 2 (face down)"));
+    // The places to turn up are offered, not the cards there.
+    let opts: Vec<String> = st
+        .legal(1)
+        .iter()
+        .map(|c| c.text(&game).to_string())
+        .collect();
+    assert_eq!(opts, ["place 1"]);
+
+    let said = play(&game, &mut st, &[("red", "place 1"), ("blue", "place 1")]);
+    assert!(
+        said.iter().any(|l| l == "Blue turns up Lamp 2."),
+        "{said:?}"
+    );
+    assert_eq!(row(&game, &st, "red", blue), ids(&["lamp-2"]));
+    assert_eq!(row(&game, &st, "blue", None), ids(&["lamp-3"]));
+    assert_eq!(st.stat(&game, 1, 0), 2);
+}
+
+#[test]
+fn a_card_turned_back_down_is_hidden_again() {
+    let game = lanterns();
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    play(&game, &mut st, &[("red", "lamp-1"), ("blue", "lamp-2")]);
+    let said = play(&game, &mut st, &[("red", "place 1"), ("blue", "place 1")]);
+    assert!(
+        said.iter().any(|l| l.contains("Blue finds a dud")),
+        "{said:?}"
+    );
+    assert_eq!(row(&game, &st, "red", Some(1)), ids(&[""]));
+    assert_eq!(row(&game, &st, "red", Some(0)), ids(&["lamp-1"]));
+    assert_eq!(st.stat(&game, 1, 0), 0);
+    // Red's dud may be turned up again next round.
+    play(&game, &mut st, &[("red", "lamp-3"), ("blue", "lamp-3")]);
+    let opts: Vec<String> = st
+        .legal(1)
+        .iter()
+        .map(|c| c.text(&game).to_string())
+        .collect();
+    assert_eq!(opts, ["place 1", "place 2"]);
+}
+
+#[test]
+fn a_guess_keeps_face_up_cards_and_deals_again_only_unseen_ones() {
+    let game = lanterns();
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    play(&game, &mut st, &[("red", "lamp-2"), ("blue", "lamp-3")]);
+    play(&game, &mut st, &[("red", "place 1"), ("blue", "place 1")]);
+    play(&game, &mut st, &[("red", "lamp-3"), ("blue", "lamp-1")]);
+    // Blue sees red's lamp-2 up and one card down; red's hand holds the other.
+    let z = |st: &State, zone: &str, p: usize| {
+        let def = game.def();
+        let cards = st.zone(&game, def.zone(zone).unwrap(), p);
+        cards
+            .iter()
+            .map(|&c| def.cards[c as usize].id.clone())
+            .collect::<Vec<_>>()
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..64 {
+        let g = st.resample(&game, 1, &mut ChaCha8Rng::seed_from_u64(seed));
+        let (row, hand) = (z(&g, "row", 0), z(&g, "hand", 0));
+        assert_eq!(row[0], "lamp-2", "a face-up card stays where it lies");
+        let mut unseen = vec![row[1].clone(), hand[0].clone()];
+        unseen.sort();
+        assert_eq!(unseen, ["lamp-1", "lamp-3"]);
+        assert_eq!(z(&g, "row", 1), z(&st, "row", 1), "blue's own cards stay");
+        assert_eq!(
+            g.face_down(game.def().slot(1, 0)).collect::<Vec<_>>(),
+            [false, true]
+        );
+        seen.insert(row[1].clone());
+    }
+    assert_eq!(seen.len(), 2, "the face-down card is guessed both ways");
+}
+
+#[test]
+fn the_position_key_tells_faces_apart() {
+    let game = lanterns();
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    play(&game, &mut st, &[("red", "lamp-2"), ("blue", "lamp-3")]);
+    let mut up = st.clone();
+    up.set_faces(&game, "red", "row", &[false]).unwrap();
+    assert_ne!(st.key(&game), up.key(&game));
+    up.set_faces(&game, "red", "row", &[true]).unwrap();
+    assert_eq!(st.key(&game), up.key(&game));
+    let e = up
+        .set_faces(&game, "red", "hand", &[true, true])
+        .unwrap_err();
+    assert!(e.to_string().contains("keeps faces"), "{e}");
+}
+
+#[test]
+fn memo_replays_equal_script_runs_with_faces() {
+    let game = lanterns();
+    for seed in 0..300 {
+        let mut ends = Vec::new();
+        for quiet in [false, true] {
+            let mut st = if quiet {
+                State::new_quiet(&game, seed).unwrap()
+            } else {
+                State::new(&game, seed).unwrap().0
+            };
+            let mut bot = RandomBot::new(seed);
+            while let Some(p) = st.first_waiting() {
+                let c = bot.choose(&game, &st, p).unwrap();
+                st.apply_unchecked(&game, p, c).unwrap();
+            }
+            ends.push(serde_json::to_string(&view(&game, &st, None)).unwrap());
+        }
+        assert_eq!(ends[0], ends[1], "seed {seed}");
+    }
+    assert!(game.memo_stats().is_some_and(|m| m.hits > 0));
+}
