@@ -172,3 +172,57 @@ fn memo_replays_equal_script_runs_with_faces() {
     }
     assert!(game.memo_stats().is_some_and(|m| m.hits > 0));
 }
+
+#[test]
+fn writes_taken_back_restore_records_faces_and_order() {
+    use tabula::core::ops::{Stash, TurnAt, Write};
+    let game = lanterns();
+    let def = game.def();
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    play(&game, &mut st, &[("red", "lamp-1"), ("blue", "lamp-2")]);
+    play(&game, &mut st, &[("red", "place 1"), ("blue", "place 1")]);
+    play(&game, &mut st, &[("red", "lamp-3"), ("blue", "lamp-3")]);
+    let row = def.zone("row").unwrap();
+    let (red_row, blue_row) = (def.slot(row, 0), def.slot(row, 1));
+    let before = (st.key(&game), st.order().to_vec());
+    let faces = |st: &State, slot| st.face_down(slot).collect::<Vec<_>>();
+    let red_faces = faces(&st, red_row);
+    assert_eq!(red_faces, [true, true], "the dud went back down");
+    let writes = [
+        Write::Turn {
+            at: TurnAt::Index(1),
+            slot: red_row,
+            down: false,
+        },
+        Write::MoveAll {
+            from: red_row,
+            to: blue_row,
+            by: Some(0x80),
+        },
+        Write::SetOrder(vec![1, 0]),
+        Write::TurnAll {
+            slot: blue_row,
+            down: false,
+        },
+    ];
+    let mut stash = Stash::new();
+    let mut undos = Vec::new();
+    for w in &writes {
+        undos.push(
+            st.write_undoable(w, &mut stash)
+                .unwrap_or_else(|| panic!("{w:?}")),
+        );
+    }
+    assert_eq!(faces(&st, blue_row), [false; 4]);
+    assert_eq!(st.order(), [1, 0]);
+    assert!(
+        st.write_undoable(&writes[0], &mut stash).is_none(),
+        "red's row is empty now"
+    );
+    while let Some(u) = undos.pop() {
+        st.undo(u, &mut stash);
+    }
+    assert!(stash.is_empty());
+    assert_eq!((st.key(&game), st.order().to_vec()), before);
+    assert_eq!(faces(&st, red_row), red_faces);
+}

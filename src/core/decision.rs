@@ -142,6 +142,27 @@ impl Decision {
         self.waiting_now().any(|p| p == player)
     }
 
+    /// `player`'s options if they may choose now (`may_choose`), else none:
+    /// in one pass, for playouts.
+    #[inline]
+    pub fn options_now(&self, player: PlayerIx) -> &[Choice] {
+        let Some(i) = self.players.iter().position(|&p| p == player) else {
+            return &[];
+        };
+        if self.chosen[i].is_some() {
+            return &[];
+        }
+        // In an ordered reveal, the others wait until the first has chosen.
+        if let Some(f) = self.first
+            && f != player
+            && let Some(j) = self.players.iter().position(|&p| p == f)
+            && self.chosen[j].is_none()
+        {
+            return &[];
+        }
+        &self.options[i]
+    }
+
     #[inline]
     pub fn options_of(&self, player: PlayerIx) -> &[Choice] {
         match self.players.iter().position(|&p| p == player) {

@@ -118,9 +118,18 @@ pub enum Op {
     Write(Write),
 }
 
-/// How to take a write back (a replay that misses half way).
+/// How to take a write back (a replay that misses half way). Plain data,
+/// dropped for free: what a record cannot hold inline (a zone's former
+/// records, a former turn order) waits in the caller's stash, in the order
+/// the writes were made; records are undone last first.
+#[derive(Clone, Copy)]
 pub struct Undo(UndoKind);
 
+/// The bytes undo records keep out of line (see `Undo`): cleared by its
+/// owner when no record made since is to be undone.
+pub type Stash = Vec<u8>;
+
+#[derive(Clone, Copy)]
 enum UndoKind {
     Stat(usize, i64),
     Var(usize, i64),
@@ -134,30 +143,28 @@ enum UndoKind {
         by: Option<u8>,
         to_by: bool,
     },
-    /// `n` cards were appended to `to` from the (then emptied) `from`,
-    /// where they had come from `by` (if `from` records it).
+    /// `n` cards were appended to `to` from the (then emptied) `from`;
+    /// `by`: their records in `from` are the stash's last `n` bytes.
     MoveAll {
         from: u32,
         to: u32,
         n: u32,
         to_by: bool,
-        /// Boxed once more: a thin pointer keeps every undo record small.
-        #[allow(clippy::box_collection)]
-        by: Option<Box<Vec<u8>>>,
+        by: bool,
     },
     /// The card at `pos` of `slot` was turned over.
     Turn {
         slot: u32,
         pos: u32,
     },
-    /// The records of `slot` before all its cards were turned.
-    #[allow(clippy::box_collection)]
+    /// All cards of `slot` were turned: their records before are the
+    /// stash's last bytes, one per card.
     TurnAll {
         slot: u32,
-        by: Box<Vec<u8>>,
     },
     Active(PlayerIx),
-    Order(Vec<PlayerIx>),
+    /// The turn order before is the stash's last `n` bytes.
+    Order(u8),
     Outcome(Option<Outcome>),
     Reveal(Option<PlayerIx>),
     Ask,
@@ -199,16 +206,22 @@ impl State {
         let u = undo_draw(self, key, &v, top_by).map(Undo);
         (v, u)
     }
-    /// Apply a write; None if it cannot apply (a card not there), with the
-    /// state unchanged.
+    /// Apply a write for good; false if it cannot apply (a card not
+    /// there), with the state unchanged.
     #[inline]
-    pub fn write(&mut self, w: &Write) -> Option<Undo> {
-        apply(self, w).map(Undo)
+    pub fn write(&mut self, w: &Write) -> bool {
+        apply(self, w, None).is_some()
     }
-    /// Take back a write or a read's move.
+    /// Apply a write that may be taken back (`undo`, with the same stash);
+    /// None if it cannot apply, with the state unchanged.
     #[inline]
-    pub fn undo(&mut self, u: Undo) {
-        undo(self, u.0)
+    pub fn write_undoable(&mut self, w: &Write, stash: &mut Stash) -> Option<Undo> {
+        apply(self, w, Some(stash)).map(Undo)
+    }
+    /// Take back a write or a read's move (the last not yet taken back).
+    #[inline]
+    pub fn undo(&mut self, u: Undo, stash: &mut Stash) {
+        undo(self, u.0, stash)
     }
 }
 
@@ -336,10 +349,17 @@ fn turn(state: &mut State, at: TurnAt, slot: usize, down: bool) -> Option<UndoKi
 
 /// Turn every card of a slot one way (an empty slot: nothing to do).
 #[cold]
-fn turn_all(state: &mut State, slot: usize, down: bool) -> Option<UndoKind> {
-    let old = if state.records(slot) {
+fn turn_all(
+    state: &mut State,
+    slot: usize,
+    down: bool,
+    stash: Option<&mut Stash>,
+) -> Option<UndoKind> {
+    if state.records(slot) {
         let by = &mut state.origins[slot];
-        let old = by.clone();
+        if let Some(s) = stash {
+            s.extend_from_slice(by);
+        }
         for b in by.iter_mut() {
             *b = if down {
                 *b | FACE_DOWN
@@ -347,20 +367,24 @@ fn turn_all(state: &mut State, slot: usize, down: bool) -> Option<UndoKind> {
                 *b & !FACE_DOWN
             };
         }
-        old
-    } else if state.zones[slot].is_empty() {
-        Vec::new()
-    } else {
+    } else if !state.zones[slot].is_empty() {
         return None;
-    };
-    Some(UndoKind::TurnAll {
-        slot: ix(slot),
-        by: Box::new(old),
-    })
+    }
+    Some(UndoKind::TurnAll { slot: ix(slot) })
+}
+
+/// Keep where the cards of `from` came from before they all leave.
+#[cold]
+fn stash_origins(state: &mut State, from: usize, stash: Option<&mut Stash>) -> bool {
+    let by = std::mem::take(&mut state.origins[from]);
+    if let Some(s) = stash {
+        s.extend_from_slice(&by);
+    }
+    true
 }
 
 #[inline(always)]
-fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
+fn apply(state: &mut State, w: &Write, stash: Option<&mut Stash>) -> Option<UndoKind> {
     Some(match w {
         Write::SetStat(i, v) => UndoKind::Stat(*i, std::mem::replace(&mut state.stats[*i], *v)),
         // An overflow does not apply (the hook fails, as Rhai's `+` would).
@@ -399,12 +423,13 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
                     from: ix(*from),
                     to: ix(*to),
                     n: 0,
-                    by: None,
+                    by: false,
                     to_by: false,
                 }
             } else {
-                let old = (!state.origins.is_empty() && state.records(*from))
-                    .then(|| Box::new(std::mem::take(&mut state.origins[*from])));
+                let old = !state.origins.is_empty()
+                    && state.records(*from)
+                    && stash_origins(state, *from, stash);
                 // Keep both zones' buffers: they fill again next turn.
                 let mut moved = std::mem::take(&mut state.zones[*from]);
                 let n = moved.len();
@@ -425,9 +450,15 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
             }
         }
         Write::Turn { at, slot, down } => turn(state, *at, *slot, *down)?,
-        Write::TurnAll { slot, down } => turn_all(state, *slot, *down)?,
+        Write::TurnAll { slot, down } => turn_all(state, *slot, *down, stash)?,
         Write::SetActive(p) => UndoKind::Active(std::mem::replace(&mut state.active, *p)),
-        Write::SetOrder(o) => UndoKind::Order(std::mem::replace(&mut state.order, o.clone())),
+        Write::SetOrder(o) => {
+            let old = std::mem::replace(&mut state.order, o.clone());
+            if let Some(s) = stash {
+                s.extend(old.iter().map(|&p| p as u8));
+            }
+            UndoKind::Order(old.len() as u8)
+        }
         Write::End(o) => UndoKind::Outcome(state.outcome.replace(*o)),
         Write::RevealFirst(p) => UndoKind::Reveal(std::mem::replace(&mut state.reveal_first, *p)),
         Write::Ask(d) => {
@@ -438,7 +469,7 @@ fn apply(state: &mut State, w: &Write) -> Option<UndoKind> {
 }
 
 #[inline]
-fn undo(state: &mut State, u: UndoKind) {
+fn undo(state: &mut State, u: UndoKind, stash: &mut Stash) {
     match u {
         UndoKind::Stat(i, v) => state.stats[i] = v,
         UndoKind::Var(i, v) => state.vars[i] = v,
@@ -475,15 +506,23 @@ fn undo(state: &mut State, u: UndoKind) {
                 if to_by {
                     state.origins[to].truncate(at);
                 }
-                if let Some(b) = by {
-                    state.origins[from] = *b;
+                if by {
+                    state.origins[from] = stash.split_off(stash.len() - n);
                 }
             }
         }
         UndoKind::Turn { slot, pos } => state.origins[slot as usize][pos as usize] ^= FACE_DOWN,
-        UndoKind::TurnAll { slot, by } => state.origins[slot as usize] = *by,
+        UndoKind::TurnAll { slot } => {
+            let n = state.zones[slot as usize].len();
+            if n > 0 {
+                state.origins[slot as usize] = stash.split_off(stash.len() - n);
+            }
+        }
         UndoKind::Active(p) => state.active = p,
-        UndoKind::Order(o) => state.order = o,
+        UndoKind::Order(n) => {
+            let at = stash.len() - n as usize;
+            state.order = stash.drain(at..).map(PlayerIx::from).collect();
+        }
         UndoKind::Outcome(o) => state.outcome = o,
         UndoKind::Reveal(p) => state.reveal_first = p,
         UndoKind::Ask => {

@@ -239,8 +239,8 @@ impl State {
     #[inline]
     pub fn legal(&self, player: PlayerIx) -> &[Choice] {
         match self.decision() {
-            Some(d) if d.may_choose(player) => d.options_of(player),
-            _ => &[],
+            Some(d) => d.options_now(player),
+            None => &[],
         }
     }
 

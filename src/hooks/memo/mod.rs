@@ -22,7 +22,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use thread_local::ThreadLocal;
 
-use crate::core::ops::{Op, Read, Undo, Val, Write, distinct, entries, order_cards};
+use crate::core::ops::{Op, Read, Stash, Undo, Val, Write, distinct, entries, order_cards};
 use crate::core::{
     Args, Call, Choice, Datum, Event, Hooks, MemoStats, Miss, State, Traceable, Value,
 };
@@ -129,8 +129,10 @@ struct Trie {
     lists: Lists,
     /// hash of (hook, args) -> (hook, args, root).
     roots: FxHashMap<u64, Vec<(String, Vec<Owned>, u32)>>,
-    /// Undo records of the replay in progress (kept to reuse the buffer).
+    /// Undo records of the replay in progress, and the bytes they keep
+    /// out of line (kept to reuse the buffers).
     undos: Vec<Undo>,
+    stash: Stash,
     /// Hooks found to use the RNG or to behave differently on equal reads.
     off: Vec<String>,
     hits: u64,
@@ -248,7 +250,7 @@ fn each_part(args: &Args, mut visit: impl FnMut(Part) -> bool) -> bool {
                     return false;
                 }
             }
-            **data == Value::Unit || visit(Part::Value(data))
+            matches!(**data, Value::Unit) || visit(Part::Value(data))
         }
     }
 }
@@ -284,7 +286,8 @@ fn same_key(stored: &[Owned], args: &Args) -> bool {
                     return false;
                 }
             }
-            if **data != Value::Unit && !it.next().is_some_and(|s| Part::Value(data).is(s)) {
+            if !matches!(**data, Value::Unit) && !it.next().is_some_and(|s| Part::Value(data).is(s))
+            {
                 return false;
             }
             it.next().is_none()
@@ -310,7 +313,7 @@ fn key_hash(hook: &str, args: &Args) -> u64 {
                     Part::of(c).hash(&mut h);
                 }
             }
-            if **data != Value::Unit {
+            if !matches!(**data, Value::Unit) {
                 Part::Value(data).hash(&mut h);
             }
         }
@@ -325,6 +328,7 @@ impl Trie {
             lists: Lists::default(),
             roots: FxHashMap::default(),
             undos: Vec::new(),
+            stash: Stash::new(),
             off: Vec::new(),
             hits: 0,
             misses: 0,
@@ -370,6 +374,7 @@ impl Trie {
         };
         let mut undos = std::mem::take(&mut self.undos);
         undos.clear();
+        self.stash.clear();
         let missed = loop {
             match &self.nodes[n as usize] {
                 Node::Done => break None,
@@ -383,7 +388,7 @@ impl Trie {
                         None => break Some(Miss::NewValue(key.clone())),
                     }
                 }
-                Node::Write { op, next } => match state.write(op) {
+                Node::Write { op, next } => match state.write_undoable(op, &mut self.stash) {
                     Some(u) => {
                         undos.push(u);
                         n = *next;
@@ -396,7 +401,7 @@ impl Trie {
             None => self.hits += 1,
             Some(_) => {
                 while let Some(u) = undos.pop() {
-                    state.undo(u);
+                    state.undo(u, &mut self.stash);
                 }
             }
         }

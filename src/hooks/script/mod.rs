@@ -261,7 +261,7 @@ impl Ctx {
 
     /// Change the state (recorded for the memo).
     pub fn write(&mut self, w: Write) -> Fallible<()> {
-        if self.state.write(&w).is_none() {
+        if !self.state.write(&w) {
             let why = match &w {
                 Write::AddStat(..) => "add_stat: the stat would leave the 64-bit integer range",
                 Write::AddVar(..) => "add_var: the var would leave the 64-bit integer range",
