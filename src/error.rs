@@ -41,6 +41,9 @@ pub enum ErrorKind {
     Usage,
     /// Not wrong, but likely a mistake (`check --lint`): a warning.
     Lint,
+    /// A valid game that a command cannot handle (`solve` of a game with
+    /// chance): not a mistake in the files.
+    Refused,
 }
 
 #[derive(Debug, Clone)]
@@ -184,6 +187,27 @@ fn char_offset(src: &str, line: u32, col: u32) -> usize {
         offset += l.chars().count() + 1;
     }
     src.chars().count().saturating_sub(1)
+}
+
+impl Error {
+    /// The error as a JSON object for `--json` output: `{"error": {"kind":
+    /// "refused", "message": ..., "at": "FILE:LINE:COL" or null, "notes":
+    /// [...]}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let kind = format!("{:?}", self.kind).to_lowercase();
+        let at = self
+            .at
+            .as_ref()
+            .map(|p| format!("{}:{}:{}", path_text(&p.file), p.line, p.col));
+        serde_json::json!({
+            "error": {
+                "kind": kind,
+                "message": self.message,
+                "at": at,
+                "notes": self.notes,
+            }
+        })
+    }
 }
 
 impl fmt::Display for Error {

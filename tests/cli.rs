@@ -529,3 +529,21 @@ fn the_shell_completes_games_variants_and_parameters() {
         stderr(&o, &root())
     );
 }
+
+#[test]
+fn a_refusal_has_its_own_exit_code_and_a_json_error() {
+    let o = tabula(&["solve", "the-path", "--json"]);
+    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["error"]["kind"], "refused");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("solve cannot handle the-path"), "{msg}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("error: solve cannot handle"));
+    // Without --json: the message on stderr, the same code.
+    let o = tabula(&["solve", "the-path"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).is_empty());
+    // A broken file is still 1.
+    let o = tabula(&["solve", "no-such-game"]);
+    assert_eq!(o.status.code(), Some(1));
+}

@@ -165,3 +165,100 @@ fn solve_file(
     let game = tabula::Game::load_path(path, dir, settings, tabula::Build::default())?;
     solve::solve(&game, seed, jobs)
 }
+
+/// A two-player test game in a temporary folder: `zones`, `setup` and
+/// `flow` YAML lines and the script, with cards x, p, q, w (not y: YAML may read it as true).
+fn little(zones: &str, setup: &str, script: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    let yaml = format!(
+        "id: little\nname: Little\nscript: ../scripts/little.rhai\nplayers:\n  - {{id: a, name: A}}\n  - {{id: b, name: B}}\n\
+         cards:\n  x: {{name: X}}\n  p: {{name: P}}\n  q: {{name: Q}}\n  w: {{name: W}}\n\
+         zones:\n{zones}\nsetup:\n{setup}\nflow:\n  turn:\n    - hook: step\n  max_turns: 10\n"
+    );
+    let path = games.join("little.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    std::fs::write(tmp.path().join("scripts/little.rhai"), script).unwrap();
+    (tmp, path)
+}
+
+#[test]
+fn hidden_cards_the_rules_fix_are_no_secret() {
+    // Nobody sees the boxes, but the rules always put x in a's and w in
+    // b's: matching pennies on top of them is worth 0.
+    let (tmp, path) = little(
+        "  box: {per: player, visibility: hidden}",
+        "  - put: {zone: box, cards: [x]}",
+        r#"fn step() {
+    ask(players(), "pick", ["p", "q"], "picked");
+}
+fn picked(c) {
+    if c.a == c.b { end_game("a"); } else { end_game("b"); }
+}"#,
+    );
+    let s = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap();
+    assert!(close(s.worth.value, 0.0), "{}", s.worth.value);
+    // The same with different cards in the two boxes.
+    let (tmp, path) = little(
+        "  box: {per: player, visibility: hidden}\n  spare: {per: game, visibility: public}",
+        "  - put: {zone: spare, cards: [x, w]}",
+        r#"fn step() {
+    if turn() == 1 && count("", "spare") == 2 {
+        move_card("x", "", "spare", "a", "box");
+        move_card("w", "", "spare", "b", "box");
+    }
+    ask(players(), "pick", ["p", "q"], "picked");
+}
+fn picked(c) {
+    if c.a == c.b { end_game("a"); } else { end_game("b"); }
+}"#,
+    );
+    let s = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap();
+    assert!(close(s.worth.value, 0.0), "{}", s.worth.value);
+}
+
+#[test]
+fn a_card_laid_where_the_other_cannot_see_is_refused() {
+    // a puts p or q in a box only a sees; then b guesses which.
+    let (tmp, path) = little(
+        "  box: {per: player, visibility: owner}\n  hand: {per: player, visibility: owner}",
+        "  - put: {zone: hand, cards: [p, q]}",
+        r#"fn step() {
+    if count("a", "box") == 0 { ask("a", "hide", ["p", "q"], "hid"); } else { ask("b", "guess", ["p", "q"], "guessed"); }
+}
+fn hid(c) { move_card(c.a, "a", "hand", "a", "box"); }
+fn guessed(c) {
+    if has("a", "box", c.b) { end_game("b"); } else { end_game("a"); }
+}"#,
+    );
+    let e = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap_err();
+    assert_eq!(e.kind, tabula::ErrorKind::Refused);
+    assert!(e.message.contains("b cannot tell apart"), "{e}");
+    // A secret ask is refused too.
+    let (tmp, path) = little(
+        "  hand: {per: player, visibility: public}",
+        "  - put: {zone: hand, cards: [p, q]}",
+        r#"fn step() { ask(players(), "pick", ["p", "q"], "picked", #{secret: true}); }
+fn picked(c) { if c.a == c.b { end_game("a"); } else { end_game("b"); } }"#,
+    );
+    let e = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap_err();
+    assert!(e.message.contains("`pick` is secret"), "{e}");
+}
+
+#[test]
+fn a_game_over_before_any_decision_is_worth_its_outcome() {
+    let (tmp, path) = little(
+        "  hand: {per: player, visibility: public}",
+        "  - put: {zone: hand, cards: [p]}",
+        r#"fn step() { end_game("b"); }"#,
+    );
+    let s = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap();
+    assert!(
+        close(s.worth.value, -1.0) && close(s.worth.loss, 1.0),
+        "{:?}",
+        s.worth
+    );
+    assert!(s.strategies.is_empty());
+}

@@ -23,6 +23,7 @@ use serde::Serialize;
 
 use crate::core::{Choice, Outcome, State};
 use crate::definition::PlayerIx;
+use crate::definition::format::Visibility;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::Game;
 
@@ -114,6 +115,10 @@ pub struct Solution {
 
 type Table = DashMap<u128, Worth, std::hash::BuildHasherDefault<FxHasher>>;
 
+/// (viewer, what they see) -> the cards they do not see, as hashes
+/// (`State::seen_and_unseen`).
+type Seen = DashMap<(PlayerIx, u64), u64, std::hash::BuildHasherDefault<FxHasher>>;
+
 /// How far a solve may go before it stops with a message instead of
 /// exhausting the machine.
 #[derive(Debug, Clone, Copy)]
@@ -162,6 +167,7 @@ fn in_pool<T: Send>(limits: &Limits, jobs: usize, work: impl FnOnce() -> T + Sen
 struct Shared<'a> {
     game: &'a Game,
     table: &'a Table,
+    seen: &'a Seen,
     rng_at: u128,
     limits: Limits,
     solved: &'a AtomicUsize,
@@ -173,8 +179,6 @@ struct Solver<'a> {
     game: &'a Game,
     table: &'a Table,
     rng_at: u128,
-    /// States checked for hidden information so far (a sample suffices).
-    checked: usize,
     /// Decisions on the line being searched.
     depth: usize,
 }
@@ -186,7 +190,6 @@ impl<'a> Solver<'a> {
             game: shared.game,
             table: shared.table,
             rng_at: shared.rng_at,
-            checked: 0,
             depth: 0,
         }
     }
@@ -197,31 +200,80 @@ impl Solver<'_> {
         cannot(self.game, why)
     }
 
-    /// No chance after setup, and nothing a player cannot deduce.
+    /// No chance after setup, no choice kept secret, and no two positions
+    /// that look the same to a player but hide different cards.
     fn check(&mut self, st: &State) -> Result<()> {
         if st.rng_position() != self.rng_at {
             return Err(self.refuse(
                 "it draws from the RNG after setup (a roll, a shuffle or `random`): solve handles no chance".into(),
             ));
         }
-        if self.checked < 2_000 {
-            self.checked += 1;
-            let def = self.game.def();
+        // Two positions a player cannot tell apart must hide the same cards.
+        let def = self.game.def();
+        if def.capabilities.hidden_information {
             for viewer in 0..2 {
-                for seed in 0..2 {
-                    let d = st.resample(self.game, viewer, &mut ChaCha8Rng::seed_from_u64(seed));
-                    for (z, zone) in def.zones.iter().enumerate() {
-                        for p in def.owners(z) {
-                            let mut x = st.zone(self.game, z, p).to_vec();
-                            let mut y = d.zone(self.game, z, p).to_vec();
-                            x.sort_unstable();
-                            y.sort_unstable();
-                            if x != y {
-                                return Err(self.refuse(format!(
-                                    "{}'s `{}` holds cards {} cannot know: solve handles no hidden information but the simultaneous choice",
-                                    def.players[p].id, zone.id, def.players[viewer].id
-                                )));
-                            }
+                let (look, hide) = st.seen_and_unseen(self.game, viewer);
+                let known = *self.shared.seen.entry((viewer, look)).or_insert(hide);
+                if known != hide {
+                    let zones: Vec<&str> = (def.zones.iter())
+                        .filter(|z| z.visibility != Visibility::Public || z.faces.is_some())
+                        .map(|z| z.id.as_str())
+                        .collect();
+                    return Err(self.refuse(format!(
+                        "{} cannot tell apart positions that hide different cards (in {}): solve handles no hidden information but the simultaneous choice",
+                        def.players[viewer].id,
+                        zones.join(", ")
+                    )));
+                }
+            }
+        }
+        if let Some(d) = st.decision()
+            && d.secret
+        {
+            return Err(self.refuse(format!(
+                "its decision `{}` is secret (the choices are never revealed): solve handles no hidden information but the simultaneous choice",
+                d.name
+            )));
+        }
+        Ok(())
+    }
+
+    /// Nothing a player cannot deduce when play begins: the cards they do
+    /// not see lie where the rules put them whatever the seed (a fixed
+    /// setup), or nowhere else a guess could put them (the other hidden
+    /// places hold the same cards).
+    fn check_root(&mut self, st: &State) -> Result<()> {
+        self.check(st)?;
+        let def = self.game.def();
+        let hidden = |s: &State| -> Vec<Vec<crate::definition::CardIx>> {
+            (0..def.zones.len())
+                .filter(|&z| {
+                    def.zones[z].visibility != Visibility::Public || def.zones[z].faces.is_some()
+                })
+                .flat_map(|z| def.owners(z).map(move |p| (z, p)))
+                .map(|(z, p)| s.zone(self.game, z, p).to_vec())
+                .collect()
+        };
+        let here = hidden(st);
+        let fixed =
+            (0..16).all(|seed| State::new_quiet(self.game, seed).is_ok_and(|s| hidden(&s) == here));
+        if fixed {
+            return Ok(());
+        }
+        for viewer in 0..2 {
+            for seed in 0..4 {
+                let d = st.resample(self.game, viewer, &mut ChaCha8Rng::seed_from_u64(seed));
+                for (z, zone) in def.zones.iter().enumerate() {
+                    for p in def.owners(z) {
+                        let mut x = st.zone(self.game, z, p).to_vec();
+                        let mut y = d.zone(self.game, z, p).to_vec();
+                        x.sort_unstable();
+                        y.sort_unstable();
+                        if x != y {
+                            return Err(self.refuse(format!(
+                                "{}'s `{}` holds cards {} cannot know: solve handles no hidden information but the simultaneous choice",
+                                def.players[p].id, zone.id, def.players[viewer].id
+                            )));
                         }
                     }
                 }
@@ -475,7 +527,7 @@ pub fn refusal(game: &Game) -> Option<Error> {
 /// "solve cannot handle GAME: why".
 fn cannot(game: &Game, why: String) -> Error {
     Error::new(
-        ErrorKind::Usage,
+        ErrorKind::Refused,
         format!("solve cannot handle {}: {why}", game.id()),
     )
 }
@@ -502,18 +554,25 @@ pub fn solve_within(
     let def = game.def();
     let root = State::new_quiet(game, seed)?;
     let table: Table = DashMap::default();
+    let seen = Seen::default();
     let solved = AtomicUsize::new(0);
     let shared = Shared {
         game,
         table: &table,
+        seen: &seen,
         rng_at: root.rng_position(),
         limits,
         solved: &solved,
         progress,
     };
     let (worth, strategies) = in_pool(&limits, jobs, || -> Result<_> {
+        // A game over before its first decision (setup ended it) is worth
+        // its outcome, and there is nothing to choose.
+        if root.is_over() {
+            return Ok((Worth::at(game, &root), Vec::new()));
+        }
         let mut solver = Solver::new(&shared);
-        solver.check(&root)?;
+        solver.check_root(&root)?;
         solve_first_moves(&shared, &root)?;
         let worth = solver.worth(&root)?;
         Ok((worth, root_strategies(game, solver.node(&root)?)))

@@ -262,7 +262,16 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(e) => {
             print_error(&e);
-            1
+            exit_code(&e)
         }
+    }
+}
+
+/// 3 for a refusal (a valid game the command cannot handle), else 1.
+pub fn exit_code(e: &tabula::Error) -> i32 {
+    if e.kind == tabula::ErrorKind::Refused {
+        3
+    } else {
+        1
     }
 }

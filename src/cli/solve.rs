@@ -56,7 +56,17 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     let spinner = Spinner::new();
     let s = solve::solve_within(&game, a.seed, jobs, limits, &|n| spinner.show(n));
     spinner.finish();
-    let s = s?;
+    let s = match s {
+        Ok(s) => s,
+        // Under --json a refusal (or any error of the search) is an
+        // object too, for the tool that reads it; stderr says it as well.
+        Err(e) if a.json => {
+            println!("{:#}", e.to_json());
+            super::print_error(&e);
+            return Ok(super::exit_code(&e));
+        }
+        Err(e) => return Err(e),
+    };
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
         return Ok(0);
@@ -89,10 +99,14 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
             s.players[0], s.players[1]
         ),
     }
-    println!(
-        "\nfirst decision `{}`, optimal strategies:",
-        s.first_decision
-    );
+    if s.strategies.is_empty() {
+        println!("\nthe game ends before any decision");
+    } else {
+        println!(
+            "\nfirst decision `{}`, optimal strategies:",
+            s.first_decision
+        );
+    }
     for st in &s.strategies {
         println!("  {}:", st.player);
         for (c, p) in &st.mix {

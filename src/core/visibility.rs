@@ -125,3 +125,64 @@ impl State {
         s
     }
 }
+
+impl State {
+    /// Hashes of what `viewer` sees of this state and of the cards they do
+    /// not see (each where it lies). Two states that look the same to a
+    /// player but hide different cards are ones that player cannot tell
+    /// apart: what `solve` looks for before it refuses a game.
+    pub fn seen_and_unseen(&self, game: &(impl AsDef + ?Sized), viewer: PlayerIx) -> (u64, u64) {
+        use std::hash::{Hash, Hasher};
+        let def = game.def();
+        let mut seen = rustc_hash::FxHasher::default();
+        let mut unseen = rustc_hash::FxHasher::default();
+        (&self.stats, &self.vars, self.turn, self.active, self.cursor).hash(&mut seen);
+        (
+            &self.order,
+            self.reveal_first,
+            self.game_no,
+            &self.match_wins,
+        )
+            .hash(&mut seen);
+        self.outcome.map(|o| format!("{o:?}")).hash(&mut seen);
+        for d in &self.pending {
+            (&*d.then, &d.players, d.first, &d.data).hash(&mut seen);
+            d.options_of(viewer).hash(&mut seen);
+            for &p in &d.players {
+                d.visible_choice(p, Some(viewer)).hash(&mut seen);
+            }
+        }
+        for (z, zone) in def.zones.iter().enumerate() {
+            for p in def.owners(z) {
+                let owner = (zone.per == Per::Player).then_some(p);
+                let slot = def.slot(z, p);
+                let cards = &self.zones[slot];
+                if !zone_visible(zone.visibility, owner, Some(viewer)) {
+                    cards.len().hash(&mut seen);
+                    slot.hash(&mut unseen);
+                    if zone.unordered {
+                        let mut set = cards.clone();
+                        set.sort_unstable();
+                        set.hash(&mut unseen);
+                    } else {
+                        cards.hash(&mut unseen);
+                    }
+                    continue;
+                }
+                let down_seen = zone
+                    .faces
+                    .is_none_or(|f| zone_visible(f.down, owner, Some(viewer)));
+                for (i, (c, down)) in cards.iter().zip(self.face_down(slot)).enumerate() {
+                    if down && !down_seen {
+                        (slot, i, c).hash(&mut unseen);
+                        CardIx::MAX.hash(&mut seen);
+                    } else {
+                        (c, down).hash(&mut seen);
+                    }
+                }
+                self.origins(slot).collect::<Vec<_>>().hash(&mut seen);
+            }
+        }
+        (seen.finish(), unseen.finish())
+    }
+}
