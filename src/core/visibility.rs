@@ -144,7 +144,7 @@ impl State {
             &self.match_wins,
         )
             .hash(&mut seen);
-        self.outcome.map(|o| format!("{o:?}")).hash(&mut seen);
+        self.outcome.is_some().hash(&mut seen);
         for d in &self.pending {
             (&*d.then, &d.players, d.first, &d.data).hash(&mut seen);
             d.options_of(viewer).hash(&mut seen);
@@ -180,7 +180,9 @@ impl State {
                         (c, down).hash(&mut seen);
                     }
                 }
-                self.origins(slot).collect::<Vec<_>>().hash(&mut seen);
+                if zone.records_from {
+                    self.origins(slot).for_each(|o| o.hash(&mut seen));
+                }
             }
         }
         (seen.finish(), unseen.finish())
