@@ -167,7 +167,7 @@ fn solve_file(
 }
 
 /// A two-player test game in a temporary folder: `zones`, `setup` and
-/// `flow` YAML lines and the script, with cards x, p, q, w (not y: YAML may read it as true).
+/// `flow` YAML lines and the script, with cards x, y, n, w (ids YAML 1.1 would read as booleans: they stay text).
 fn little(zones: &str, setup: &str, script: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let games = tmp.path().join("games");
@@ -175,7 +175,7 @@ fn little(zones: &str, setup: &str, script: &str) -> (tempfile::TempDir, PathBuf
     std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
     let yaml = format!(
         "id: little\nname: Little\nscript: ../scripts/little.rhai\nplayers:\n  - {{id: a, name: A}}\n  - {{id: b, name: B}}\n\
-         cards:\n  x: {{name: X}}\n  p: {{name: P}}\n  q: {{name: Q}}\n  w: {{name: W}}\n\
+         cards:\n  x: {{name: X}}\n  y: {{name: Y}}\n  n: {{name: N}}\n  w: {{name: W}}\n\
          zones:\n{zones}\nsetup:\n{setup}\nflow:\n  turn:\n    - hook: step\n  max_turns: 10\n"
     );
     let path = games.join("little.yaml");
@@ -192,7 +192,7 @@ fn hidden_cards_the_rules_fix_are_no_secret() {
         "  box: {per: player, visibility: hidden}",
         "  - put: {zone: box, cards: [x]}",
         r#"fn step() {
-    ask(players(), "pick", ["p", "q"], "picked");
+    ask(players(), "pick", ["y", "n"], "picked");
 }
 fn picked(c) {
     if c.a == c.b { end_game("a"); } else { end_game("b"); }
@@ -209,7 +209,7 @@ fn picked(c) {
         move_card("x", "", "spare", "a", "box");
         move_card("w", "", "spare", "b", "box");
     }
-    ask(players(), "pick", ["p", "q"], "picked");
+    ask(players(), "pick", ["y", "n"], "picked");
 }
 fn picked(c) {
     if c.a == c.b { end_game("a"); } else { end_game("b"); }
@@ -221,12 +221,12 @@ fn picked(c) {
 
 #[test]
 fn a_card_laid_where_the_other_cannot_see_is_refused() {
-    // a puts p or q in a box only a sees; then b guesses which.
+    // a puts y or n in a box only a sees; then b guesses which.
     let (tmp, path) = little(
         "  box: {per: player, visibility: owner}\n  hand: {per: player, visibility: owner}",
-        "  - put: {zone: hand, cards: [p, q]}",
+        "  - put: {zone: hand, cards: [y, n]}",
         r#"fn step() {
-    if count("a", "box") == 0 { ask("a", "hide", ["p", "q"], "hid"); } else { ask("b", "guess", ["p", "q"], "guessed"); }
+    if count("a", "box") == 0 { ask("a", "hide", ["y", "n"], "hid"); } else { ask("b", "guess", ["y", "n"], "guessed"); }
 }
 fn hid(c) { move_card(c.a, "a", "hand", "a", "box"); }
 fn guessed(c) {
@@ -239,8 +239,8 @@ fn guessed(c) {
     // A secret ask is refused too.
     let (tmp, path) = little(
         "  hand: {per: player, visibility: public}",
-        "  - put: {zone: hand, cards: [p, q]}",
-        r#"fn step() { ask(players(), "pick", ["p", "q"], "picked", #{secret: true}); }
+        "  - put: {zone: hand, cards: [y, n]}",
+        r#"fn step() { ask(players(), "pick", ["y", "n"], "picked", #{secret: true}); }
 fn picked(c) { if c.a == c.b { end_game("a"); } else { end_game("b"); } }"#,
     );
     let e = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap_err();
@@ -251,7 +251,7 @@ fn picked(c) { if c.a == c.b { end_game("a"); } else { end_game("b"); } }"#,
 fn a_game_over_before_any_decision_is_worth_its_outcome() {
     let (tmp, path) = little(
         "  hand: {per: player, visibility: public}",
-        "  - put: {zone: hand, cards: [p]}",
+        "  - put: {zone: hand, cards: [y]}",
         r#"fn step() { end_game("b"); }"#,
     );
     let s = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap();

@@ -111,8 +111,13 @@ pub fn parse_file(path: &Path) -> Result<(GameFile, String)> {
 /// Parse game-file text (named `path` in errors). Never panics, whatever
 /// the input (fuzzed: fuzz/fuzz_targets/load_game.rs).
 pub fn parse_source(path: &Path, src: &str) -> Result<GameFile> {
-    format::with_file(path, || serde_saphyr::from_str::<GameFile>(src))
-        .map_err(|e| yaml_error(path, &e))
+    // YAML 1.2 booleans (`true`, `false`): a card or player id `y`, `no`
+    // or `on` stays text, as a designer means it.
+    let options = serde_saphyr::options! { strict_booleans: true };
+    format::with_file(path, || {
+        serde_saphyr::from_str_with_options::<GameFile>(src, options)
+    })
+    .map_err(|e| yaml_error(path, &e))
 }
 
 fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {

@@ -85,7 +85,8 @@ impl Replay {
             max_nodes: src.len().max(250_000),
             max_events: (2 * src.len()).max(1_000_000),
         };
-        let options = serde_saphyr::options! { budget: budget, reject_unsupported_tags: true };
+        // YAML 1.2 booleans: a move or id `y`, `no` or `on` stays text.
+        let options = serde_saphyr::options! { budget: budget, reject_unsupported_tags: true, strict_booleans: true };
         let file: ReplayFile =
             format::with_file(path, || serde_saphyr::from_str_with_options(src, options)).map_err(
                 |e| {
