@@ -547,3 +547,28 @@ fn a_refusal_has_its_own_exit_code_and_a_json_error() {
     let o = tabula(&["solve", "no-such-game"]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn solve_json_holds_the_exploitability_too() {
+    // The lopsided duel: red's rows a [1, 0], b [-1, 1] (columns c, d).
+    // Against uniform play red's best is a (+1/2), blue's best is c (0 for
+    // both): (1/2 - 1/3 + 0 + 1/3) / 2 = 1/4 given away.
+    let o = tabula(&[
+        "solve",
+        "tests/games/duel.yaml",
+        "--set",
+        "table=2",
+        "--exploit",
+        "random",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let e = &v["exploit"][0];
+    assert_eq!(e["bot"], "random");
+    let near = |x: &serde_json::Value, y: f64| (x.as_f64().unwrap() - y).abs() < 1e-9;
+    assert!(near(&e["exploitability"], 0.25), "{e}");
+    assert!(near(&e["best_response"]["red"], 0.5), "{e}");
+    assert!(near(&e["best_response"]["blue"], 0.0), "{e}");
+    assert!(near(&v["worth"]["value"], 1.0 / 3.0), "{v}");
+}

@@ -68,7 +68,16 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         Err(e) => return Err(e),
     };
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        // The solution's fields, and each bot's exploitability.
+        let mut v = serde_json::to_value(&s).unwrap_or_default();
+        if !a.exploit.is_empty() {
+            let mut list = Vec::new();
+            for kind in &a.exploit {
+                list.push(exploit(&game, &s, &a, kind)?.to_json(&s));
+            }
+            v["exploit"] = serde_json::Value::Array(list);
+        }
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(0);
     }
     let variants = if s.variants.is_empty() {
@@ -120,19 +129,50 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         s.states, s.seconds, s.threads
     );
     for kind in &a.exploit {
-        let started = std::time::Instant::now();
-        let [r0, r1] = solve::best_response(&game, a.seed, kind, a.samples)?;
-        // Against an optimal opponent a best response gets the game's
-        // value in each seat; the excess is what the bot gives away.
-        let gain = ((r0 - s.worth.value) + (r1 + s.worth.value)) / 2.0;
+        let e = exploit(&game, &s, &a, kind)?;
         println!(
-            "exploitability of {kind}: {gain:.4} (best response as {}: {r0:+.4}, as {}: {r1:+.4}; {:.1} s)",
-            s.players[0],
-            s.players[1],
-            started.elapsed().as_secs_f64()
+            "exploitability of {kind}: {:.4} (best response as {}: {:+.4}, as {}: {:+.4}; {:.1} s)",
+            e.gain, s.players[0], e.best[0], s.players[1], e.best[1], e.seconds
         );
     }
     Ok(0)
+}
+
+/// How much a best response wins against a bot kind.
+struct Exploit {
+    kind: String,
+    /// What a best response gets as each player (the first player's payoff).
+    best: [f64; 2],
+    /// The excess over the game's value, averaged over both seats.
+    gain: f64,
+    seconds: f64,
+}
+
+impl Exploit {
+    fn to_json(&self, s: &solve::Solution) -> serde_json::Value {
+        serde_json::json!({
+            "bot": self.kind,
+            "exploitability": self.gain,
+            "best_response": {
+                s.players[0].clone(): self.best[0],
+                s.players[1].clone(): self.best[1],
+            },
+            "seconds": self.seconds,
+        })
+    }
+}
+
+fn exploit(game: &Game, s: &solve::Solution, a: &SolveArgs, kind: &str) -> Result<Exploit> {
+    let started = std::time::Instant::now();
+    let [r0, r1] = solve::best_response(game, a.seed, kind, a.samples)?;
+    // Against an optimal opponent a best response gets the game's value in
+    // each seat; the excess is what the bot gives away.
+    Ok(Exploit {
+        kind: kind.to_string(),
+        best: [r0, r1],
+        gain: ((r0 - s.worth.value) + (r1 + s.worth.value)) / 2.0,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// Positions solved so far, on stderr, only on a terminal and only once a
