@@ -572,3 +572,43 @@ fn solve_json_holds_the_exploitability_too() {
     assert!(near(&e["best_response"]["blue"], 0.0), "{e}");
     assert!(near(&v["worth"]["value"], 1.0 / 3.0), "{v}");
 }
+
+#[test]
+fn solve_from_a_save_agrees_with_the_matrix_of_the_start() {
+    // Each cell of the first decision's matrix is the value of the
+    // position after those two choices: solved again from a save there.
+    let sets = ["--set", "wound_limit=4", "--set", "max_turns=8"];
+    let mut args = vec!["solve", "experior", "--json", "--matrix"];
+    args.extend(sets);
+    let o = tabula(&args);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let m = &v["matrix"];
+    assert_eq!(m["row_player"], "human");
+    assert_eq!(m["col_player"], "elf");
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, j) in [(0, 0), (2, 5), (5, 3)] {
+        let (row, col) = (
+            m["rows"][i].as_str().unwrap(),
+            m["cols"][j].as_str().unwrap(),
+        );
+        let save = format!(
+            "game: experior\nparams: {{wound_limit: 4, max_turns: 8}}\nseed: 0\nmoves:\n  - {{human: {row}, elf: {col}}}\n"
+        );
+        let f = write(tmp.path(), "at.yaml", &save);
+        let o = tabula(&["solve", "--from", &f, "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o, tmp.path()));
+        let w: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let (got, want) = (
+            w["worth"]["value"].as_f64().unwrap(),
+            m["values"][i][j].as_f64().unwrap(),
+        );
+        assert!(
+            (got - want).abs() < 1e-9,
+            "{row} vs {col}: {got} from the save, {want} in the matrix"
+        );
+    }
+    // A game named with --from is a mistake the command line refuses.
+    let o = tabula(&["solve", "experior", "--from", "x.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+}

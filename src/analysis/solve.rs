@@ -108,9 +108,24 @@ pub struct Solution {
     /// The first decision: each decider's optimal strategy.
     pub first_decision: String,
     pub strategies: Vec<Strategy>,
+    /// The first decision's payoff matrix: the exact value of each pair
+    /// of choices (one column when one player decides).
+    pub matrix: Option<Matrix>,
     pub states: usize,
     pub seconds: f64,
     pub threads: usize,
+}
+
+/// Which opening beats which: `values[i][j]` is the first player's value
+/// when `rows[i]` (chosen by `row_player`) meets `cols[j]`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Matrix {
+    pub row_player: String,
+    pub rows: Vec<String>,
+    /// None when one player decides alone (one column).
+    pub col_player: Option<String>,
+    pub cols: Vec<String>,
+    pub values: Vec<Vec<f64>>,
 }
 
 type Table = DashMap<u128, Worth, std::hash::BuildHasherDefault<FxHasher>>;
@@ -547,12 +562,36 @@ pub fn solve_within(
     limits: Limits,
     progress: OnProgress,
 ) -> Result<Solution> {
+    if let Some(e) = refusal(game) {
+        return Err(e);
+    }
+    let root = State::new_quiet(game, seed)?;
+    solve_position(game, &root, jobs, limits, progress)
+}
+
+/// `solve_within` from a given position (a saved game): its value, and the
+/// strategies of the decision it waits for.
+pub fn solve_position(
+    game: &Game,
+    root: &State,
+    jobs: usize,
+    limits: Limits,
+    progress: OnProgress,
+) -> Result<Solution> {
     let started = Instant::now();
     if let Some(e) = refusal(game) {
         return Err(e);
     }
+    if let Some(d) = root.decision()
+        && d.chosen.iter().any(Option::is_some)
+    {
+        return Err(cannot(
+            game,
+            "the position is in the middle of a decision (a choice is made, another not yet): solve from before or after it".into(),
+        ));
+    }
+    let root = root.clone();
     let def = game.def();
-    let root = State::new_quiet(game, seed)?;
     let table: Table = DashMap::default();
     let seen = Seen::default();
     let solved = AtomicUsize::new(0);
@@ -565,17 +604,19 @@ pub fn solve_within(
         solved: &solved,
         progress,
     };
-    let (worth, strategies) = in_pool(&limits, jobs, || -> Result<_> {
+    let (worth, strategies, matrix) = in_pool(&limits, jobs, || -> Result<_> {
         // A game over before its first decision (setup ended it) is worth
         // its outcome, and there is nothing to choose.
         if root.is_over() {
-            return Ok((Worth::at(game, &root), Vec::new()));
+            return Ok((Worth::at(game, &root), Vec::new(), None));
         }
         let mut solver = Solver::new(&shared);
         solver.check_root(&root)?;
         solve_first_moves(&shared, &root)?;
         let worth = solver.worth(&root)?;
-        Ok((worth, root_strategies(game, solver.node(&root)?)))
+        let node = solver.node(&root)?;
+        let matrix = matrix(game, &node);
+        Ok((worth, root_strategies(game, node), Some(matrix)))
     })??;
     Ok(Solution {
         game: def.id.clone(),
@@ -589,6 +630,7 @@ pub fn solve_within(
             .map(|d| d.name.to_string())
             .unwrap_or_default(),
         strategies,
+        matrix,
         states: table.len(),
         seconds: started.elapsed().as_secs_f64(),
         threads: jobs.max(1),
@@ -626,6 +668,36 @@ fn solve_first_moves(shared: &Shared, root: &State) -> Result<()> {
 }
 
 /// Each decider's optimal strategy at the root, from its solved node.
+/// The first decision's children's values, as a table.
+fn matrix(game: &Game, node: &Node) -> Matrix {
+    let def = game.def();
+    let texts = |cs: &[Choice]| cs.iter().map(|c| c.text(game).to_string()).collect();
+    match node {
+        Node::Matrix {
+            rows,
+            cols,
+            children,
+        } => Matrix {
+            row_player: def.players[0].id.clone(),
+            rows: texts(rows),
+            col_player: Some(def.players[1].id.clone()),
+            cols: texts(cols),
+            values: values(children),
+        },
+        Node::Single {
+            player,
+            choices,
+            children,
+        } => Matrix {
+            row_player: def.players[*player].id.clone(),
+            rows: texts(choices),
+            col_player: None,
+            cols: vec!["value".into()],
+            values: children.iter().map(|w| vec![w.value]).collect(),
+        },
+    }
+}
+
 fn root_strategies(game: &Game, node: Node) -> Vec<Strategy> {
     let def = game.def();
     let mix = |choices: &[Choice], probs: &[f64]| -> Vec<(String, f64)> {

@@ -14,8 +14,20 @@ use tabula::{Build, Game};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    #[arg(add = clap_complete::ArgValueCandidates::new(super::complete::games))]
-    pub game: String,
+    #[arg(
+        add = clap_complete::ArgValueCandidates::new(super::complete::games),
+        required_unless_present = "from"
+    )]
+    pub game: Option<String>,
+    /// Solve from a saved position (a game saved in the REPL with `save`,
+    /// or a replay file) rather than the start; the game, variants and
+    /// parameters are the save's.
+    #[arg(long, value_name = "SAVE", conflicts_with_all = ["game", "exploit"])]
+    pub from: Option<std::path::PathBuf>,
+    /// Also print the first decision's payoff matrix: the exact value of
+    /// each pair of choices (which opening beats which).
+    #[arg(long)]
+    pub matrix: bool,
     #[command(flatten)]
     pub args: GameArgs,
     /// Seed of the setup (for a game whose setup is random: a deal).
@@ -39,22 +51,33 @@ pub struct SolveArgs {
 }
 
 pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
-    let path = source::find(&a.game, dir)?;
-    let game = Game::load_path(&path, dir, &a.args.settings(), Build::default())?;
+    let (game, root) = match (&a.from, &a.game) {
+        (Some(save), _) => {
+            let r = tabula::replay::Replay::read(save)?;
+            let played = tabula::replay::play(&r, Some(save), dir)?;
+            (played.game, played.state)
+        }
+        (None, Some(id)) => {
+            let path = source::find(id, dir)?;
+            let game = Game::load_path(&path, dir, &a.args.settings(), Build::default())?;
+            let root = tabula::State::new_quiet(&game, a.seed)?;
+            (game, root)
+        }
+        (None, None) => return Err(tabula::Error::usage("name a game, or a save with --from")),
+    };
     // The first decision's outcomes are what runs in parallel.
-    let firsts = tabula::State::new_quiet(&game, a.seed).map_or(1, |st| {
-        st.waiting()
-            .iter()
-            .map(|&p| st.legal(p).len() as u64)
-            .product::<u64>()
-    });
+    let firsts = root
+        .waiting()
+        .iter()
+        .map(|&p| root.legal(p).len() as u64)
+        .product::<u64>();
     let jobs = super::threads(a.jobs, firsts);
     let limits = solve::Limits {
         max_states: a.max_states,
         ..solve::Limits::default()
     };
     let spinner = Spinner::new();
-    let s = solve::solve_within(&game, a.seed, jobs, limits, &|n| spinner.show(n));
+    let s = solve::solve_position(&game, &root, jobs, limits, &|n| spinner.show(n));
     spinner.finish();
     let s = match s {
         Ok(s) => s,
@@ -124,6 +147,11 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
             }
         }
     }
+    if a.matrix
+        && let Some(m) = &s.matrix
+    {
+        print_matrix(m, &s.players[0]);
+    }
     println!(
         "\n{} states in {:.2} s ({} thread(s))",
         s.states, s.seconds, s.threads
@@ -136,6 +164,38 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// The payoff matrix as a table: a row per choice of the row player, a
+/// column per choice of the other (or one column of values).
+fn print_matrix(m: &solve::Matrix, first: &str) {
+    match &m.col_player {
+        Some(c) => println!(
+            "\npayoff matrix of the first decision (value for {first}; rows {}, columns {c}):",
+            m.row_player
+        ),
+        None => println!("\nvalue for {first} after each choice of {}:", m.row_player),
+    }
+    let w = m
+        .rows
+        .iter()
+        .map(|r| r.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let cw = m
+        .cols
+        .iter()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    let head: Vec<String> = m.cols.iter().map(|c| format!("{c:>cw$}")).collect();
+    println!("  {:w$}  {}", "", head.join(" "));
+    for (r, vals) in m.rows.iter().zip(&m.values) {
+        let cells: Vec<String> = vals.iter().map(|v| format!("{v:>+cw$.4}")).collect();
+        println!("  {r:w$}  {}", cells.join(" "));
+    }
 }
 
 /// How much a best response wins against a bot kind.
