@@ -52,6 +52,7 @@ fn replay_finished_game_as_json() {
     assert_eq!(v["game"], "experior");
     assert_eq!(v["over"], true);
     assert_eq!(v["winner"], "human");
+    assert_eq!(v["reason"], "wound limit");
     // 9 + 4 = 13 >= 10, then the human's bonus attack (spread 3 vs 1): 3 x 5.
     assert_eq!(v["players"]["elf"]["wounds"], 28);
     assert_eq!(v["players"]["human"]["wounds"], 0);
@@ -611,4 +612,38 @@ fn solve_from_a_save_agrees_with_the_matrix_of_the_start() {
     // A game named with --from is a mistake the command line refuses.
     let o = tabula(&["solve", "experior", "--from", "x.yaml"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn sim_counts_how_games_ended() {
+    let o = tabula(&["sim", "braverats", "--games", "400", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let ended = v["games"].as_u64().unwrap()
+        - v["unfinished"].as_u64().unwrap()
+        - v["failed"].as_u64().unwrap();
+    let mut sum = 0;
+    let mut last = u64::MAX;
+    for e in v["end_reasons"].as_array().unwrap() {
+        let (reason, n) = (
+            e["reason"].as_str().unwrap(),
+            e["share"]["count"].as_u64().unwrap(),
+        );
+        assert!(
+            ["victories", "a card won the game", "cards ran out"].contains(&reason),
+            "{reason}"
+        );
+        assert!(n <= last, "most frequent first");
+        last = n;
+        sum += n;
+    }
+    assert_eq!(sum, ended);
+    // The flow's turn limit names itself; the text report shows it.
+    let o = tabula(&["sim", "experior", "--set", "max_turns=3", "--games", "50"]);
+    let out = stdout(&o);
+    assert!(out.contains("how games ended"), "{out}");
+    assert!(
+        out.contains("turn limit                     50  100.0%"),
+        "{out}"
+    );
 }

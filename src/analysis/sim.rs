@@ -40,6 +40,8 @@ pub struct Record {
     pub error: Option<String>,
     /// Each player's return, when the game declares a payoff stat.
     pub payoff: Option<Vec<i64>>,
+    /// Why it ended, in the script's words (or "turn limit").
+    pub reason: Option<std::sync::Arc<str>>,
 }
 
 /// A run's games added up: what the report needs, in memory that does not
@@ -65,6 +67,9 @@ pub struct Tally {
     /// Per card: times chosen, and times its chooser won the game.
     pub played: Vec<u64>,
     pub played_won: Vec<u64>,
+    /// How games that ended ended: reason -> games ("" when the script
+    /// gave none).
+    pub reasons: BTreeMap<String, u64>,
 }
 
 /// Errors kept in a tally.
@@ -103,6 +108,16 @@ impl Tally {
                 self.payoff_squares[p] += i128::from(x) * i128::from(x);
             }
         }
+        if r.outcome.is_some() {
+            // A new key (an allocation) only for a reason not seen before.
+            let why = r.reason.as_deref().unwrap_or_default();
+            match self.reasons.get_mut(why) {
+                Some(n) => *n += 1,
+                None => {
+                    self.reasons.insert(why.to_string(), 1);
+                }
+            }
+        }
         *self.turns.entry(r.turns).or_default() += 1;
         *self.decisions.entry(r.decisions).or_default() += 1;
         for &(p, c) in &r.plays {
@@ -136,6 +151,9 @@ impl Tally {
         add(&mut self.played_won, o.played_won);
         add_hist(&mut self.turns, o.turns);
         add_hist(&mut self.decisions, o.decisions);
+        for (k, n) in o.reasons {
+            *self.reasons.entry(k).or_default() += n;
+        }
         self.errors.extend(o.errors);
         self.errors.sort_by_key(|(i, _)| *i);
         self.errors.truncate(KEPT_ERRORS);
@@ -156,6 +174,7 @@ pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> 
         plays: Vec::new(),
         error: None,
         payoff: None,
+        reason: None,
     };
     let mut seats: Vec<Box<dyn bot::Bot>> = Vec::new();
     for (p, kind) in bots.iter().enumerate() {
@@ -193,6 +212,7 @@ pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> 
     }
     rec.outcome = state.outcome();
     rec.payoff = state.payoff(game);
+    rec.reason = state.end_reason_shared();
     rec.turns = state.turn();
     rec
 }
@@ -349,6 +369,14 @@ pub struct SeatFigures {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Ending {
+    /// The reason the script gave ("" for none), or "turn limit".
+    pub reason: String,
+    /// Its share of all games.
+    pub share: Rate,
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub game: String,
     pub variants: Vec<String>,
@@ -365,6 +393,8 @@ pub struct Report {
     pub decisions: Length,
     /// First seat's win rate minus the second's, in points, with a 95% CI.
     pub first_seat_advantage: Option<(f64, f64)>,
+    /// How the games that ended ended, most frequent first.
+    pub end_reasons: Vec<Ending>,
     pub cards: Vec<CardFigures>,
 }
 
@@ -428,6 +458,18 @@ pub fn report(game: &Game, cfg: &SimConfig, t: &Tally) -> Report {
         turns: Length::of(&t.turns),
         decisions: Length::of(&t.decisions),
         first_seat_advantage,
+        end_reasons: {
+            let mut r: Vec<Ending> = (t.reasons.iter())
+                .map(|(k, &c)| Ending {
+                    reason: k.clone(),
+                    share: Rate::new(c, n),
+                })
+                .collect();
+            r.sort_by(|a, b| {
+                (b.share.count.cmp(&a.share.count)).then_with(|| a.reason.cmp(&b.reason))
+            });
+            r
+        },
         cards,
     }
 }
@@ -469,6 +511,7 @@ mod tests {
             plays: vec![(0, 1), (1, 0)],
             error: err.map(String::from),
             payoff: outcome.map(|_| vec![i64::from(turns), -i64::from(turns)]),
+            reason: outcome.map(|_| format!("after {}", turns % 2).into()),
         };
         let games = [
             rec(3, Some(Outcome::Win(0)), None),

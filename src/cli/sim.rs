@@ -241,6 +241,20 @@ fn print_report(r: &Report) {
         r.decisions.median,
         r.decisions.p95
     );
+    if r.end_reasons.iter().any(|e| !e.reason.is_empty()) {
+        println!(
+            "\n{:<24} {:>8}  share of games (95% CI)",
+            "how games ended", "games"
+        );
+        for e in &r.end_reasons {
+            let k = if e.reason.is_empty() {
+                "(no reason given)"
+            } else {
+                &e.reason
+            };
+            println!("{k:<24} {:>8}  {}", e.share.count, pct(&e.share));
+        }
+    }
     if !r.cards.is_empty() {
         println!(
             "\n{:<18} {:>9}  player won the game (95% CI)",

@@ -12,6 +12,10 @@ use crate::definition::format::TurnKind;
 use crate::definition::{CardIx, Options, PlayerIx, Setup, Step, Who};
 use crate::error::{Error, ErrorKind, Result};
 
+/// The end reason of a game stopped by `max_turns`.
+static TURN_LIMIT: std::sync::LazyLock<std::sync::Arc<str>> =
+    std::sync::LazyLock::new(|| "turn limit".into());
+
 impl State {
     /// Reset everything but the RNG and the match score, and run setup.
     pub(super) fn start_game(
@@ -41,6 +45,7 @@ impl State {
         self.pending.clear();
         self.reveal_first = None;
         self.outcome = None;
+        self.end_reason = None;
         for step in &def.setup {
             match step {
                 Setup::Put { zone, cards } => {
@@ -155,6 +160,7 @@ impl State {
                 self.cursor = 0;
                 if def.max_turns.is_some_and(|m| i64::from(self.turn) >= m) {
                     self.outcome = Some(Outcome::Draw);
+                    self.end_reason = Some(TURN_LIMIT.clone());
                     if self.logging {
                         events.push(Event::TurnLimit { turns: self.turn });
                     }

@@ -97,7 +97,8 @@ pub enum Write {
     },
     SetActive(PlayerIx),
     SetOrder(Vec<PlayerIx>),
-    End(Outcome),
+    /// End the game, and why (a script's words: "deck ran out").
+    End(Outcome, Option<Arc<str>>),
     RevealFirst(Option<PlayerIx>),
     /// Shared with the decisions it makes.
     Ask(Arc<Ask>),
@@ -125,9 +126,31 @@ pub enum Op {
 #[derive(Clone, Copy)]
 pub struct Undo(UndoKind);
 
-/// The bytes undo records keep out of line (see `Undo`): cleared by its
+/// What undo records keep out of line (see `Undo`): bytes (former per-card
+/// records, former turn orders) and former end reasons. Cleared by its
 /// owner when no record made since is to be undone.
-pub type Stash = Vec<u8>;
+#[derive(Debug, Default)]
+pub struct Stash {
+    bytes: Vec<u8>,
+    reasons: Vec<Option<Arc<str>>>,
+}
+
+impl Stash {
+    pub fn new() -> Stash {
+        Stash::default()
+    }
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.reasons.clear();
+    }
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty() && self.reasons.is_empty()
+    }
+    /// The last `n` bytes, taken off.
+    fn take(&mut self, n: usize) -> Vec<u8> {
+        self.bytes.split_off(self.bytes.len() - n)
+    }
+}
 
 #[derive(Clone, Copy)]
 enum UndoKind {
@@ -358,7 +381,7 @@ fn turn_all(
     if state.records(slot) {
         let by = &mut state.origins[slot];
         if let Some(s) = stash {
-            s.extend_from_slice(by);
+            s.bytes.extend_from_slice(by);
         }
         for b in by.iter_mut() {
             *b = if down {
@@ -378,7 +401,7 @@ fn turn_all(
 fn stash_origins(state: &mut State, from: usize, stash: Option<&mut Stash>) -> bool {
     let by = std::mem::take(&mut state.origins[from]);
     if let Some(s) = stash {
-        s.extend_from_slice(&by);
+        s.bytes.extend_from_slice(&by);
     }
     true
 }
@@ -455,11 +478,17 @@ fn apply(state: &mut State, w: &Write, stash: Option<&mut Stash>) -> Option<Undo
         Write::SetOrder(o) => {
             let old = std::mem::replace(&mut state.order, o.clone());
             if let Some(s) = stash {
-                s.extend(old.iter().map(|&p| p as u8));
+                s.bytes.extend(old.iter().map(|&p| p as u8));
             }
             UndoKind::Order(old.len() as u8)
         }
-        Write::End(o) => UndoKind::Outcome(state.outcome.replace(*o)),
+        Write::End(o, why) => {
+            let old = std::mem::replace(&mut state.end_reason, why.clone());
+            if let Some(s) = stash {
+                s.reasons.push(old);
+            }
+            UndoKind::Outcome(state.outcome.replace(*o))
+        }
         Write::RevealFirst(p) => UndoKind::Reveal(std::mem::replace(&mut state.reveal_first, *p)),
         Write::Ask(d) => {
             state.push_decision(Decision::new(d.clone()));
@@ -507,7 +536,7 @@ fn undo(state: &mut State, u: UndoKind, stash: &mut Stash) {
                     state.origins[to].truncate(at);
                 }
                 if by {
-                    state.origins[from] = stash.split_off(stash.len() - n);
+                    state.origins[from] = stash.take(n);
                 }
             }
         }
@@ -515,15 +544,21 @@ fn undo(state: &mut State, u: UndoKind, stash: &mut Stash) {
         UndoKind::TurnAll { slot } => {
             let n = state.zones[slot as usize].len();
             if n > 0 {
-                state.origins[slot as usize] = stash.split_off(stash.len() - n);
+                state.origins[slot as usize] = stash.take(n);
             }
         }
         UndoKind::Active(p) => state.active = p,
         UndoKind::Order(n) => {
-            let at = stash.len() - n as usize;
-            state.order = stash.drain(at..).map(PlayerIx::from).collect();
+            state.order = stash
+                .take(n as usize)
+                .into_iter()
+                .map(PlayerIx::from)
+                .collect();
         }
-        UndoKind::Outcome(o) => state.outcome = o,
+        UndoKind::Outcome(o) => {
+            state.outcome = o;
+            state.end_reason = stash.reasons.pop().flatten();
+        }
         UndoKind::Reveal(p) => state.reveal_first = p,
         UndoKind::Ask => {
             state.pending.pop_back();

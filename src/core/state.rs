@@ -35,6 +35,8 @@ pub struct State {
     /// The next simultaneous decision is ordered: this player reveals first.
     pub(super) reveal_first: Option<PlayerIx>,
     pub(super) outcome: Option<Outcome>,
+    /// Why the game ended, when the script said (or "turn limit").
+    pub(super) end_reason: Option<std::sync::Arc<str>>,
     /// Events are recorded (a game people watch); off in playouts.
     pub(super) logging: bool,
     /// In a match: the game being played (from 1) and each player's wins.
@@ -75,6 +77,7 @@ impl State {
             pending: VecDeque::new(),
             reveal_first: None,
             outcome: None,
+            end_reason: None,
             logging,
             game_no: 1,
             match_wins: vec![0; n],
@@ -101,6 +104,15 @@ impl State {
     #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+    /// Why the game ended, in the script's words (`end_game(winner,
+    /// reason)`), or "turn limit"; None if it did not say.
+    pub fn end_reason(&self) -> Option<&str> {
+        self.end_reason.as_deref()
+    }
+    /// `end_reason`, shared (no copy of the text).
+    pub fn end_reason_shared(&self) -> Option<std::sync::Arc<str>> {
+        self.end_reason.clone()
     }
     /// Each player's return at the end, when the game declares its payoff
     /// as a stat (`payoff:`); None before the end or without one.
@@ -425,6 +437,7 @@ impl State {
             pending: VecDeque::new(),
             reveal_first: None,
             outcome: None,
+            end_reason: None,
             logging: self.logging,
             game_no: 0,
             match_wins: Vec::new(),

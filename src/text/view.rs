@@ -19,6 +19,10 @@ pub struct View {
     /// The winner's id, or null for a draw or an unfinished game.
     pub winner: Option<String>,
     pub draw: bool,
+    /// Why the game ended, once over, when the script said (or "turn
+    /// limit").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Player id -> their return, once over, when the game declares a
     /// payoff stat.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -152,6 +156,7 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
             _ => None,
         },
         draw: state.outcome() == Some(Outcome::Draw),
+        reason: state.end_reason().map(str::to_string),
         payoff: state.payoff(game).map(|r| {
             def.players
                 .iter()

@@ -128,7 +128,7 @@ impl Known {
                 let o = o.iter().map(|&p| p as CardIx).collect();
                 self.values.insert(Read::Order, Val::Cards(o));
             }
-            Write::End(_) => self.int(Read::IsOver, |_| Some(1)),
+            Write::End(..) => self.int(Read::IsOver, |_| Some(1)),
             Write::MoveAll { .. } | Write::RevealFirst(_) | Write::Ask(_) => {}
         }
     }

@@ -18,11 +18,21 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("end_game", |winner: &str| {
         with_ctx(|cx| {
             let p = cx.player(winner)?;
-            cx.write(Write::End(Outcome::Win(p)))
+            cx.write(Write::End(Outcome::Win(p), None))
         })
     });
     engine.register_fn("end_game", || {
-        with_ctx(|cx| cx.write(Write::End(Outcome::Draw)))
+        with_ctx(|cx| cx.write(Write::End(Outcome::Draw, None)))
+    });
+    // With the reason `sim` counts ("reached the egg"); winner "": a draw.
+    engine.register_fn("end_game", |winner: &str, reason: &str| {
+        with_ctx(|cx| {
+            let o = match winner {
+                "" => Outcome::Draw,
+                w => Outcome::Win(cx.player(w)?),
+            };
+            cx.write(Write::End(o, Some(reason.into())))
+        })
     });
     engine.register_fn("is_over", || {
         with_ctx(|cx| Ok(cx.read_int(Read::IsOver) != 0))
