@@ -2,11 +2,12 @@
 //! who sees a face-down card, turning cards over, secret asks, what a bot
 //! may guess (resampling), the position key, and memo replays.
 
+mod common;
+
 use std::path::PathBuf;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
-use tabula::bot::{Bot, RandomBot};
 use tabula::replay::apply_move;
 use tabula::view::{ZoneView, render, view};
 use tabula::{Game, Settings, State};
@@ -156,16 +157,7 @@ fn memo_replays_equal_script_runs_with_faces() {
     for seed in 0..300 {
         let mut ends = Vec::new();
         for quiet in [false, true] {
-            let mut st = if quiet {
-                State::new_quiet(&game, seed).unwrap()
-            } else {
-                State::new(&game, seed).unwrap().0
-            };
-            let mut bot = RandomBot::new(seed);
-            while let Some(p) = st.first_waiting() {
-                let c = bot.choose(&game, &st, p).unwrap();
-                st.apply_unchecked(&game, p, c).unwrap();
-            }
+            let st = common::play_random(&game, seed, quiet);
             ends.push(serde_json::to_string(&view(&game, &st, None)).unwrap());
         }
         assert_eq!(ends[0], ends[1], "seed {seed}");

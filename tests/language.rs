@@ -7,7 +7,6 @@ mod common;
 
 use std::path::PathBuf;
 
-use tabula::bot::{Bot, RandomBot};
 use tabula::replay::apply_move;
 use tabula::{Game, Settings, State};
 
@@ -106,16 +105,7 @@ fn memo_replays_equal_script_runs_with_data_and_structured_options() {
     for seed in 0..200 {
         let mut ends = Vec::new();
         for quiet in [false, true] {
-            let mut st = if quiet {
-                State::new_quiet(&game, seed).unwrap()
-            } else {
-                State::new(&game, seed).unwrap().0
-            };
-            let mut bot = RandomBot::new(seed);
-            while let Some(p) = st.first_waiting() {
-                let c = bot.choose(&game, &st, p).unwrap();
-                st.apply_unchecked(&game, p, c).unwrap();
-            }
+            let st = common::play_random(&game, seed, quiet);
             let mut v = tabula::view::view(&game, &st, None);
             v.vars.clear(); // `watched` differs by design
             ends.push(serde_json::to_string(&v).unwrap());

@@ -139,3 +139,22 @@ pub fn every_section_copy(edits: &[(&str, &str)], script: Option<&str>) -> tempf
     std::fs::write(tmp.path().join("scripts/every-section.rhai"), script).unwrap();
     tmp
 }
+
+/// A game from `seed` played to its end by random bots (seeded by `seed`),
+/// watched (every hook through the script) or quiet (the memo replays
+/// recorded runs): the two must end alike.
+#[allow(dead_code)]
+pub fn play_random(game: &Game, seed: u64, quiet: bool) -> State {
+    use tabula::bot::{Bot, RandomBot};
+    let mut st = if quiet {
+        State::new_quiet(game, seed).unwrap()
+    } else {
+        State::new(game, seed).unwrap().0
+    };
+    let mut bot = RandomBot::new(seed);
+    while let Some(p) = st.first_waiting() {
+        let c = bot.choose(game, &st, p).unwrap();
+        st.apply_unchecked(game, p, c).unwrap();
+    }
+    st
+}
