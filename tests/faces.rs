@@ -4,31 +4,15 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
-use tabula::replay::apply_move;
 use tabula::view::{ZoneView, render, view};
-use tabula::{Game, Settings, State};
+use tabula::{Game, State};
+
+use common::play_move as play;
 
 fn lanterns() -> Game {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games");
-    match tabula::load("lanterns", &dir, &Settings::default()) {
-        Ok(g) => g,
-        Err(e) => panic!("{}", e.render(false)),
-    }
-}
-
-fn play(game: &Game, st: &mut State, moves: &[(&str, &str)]) -> Vec<String> {
-    let m: Vec<(String, String)> = moves
-        .iter()
-        .map(|(p, c)| (p.to_string(), c.to_string()))
-        .collect();
-    match apply_move(game, st, &m) {
-        Ok(events) => events.iter().map(|e| tabula::phrase(game, e)).collect(),
-        Err(e) => panic!("{moves:?}: {e}"),
-    }
+    common::test_game("lanterns")
 }
 
 /// `owner`'s row as `viewer` (a player index, or None) sees it.

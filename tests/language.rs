@@ -5,20 +5,13 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use tabula::replay::apply_move;
 use tabula::{Game, Settings, State};
 
-fn games() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games")
-}
+use common::{play_move as play, test_game, test_games_dir as games};
 
 fn auction() -> Game {
-    match tabula::load("auction", &games(), &Settings::default()) {
-        Ok(g) => g,
-        Err(e) => panic!("{}", e.render(false)),
-    }
+    test_game("auction")
 }
 
 fn texts(game: &Game, st: &State, player: usize) -> Vec<String> {
@@ -26,17 +19,6 @@ fn texts(game: &Game, st: &State, player: usize) -> Vec<String> {
         .iter()
         .map(|c| c.text(game).to_string())
         .collect()
-}
-
-fn play(game: &Game, st: &mut State, moves: &[(&str, &str)]) -> Vec<String> {
-    let m: Vec<(String, String)> = moves
-        .iter()
-        .map(|(p, c)| (p.to_string(), c.to_string()))
-        .collect();
-    match apply_move(game, st, &m) {
-        Ok(events) => events.iter().map(|e| tabula::phrase(game, e)).collect(),
-        Err(e) => panic!("{moves:?}: {e}"),
-    }
 }
 
 #[test]

@@ -212,7 +212,7 @@ pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> 
     }
     rec.outcome = state.outcome();
     rec.payoff = state.payoff(game);
-    rec.reason = state.end_reason_shared();
+    rec.reason = state.end_reason().cloned();
     rec.turns = state.turn();
     rec
 }

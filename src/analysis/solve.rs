@@ -23,7 +23,6 @@ use serde::Serialize;
 
 use crate::core::{Choice, Outcome, State};
 use crate::definition::PlayerIx;
-use crate::definition::format::Visibility;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::Game;
 
@@ -231,7 +230,7 @@ impl Solver<'_> {
                 let known = *self.shared.seen.entry((viewer, look)).or_insert(hide);
                 if known != hide {
                     let zones: Vec<&str> = (def.zones.iter())
-                        .filter(|z| z.visibility != Visibility::Public || z.faces.is_some())
+                        .filter(|z| z.may_hide())
                         .map(|z| z.id.as_str())
                         .collect();
                     return Err(self.refuse(format!(
@@ -262,9 +261,7 @@ impl Solver<'_> {
         let def = self.game.def();
         let hidden = |s: &State| -> Vec<Vec<crate::definition::CardIx>> {
             (0..def.zones.len())
-                .filter(|&z| {
-                    def.zones[z].visibility != Visibility::Public || def.zones[z].faces.is_some()
-                })
+                .filter(|&z| def.zones[z].may_hide())
                 .flat_map(|z| def.owners(z).map(move |p| (z, p)))
                 .map(|(z, p)| s.zone(self.game, z, p).to_vec())
                 .collect()
@@ -562,9 +559,6 @@ pub fn solve_within(
     limits: Limits,
     progress: OnProgress,
 ) -> Result<Solution> {
-    if let Some(e) = refusal(game) {
-        return Err(e);
-    }
     let root = State::new_quiet(game, seed)?;
     solve_position(game, &root, jobs, limits, progress)
 }
@@ -590,7 +584,6 @@ pub fn solve_position(
             "the position is in the middle of a decision (a choice is made, another not yet): solve from before or after it".into(),
         ));
     }
-    let root = root.clone();
     let def = game.def();
     let table: Table = DashMap::default();
     let seen = Seen::default();
@@ -608,13 +601,13 @@ pub fn solve_position(
         // A game over before its first decision (setup ended it) is worth
         // its outcome, and there is nothing to choose.
         if root.is_over() {
-            return Ok((Worth::at(game, &root), Vec::new(), None));
+            return Ok((Worth::at(game, root), Vec::new(), None));
         }
         let mut solver = Solver::new(&shared);
-        solver.check_root(&root)?;
-        solve_first_moves(&shared, &root)?;
-        let worth = solver.worth(&root)?;
-        let node = solver.node(&root)?;
+        solver.check_root(root)?;
+        solve_first_moves(&shared, root)?;
+        let worth = solver.worth(root)?;
+        let node = solver.node(root)?;
         let matrix = matrix(game, &node);
         Ok((worth, root_strategies(game, node), Some(matrix)))
     })??;

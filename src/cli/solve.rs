@@ -176,20 +176,11 @@ fn print_matrix(m: &solve::Matrix, first: &str) {
         ),
         None => println!("\nvalue for {first} after each choice of {}:", m.row_player),
     }
-    let w = m
-        .rows
-        .iter()
-        .map(|r| r.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    let cw = m
-        .cols
-        .iter()
-        .map(|c| c.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(7);
+    // Columns as wide as their widest text (at least a value's width).
+    let widest = |texts: &[String], least: usize| {
+        (texts.iter().map(|t| t.chars().count())).fold(least, usize::max)
+    };
+    let (w, cw) = (widest(&m.rows, 4), widest(&m.cols, 7));
     let head: Vec<String> = m.cols.iter().map(|c| format!("{c:>cw$}")).collect();
     println!("  {:w$}  {}", "", head.join(" "));
     for (r, vals) in m.rows.iter().zip(&m.values) {
@@ -201,7 +192,7 @@ fn print_matrix(m: &solve::Matrix, first: &str) {
 /// How much a best response wins against a bot kind.
 struct Exploit {
     kind: String,
-    /// What a best response gets as each player (the first player's payoff).
+    /// What a best response gets in each seat, in that seat's own payoff.
     best: [f64; 2],
     /// The excess over the game's value, averaged over both seats.
     gain: f64,

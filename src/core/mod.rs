@@ -22,7 +22,7 @@ pub use hooks::{Args, Call, Hooks, MemoStats, Miss, Traceable};
 pub use rng::{below, shuffle};
 pub use state::State;
 pub use value::Value;
-pub use visibility::zone_visible;
+pub use visibility::{face_down_visible, zone_visible};
 
 use crate::definition::Def;
 

@@ -66,13 +66,7 @@ impl State {
         let Some(z) = def.zone(zone).filter(|&z| def.zones[z].faces.is_some()) else {
             return Err(Error::usage(format!("no zone `{zone}` that keeps faces")));
         };
-        let p = match def.zones[z].per {
-            Per::Game => 0,
-            Per::Player => def
-                .player(owner)
-                .ok_or_else(|| Error::usage(format!("no player `{owner}`")))?,
-        };
-        let slot = def.slot(z, p);
+        let slot = slot_of(def, z, owner)?;
         if down.len() != self.zones[slot].len() {
             return Err(Error::usage(format!(
                 "{owner} {zone} holds {} card(s), not {}",
@@ -105,12 +99,7 @@ impl State {
                 "zone `{zone}` does not record where cards came from"
             )));
         }
-        let p = match def.zones[z].per {
-            Per::Game => 0,
-            Per::Player => def
-                .player(owner)
-                .ok_or_else(|| Error::usage(format!("no player `{owner}`")))?,
-        };
+        let slot = slot_of(def, z, owner)?;
         let mut ixs = Vec::new();
         for c in cards {
             ixs.push(
@@ -118,7 +107,6 @@ impl State {
                     .ok_or_else(|| Error::usage(format!("no card `{c}`")))?,
             );
         }
-        let slot = def.slot(z, p);
         if let Some(b) = def.zones[z].entry(from.map_or(0, |f| f as u8 + 1)) {
             self.origins[slot] = vec![b; ixs.len()];
         }
@@ -147,4 +135,16 @@ impl State {
             .map(|&c| def.cards[c as usize].id.clone())
             .collect()
     }
+}
+
+/// The slot of `owner`'s copy of zone `z` (the owner of a shared zone is
+/// ignored).
+fn slot_of(def: &crate::definition::Def, z: usize, owner: &str) -> Result<usize> {
+    let p = match def.zones[z].per {
+        Per::Game => 0,
+        Per::Player => def
+            .player(owner)
+            .ok_or_else(|| Error::usage(format!("no player `{owner}`")))?,
+    };
+    Ok(def.slot(z, p))
 }

@@ -106,13 +106,10 @@ impl State {
         self.outcome
     }
     /// Why the game ended, in the script's words (`end_game(winner,
-    /// reason)`), or "turn limit"; None if it did not say.
-    pub fn end_reason(&self) -> Option<&str> {
-        self.end_reason.as_deref()
-    }
-    /// `end_reason`, shared (no copy of the text).
-    pub fn end_reason_shared(&self) -> Option<std::sync::Arc<str>> {
-        self.end_reason.clone()
+    /// reason)`), or "turn limit"; None if it did not say. Shared: a copy
+    /// costs no allocation.
+    pub fn end_reason(&self) -> Option<&std::sync::Arc<str>> {
+        self.end_reason.as_ref()
     }
     /// Each player's return at the end, when the game declares its payoff
     /// as a stat (`payoff:`); None before the end or without one.

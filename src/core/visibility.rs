@@ -7,7 +7,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use super::{AsDef, State, shuffle};
 use crate::definition::format::{AttrValue, Per, Visibility};
-use crate::definition::{CardIx, PlayerIx};
+use crate::definition::{CardIx, PlayerIx, Zone};
 
 /// Whether a zone owned by `owner` (None: shared) with this visibility shows
 /// its cards to `viewer` (None: a spectator).
@@ -17,6 +17,13 @@ pub fn zone_visible(vis: Visibility, owner: Option<PlayerIx>, viewer: Option<Pla
         Visibility::Owner => owner.is_some() && owner == viewer,
         Visibility::Hidden => false,
     }
+}
+
+/// Whether `viewer` sees the cards lying face down in a zone owned by
+/// `owner` (any zone that keeps no faces: there are none to hide).
+pub fn face_down_visible(zone: &Zone, owner: Option<PlayerIx>, viewer: Option<PlayerIx>) -> bool {
+    zone.faces
+        .is_none_or(|f| zone_visible(f.down, owner, viewer))
 }
 
 /// A zone's filter of the cards it can hold.
@@ -73,9 +80,7 @@ impl State {
                     pool.append(&mut s.zones[slot]);
                     continue;
                 }
-                let at: Vec<usize> = if let Some(f) = zone.faces
-                    && !zone_visible(f.down, owner, Some(viewer))
-                {
+                let at: Vec<usize> = if !face_down_visible(zone, owner, Some(viewer)) {
                     // Face-down cards only, each where it lies.
                     (s.face_down(slot).enumerate())
                         .filter_map(|(i, down)| down.then_some(i))
@@ -169,9 +174,7 @@ impl State {
                     }
                     continue;
                 }
-                let down_seen = zone
-                    .faces
-                    .is_none_or(|f| zone_visible(f.down, owner, Some(viewer)));
+                let down_seen = face_down_visible(zone, owner, Some(viewer));
                 for (i, (c, down)) in cards.iter().zip(self.face_down(slot)).enumerate() {
                     if down && !down_seen {
                         (slot, i, c).hash(&mut unseen);

@@ -139,6 +139,12 @@ impl Zone {
     pub fn records(&self) -> bool {
         self.records_from || self.faces.is_some()
     }
+    /// Whether some of its cards may be hidden from some player (not
+    /// public, or laid face down).
+    #[inline]
+    pub fn may_hide(&self) -> bool {
+        self.visibility != Visibility::Public || self.faces.is_some()
+    }
     /// The record of a card entering from `by` (the owner + 1 of the zone
     /// it left, or 0), or None if this zone records nothing.
     #[inline]

@@ -4,7 +4,7 @@
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use crate::core::{Outcome, State, zone_visible};
+use crate::core::{Outcome, State, face_down_visible, zone_visible};
 use crate::definition::format::Per;
 use crate::definition::{Board, PlayerIx};
 use crate::game::Game;
@@ -87,8 +87,8 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
             let cards = state.zone(game, z, p);
             let v = if !zone_visible(zone.visibility, owner, viewer) {
                 ZoneView::Count { count: cards.len() }
-            } else if let Some(f) = zone.faces {
-                let down_seen = zone_visible(f.down, owner, viewer);
+            } else if zone.faces.is_some() {
+                let down_seen = face_down_visible(zone, owner, viewer);
                 ZoneView::Faces(
                     cards
                         .iter()
@@ -156,7 +156,7 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
             _ => None,
         },
         draw: state.outcome() == Some(Outcome::Draw),
-        reason: state.end_reason().map(str::to_string),
+        reason: state.end_reason().map(|r| r.to_string()),
         payoff: state.payoff(game).map(|r| {
             def.players
                 .iter()
@@ -330,9 +330,7 @@ fn zone_text(
         return format!("{} card(s), hidden", cards.len());
     }
     let slot = def.slot(z, p);
-    let down_seen = zone
-        .faces
-        .is_none_or(|f| zone_visible(f.down, owner, viewer));
+    let down_seen = face_down_visible(zone, owner, viewer);
     cards
         .iter()
         .zip(state.origins(slot))

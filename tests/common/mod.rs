@@ -158,3 +158,32 @@ pub fn play_random(game: &Game, seed: u64, quiet: bool) -> State {
     }
     st
 }
+
+/// The test games' folder (tests/games).
+#[allow(dead_code)]
+pub fn test_games_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games")
+}
+
+/// A test game by id, its problems shown if it does not load.
+#[allow(dead_code)]
+pub fn test_game(id: &str) -> Game {
+    match tabula::load(id, &test_games_dir(), &Settings::default()) {
+        Ok(g) => g,
+        Err(e) => panic!("{}", e.render(false)),
+    }
+}
+
+/// One move (each chooser and their option as typed), and its log lines;
+/// an illegal move fails the test.
+#[allow(dead_code)]
+pub fn play_move(game: &Game, st: &mut State, moves: &[(&str, &str)]) -> Vec<String> {
+    let m: Vec<(String, String)> = moves
+        .iter()
+        .map(|(p, c)| (p.to_string(), c.to_string()))
+        .collect();
+    match apply_move(game, st, &m) {
+        Ok(events) => events.iter().map(|e| tabula::phrase(game, e)).collect(),
+        Err(e) => panic!("{moves:?}: {e}"),
+    }
+}

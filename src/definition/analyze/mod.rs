@@ -20,7 +20,7 @@ mod zones;
 use std::path::{Path, PathBuf};
 
 use super::def::*;
-use super::format::{At, GameFile, StartValue, TurnKind, Visibility};
+use super::format::{At, GameFile, StartValue, TurnKind};
 use super::source::Settings;
 use crate::error::{Error, ErrorKind, Pos};
 use names::{Kind, Names};
@@ -161,9 +161,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
                 )
             }),
         chance_after_setup: flow.iter().any(|s| matches!(s, Step::Roll { .. })),
-        hidden_information: zones
-            .iter()
-            .any(|z| z.visibility != Visibility::Public || z.faces.is_some()),
+        hidden_information: zones.iter().any(Zone::may_hide),
     };
     let def = Def {
         id: file

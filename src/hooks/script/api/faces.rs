@@ -71,34 +71,28 @@ pub(super) fn register(engine: &mut Engine) {
     }
 }
 
-/// `reveal` or `conceal` one card: it must lie the other way.
+/// `reveal` or `conceal` one card: it must lie the other way (the write
+/// itself finds it, and fails with the state unchanged if none does).
 fn turn(cx: &mut Ctx, what: &str, owner: &str, zone: &str, at: TurnAt, down: bool) -> Fallible<()> {
     let slot = faces_slot(cx, what, owner, zone)?;
-    let n = cx.state.slot(slot).len();
-    let ok = {
-        let mut lying = cx.state.slot(slot).iter().zip(cx.state.face_down(slot));
-        match at {
-            TurnAt::Card(c) => lying.any(|(&x, d)| x == c && d != down),
-            TurnAt::Index(i) => lying.nth(i as usize).is_some_and(|(_, d)| d != down),
-        }
-    };
-    if !ok {
-        let way = if down { "up" } else { "down" };
-        return Err(match at {
-            TurnAt::Card(c) => format!(
-                "{what}: no `{}` lies face {way} in {owner} {zone}",
-                cx.def.cards[c as usize].id
-            ),
-            TurnAt::Index(i) if i as usize >= n => {
-                format!("{what}: {owner} {zone} has no card at {i} (it holds {n}, counted from 0)")
-            }
-            TurnAt::Index(i) => {
-                format!("{what}: the card at {i} in {owner} {zone} does not lie face {way}")
-            }
-        }
-        .into());
+    if cx.write(Write::Turn { at, slot, down }).is_ok() {
+        return Ok(());
     }
-    cx.write(Write::Turn { at, slot, down })
+    let n = cx.state.slot(slot).len();
+    let way = if down { "up" } else { "down" };
+    Err(match at {
+        TurnAt::Card(c) => format!(
+            "{what}: no `{}` lies face {way} in {owner} {zone}",
+            cx.def.cards[c as usize].id
+        ),
+        TurnAt::Index(i) if i as usize >= n => {
+            format!("{what}: {owner} {zone} has no card at {i} (it holds {n}, counted from 0)")
+        }
+        TurnAt::Index(i) => {
+            format!("{what}: the card at {i} in {owner} {zone} does not lie face {way}")
+        }
+    }
+    .into())
 }
 
 /// The slot of a zone that keeps faces, or an error naming `what` asked.
