@@ -3,7 +3,7 @@
 //! every thread; what a thread needs of its own (a script engine, a memo)
 //! the hooks make per thread.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::core::{AsDef, AskCache, Hooks, MemoStats, Rules};
@@ -17,6 +17,7 @@ pub struct Game {
     def: Arc<Def>,
     hooks: Box<dyn Hooks>,
     asks: AskCache,
+    fingerprint: u64,
 }
 
 /// How to build a game's hooks.
@@ -54,7 +55,7 @@ impl Game {
 
     /// Load the game file at `path` (`dir` is where `extends:` looks too).
     pub fn load_path(path: &Path, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
-        let file = source::read_merged(path, dir)?;
+        let (file, files) = source::read_merged_files(path, dir)?;
         let analysis = analyze::analyze(path, file, settings);
         let mut problems = analysis.problems;
         // The script is compiled even when the file has problems, so that
@@ -81,7 +82,9 @@ impl Game {
         } else {
             Box::new(rhai)
         };
-        Ok(Game::from_parts(def, hooks))
+        let mut game = Game::from_parts(def, hooks);
+        game.fingerprint = fingerprint(files.iter().chain(&analysis.script.files));
+        Ok(game)
     }
 
     /// A game from a definition and hooks of any kind.
@@ -90,7 +93,15 @@ impl Game {
             def,
             hooks,
             asks: AskCache::default(),
+            fingerprint: 0,
         }
+    }
+
+    /// A hash of the rules files' contents (game files, then scripts): it
+    /// changes when a rule does, and not when a file moves. 0 for a game
+    /// built from parts.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     pub fn def(&self) -> &Def {
@@ -118,4 +129,21 @@ impl Rules for Game {
     fn asks(&self) -> Option<&AskCache> {
         Some(&self.asks)
     }
+}
+
+/// The contents of `files`, hashed in order (a file that cannot be read
+/// hashes as its name: it was read moments ago).
+fn fingerprint<'a>(files: impl Iterator<Item = &'a PathBuf>) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    for f in files {
+        match std::fs::read(f) {
+            Ok(bytes) => {
+                h.write_usize(bytes.len());
+                h.write(&bytes);
+            }
+            Err(_) => h.write(f.as_os_str().as_encoded_bytes()),
+        }
+    }
+    h.finish()
 }

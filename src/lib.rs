@@ -43,6 +43,7 @@
 //!     bots: vec!["random".into(), "random".into()],
 //!     jobs: 2,
 //!     max_decisions: 10_000,
+//!     shard: None,
 //! };
 //! let tally = sim::run(&game, &cfg, &|_done| {})?;
 //! let report = sim::report(&game, &cfg, &tally);
@@ -74,7 +75,7 @@ pub mod analysis;
 pub mod play;
 
 pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Rules, State};
-pub use analysis::{bot, sim, solve};
+pub use analysis::{bot, chart, sim, solve, sweep};
 pub use definition::{CardIx, Def, PlayerIx, Settings, format};
 pub use error::{Error, ErrorKind, Result};
 pub use game::{Build, Game, load};

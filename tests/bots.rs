@@ -126,6 +126,7 @@ fn sim_results_do_not_depend_on_threads() {
             bots: bots.iter().map(|b| b.to_string()).collect(),
             jobs,
             max_decisions: 10_000,
+            shard: None,
         };
         let one = sim::run(&game, &cfg(1), &|_| {}).unwrap();
         let two = sim::run(&game, &cfg(2), &|_| {}).unwrap();
@@ -146,6 +147,7 @@ fn search_beats_random_over_1000_games() {
             bots: vec!["mcts".into(), "random".into()],
             jobs: 2,
             max_decisions: 100_000,
+            shard: None,
         };
         let game = common::load(id, &[], &[]);
         let recs = sim::run(&game, &cfg, &|_| {}).unwrap();

@@ -303,6 +303,7 @@ fn a_declared_payoff_is_what_solve_sim_and_the_view_report() {
         bots: vec!["random".into(); 2],
         jobs: 1,
         max_decisions: 10_000,
+        shard: None,
     };
     let t = tabula::sim::run(&game, &cfg, &|_| {}).unwrap();
     let r = tabula::sim::report(&game, &cfg, &t);

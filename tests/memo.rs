@@ -89,6 +89,7 @@ fn a_game_without_the_memo_simulates_the_same() {
             bots: vec!["random".into(); with.def().nplayers()],
             jobs: 2,
             max_decisions: 100_000,
+            shard: None,
         };
         let a = sim::run(&with, &cfg, &|_| {}).unwrap();
         let b = sim::run(&without, &cfg, &|_| {}).unwrap();

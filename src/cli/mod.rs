@@ -1,15 +1,19 @@
 //! The command line. `main.rs` only calls `main()`; each command has a file.
 
+mod chart;
 mod check;
 mod complete;
 mod library;
 mod line;
 mod list;
+mod merge;
 mod play;
 mod replay;
+mod report;
 mod rules;
 mod sim;
 mod solve;
+mod sweep;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -102,6 +106,12 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Simulate many seeded games between bots: balance figures and speed.
     Sim(sim::SimArgs),
+    /// Sim (and solve) at every setting of some parameters: one table,
+    /// one chart, e.g. `sweep experior wound_limit=20..200:20 --chart w.svg`.
+    Sweep(sweep::SweepArgs),
+    /// Add up the shards of a sim split across machines
+    /// (`sim --shard K/N --json`) into the report of the whole run.
+    Merge(merge::MergeArgs),
     /// Solve a two-player zero-sum simultaneous game exactly.
     Solve(solve::SolveArgs),
     /// Re-run a saved game and print the final state.
@@ -231,6 +241,8 @@ pub fn main() -> i32 {
         Command::Play(args) => play::run(&dir, args),
         Command::Sim(args) => sim::run(&dir, args),
         Command::Solve(args) => solve::run(&dir, args),
+        Command::Sweep(args) => sweep::run(&dir, args),
+        Command::Merge(args) => merge::run(args),
         Command::Replay { file, json, viewer } => replay::run(&dir, &file, json, viewer.as_deref()),
         Command::Check {
             paths,

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::GameArgs;
+use super::report;
 use tabula::bot;
 use tabula::definition::source::{self, Settings};
 use tabula::error::{Error, Result};
@@ -39,6 +40,15 @@ pub struct SimArgs {
     pub json: bool,
     #[arg(long)]
     pub csv: bool,
+    /// Play only the K-th of N equal shares of the games (1 <= K <= N),
+    /// for a run split across machines: with --json, `tabula merge` adds
+    /// the shares up into the report of the whole run.
+    #[arg(long, value_name = "K/N", value_parser = sim::Shard::parse)]
+    pub shard: Option<sim::Shard>,
+    /// Draw the win rates (95% CIs) per column and the distribution of
+    /// game lengths into an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<std::path::PathBuf>,
     /// Run every hook through the script, without the memo of hook runs
     /// (the same report, slower: a check on the memo).
     #[arg(long)]
@@ -46,21 +56,15 @@ pub struct SimArgs {
 }
 
 pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
+    if let Some(c) = &a.chart {
+        super::chart::check(c)?;
+    }
     let path = source::find(&a.game, dir)?;
     let base = a.args.settings();
     let build = Build { memo: !a.no_memo };
     let game = Game::load_path(&path, dir, &base, build)?;
     let def = game.def();
-    let mut bots = vec!["random".to_string(); def.nplayers()];
-    for (p, k) in &a.bots {
-        let Some(i) = def.player(p) else {
-            return Err(Error::usage(format!("no player `{p}` in {}", def.id)));
-        };
-        if !bot::valid(k) {
-            return Err(Error::usage(bot::kind_problem(k)));
-        }
-        bots[i] = k.clone();
-    }
+    let bots = seat_bots(def, &a.bots)?;
     let jobs = super::threads(a.jobs, a.games);
     let cfg = SimConfig {
         games: a.games,
@@ -68,7 +72,9 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         bots,
         jobs,
         max_decisions: a.max_decisions,
+        shard: a.shard,
     };
+    let played = cfg.range().end - cfg.range().start;
     let mut columns = vec![base.clone()];
     for c in &a.compare {
         let variants = c
@@ -91,48 +97,82 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
     }
     for (g, settings) in games.iter().zip(&columns) {
         let started = Instant::now();
-        let bar = Progress::new(a.games, &label(settings));
-        let records = sim::run(g, &cfg, &|n| bar.set(n))?;
+        let bar = Progress::new(played, &label(settings));
+        let tally = sim::run(g, &cfg, &|n| bar.set(n))?;
         bar.finish();
         let secs = started.elapsed().as_secs_f64();
-        let r = sim::report(g, &cfg, &records);
+        let mut r = sim::report(g, &cfg, &tally);
         eprintln!(
-            "{}: {} games in {secs:.2} s ({:.0} games/s, {jobs} thread(s))",
+            "{}: {played} games in {secs:.2} s ({:.0} games/s, {jobs} thread(s))",
             label(settings),
-            a.games,
-            a.games as f64 / secs.max(1e-9)
+            played as f64 / secs.max(1e-9)
         );
+        if let Some(shard) = a.shard {
+            r.part = Some(sim::Part {
+                shard,
+                total_games: a.games,
+                run: sim::RunInfo::of(g, &cfg),
+                tally,
+            });
+        }
         reports.push(r);
     }
-    if a.json {
+    if let Some(file) = &a.chart {
+        super::chart::write(file, &tabula::chart::sim(&reports))?;
+    }
+    print(&reports, a.json, a.csv);
+    Ok(failures(&reports))
+}
+
+/// Reports on stdout as JSON (one object, or a list of columns), CSV or
+/// text.
+pub fn print(reports: &[Report], json: bool, csv: bool) {
+    if json {
         let text = if reports.len() == 1 {
             serde_json::to_string_pretty(&reports[0])
         } else {
             serde_json::to_string_pretty(&reports)
         };
         println!("{}", text.unwrap_or_default());
-    } else if a.csv {
-        print_csv(&reports);
+    } else if csv {
+        report::print_csv(reports);
     } else if reports.len() == 1 {
-        print_report(&reports[0]);
+        report::print_report(&reports[0]);
     } else {
-        print_compare(&reports);
+        report::print_compare(reports);
     }
-    // A rules error is the designer's to fix: on stderr, and a failed run.
+}
+
+/// A rules error is the designer's to fix: the errors on stderr, and the
+/// exit code of a failed run.
+pub fn failures(reports: &[Report]) -> i32 {
     let failed: u64 = reports.iter().map(|r| r.failed).sum();
-    for r in &reports {
+    for r in reports {
         for e in &r.errors {
             super::print_error_text(e);
         }
     }
     if failed > 0 {
+        let games: u64 = reports.iter().map(|r| r.games).sum();
         eprintln!(
-            "tabula: {failed} of {} games stopped on a rules error (the first ones above)",
-            a.games * reports.len() as u64
+            "tabula: {failed} of {games} games stopped on a rules error (the first ones above)"
         );
-        return Ok(1);
+        return 1;
     }
-    Ok(0)
+    0
+}
+
+/// The bot kind of every seat: random, except where `--bot P=KIND` says.
+pub fn seat_bots(def: &tabula::Def, asked: &[(String, String)]) -> Result<Vec<String>> {
+    let mut bots = vec!["random".to_string(); def.nplayers()];
+    for (p, k) in asked {
+        let i = super::player_of(def, p)?;
+        if !bot::valid(k) {
+            return Err(Error::usage(bot::kind_problem(k)));
+        }
+        bots[i] = k.clone();
+    }
+    Ok(bots)
 }
 
 fn label(s: &Settings) -> String {
@@ -145,12 +185,12 @@ fn label(s: &Settings) -> String {
 
 /// A progress bar on stderr, only on a terminal and only once a run has
 /// taken more than a second.
-struct Progress {
+pub struct Progress {
     bar: indicatif::ProgressBar,
 }
 
 impl Progress {
-    fn new(total: u64, label: &str) -> Progress {
+    pub fn new(total: u64, label: &str) -> Progress {
         let bar = if std::io::stderr().is_terminal() {
             let b = indicatif::ProgressBar::with_draw_target(
                 Some(total),
@@ -168,7 +208,7 @@ impl Progress {
         };
         Progress { bar }
     }
-    fn set(&self, n: u64) {
+    pub fn set(&self, n: u64) {
         if self.bar.is_hidden()
             && self.bar.elapsed().as_secs_f64() > 1.0
             && std::io::stderr().is_terminal()
@@ -178,152 +218,7 @@ impl Progress {
         }
         self.bar.set_position(n);
     }
-    fn finish(&self) {
+    pub fn finish(&self) {
         self.bar.finish_and_clear();
-    }
-}
-
-fn pct(r: &sim::Rate) -> String {
-    format!("{:5.1}% [{:4.1}, {:4.1}]", r.percent, r.low, r.high)
-}
-
-fn print_report(r: &Report) {
-    let variants = if r.variants.is_empty() {
-        "-".to_string()
-    } else {
-        r.variants.join(", ")
-    };
-    println!(
-        "{} - {} games, seed {}, variants {variants}",
-        r.game, r.games, r.seed
-    );
-    println!();
-    println!(
-        "{:<14} {:<8} {:>8}  win rate (95% CI)",
-        "seat", "bot", "wins"
-    );
-    for s in &r.seats {
-        println!(
-            "{:<14} {:<8} {:>8}  {}",
-            s.player,
-            s.bot,
-            s.wins.count,
-            pct(&s.wins)
-        );
-    }
-    println!(
-        "{:<14} {:<8} {:>8}  {}",
-        "draws",
-        "",
-        r.draws.count,
-        pct(&r.draws)
-    );
-    if r.unfinished > 0 {
-        println!("{:<14} {:<8} {:>8}", "unfinished", "", r.unfinished);
-    }
-    if r.failed > 0 {
-        println!("{:<14} {:<8} {:>8}", "rules error", "", r.failed);
-    }
-    if let Some((d, ci)) = r.first_seat_advantage {
-        println!("\nfirst seat advantage: {d:+.1} points (95% CI +/- {ci:.1})");
-    }
-    for s in &r.seats {
-        if let Some((m, ci)) = s.payoff {
-            println!("mean payoff of {}: {m:+.3} (95% CI +/- {ci:.3})", s.player);
-        }
-    }
-    println!(
-        "length: turns mean {:.1}, median {}, p95 {}; decisions mean {:.1}, median {}, p95 {}",
-        r.turns.mean,
-        r.turns.median,
-        r.turns.p95,
-        r.decisions.mean,
-        r.decisions.median,
-        r.decisions.p95
-    );
-    if r.end_reasons.iter().any(|e| !e.reason.is_empty()) {
-        println!(
-            "\n{:<24} {:>8}  share of games (95% CI)",
-            "how games ended", "games"
-        );
-        for e in &r.end_reasons {
-            let k = if e.reason.is_empty() {
-                "(no reason given)"
-            } else {
-                &e.reason
-            };
-            println!("{k:<24} {:>8}  {}", e.share.count, pct(&e.share));
-        }
-    }
-    if !r.cards.is_empty() {
-        println!(
-            "\n{:<18} {:>9}  player won the game (95% CI)",
-            "card", "played"
-        );
-        for c in &r.cards {
-            println!("{:<18} {:>9}  {}", c.card, c.played, pct(&c.won_game));
-        }
-    }
-}
-
-fn print_compare(reports: &[Report]) {
-    let head: Vec<String> = reports
-        .iter()
-        .map(|r| {
-            if r.variants.is_empty() {
-                "base".into()
-            } else {
-                r.variants.join("+")
-            }
-        })
-        .collect();
-    print!("{:<22}", "");
-    for h in &head {
-        print!(" {h:>24}");
-    }
-    println!();
-    let row = |name: &str, f: &dyn Fn(&Report) -> String| {
-        print!("{name:<22}");
-        for r in reports {
-            print!(" {:>24}", f(r));
-        }
-        println!();
-    };
-    for (i, s) in reports[0].seats.iter().enumerate() {
-        row(&format!("{} wins", s.player), &|r| pct(&r.seats[i].wins));
-    }
-    row("draws", &|r| pct(&r.draws));
-    row("first seat advantage", &|r| {
-        r.first_seat_advantage
-            .map_or("-".into(), |(d, ci)| format!("{d:+.1} +/- {ci:.1}"))
-    });
-    row("turns (mean)", &|r| format!("{:.1}", r.turns.mean));
-    row("turns (median, p95)", &|r| {
-        format!("{}, {}", r.turns.median, r.turns.p95)
-    });
-}
-
-fn print_csv(reports: &[Report]) {
-    println!(
-        "variants,seat,bot,games,wins,win_rate,ci_low,ci_high,draws,turns_mean,turns_median,turns_p95"
-    );
-    for r in reports {
-        let v = r.variants.join("+");
-        for s in &r.seats {
-            println!(
-                "{v},{},{},{},{},{:.4},{:.4},{:.4},{},{:.3},{},{}",
-                s.player,
-                s.bot,
-                r.games,
-                s.wins.count,
-                s.wins.percent / 100.0,
-                s.wins.low / 100.0,
-                s.wins.high / 100.0,
-                r.draws.count,
-                r.turns.mean,
-                r.turns.median,
-                r.turns.p95
-            );
-        }
     }
 }

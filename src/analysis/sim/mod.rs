@@ -1,0 +1,230 @@
+//! Batch simulation: many seeded games between bots, on all cores, and the
+//! balance figures a designer reads (win rates with confidence intervals,
+//! draws, lengths, seat advantage, per-card figures).
+//!
+//! Game `i` is seeded from (seed, i) and its bots from the game's seed, so
+//! the results are the same for any number of threads.
+
+mod merge;
+mod report;
+mod tally;
+
+pub use merge::merge;
+
+pub use report::{
+    CardFigures, Ending, Length, Part, Rate, Report, RunInfo, SeatFigures, report, report_of,
+};
+pub use tally::Tally;
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::bot;
+use crate::analysis::bot::bot_seed;
+use crate::core::{Choice, Outcome, State};
+use crate::definition::{CardIx, PlayerIx};
+use crate::error::{Error, Result};
+use crate::game::Game;
+
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    pub games: u64,
+    pub seed: u64,
+    /// Bot kind per seat.
+    pub bots: Vec<String>,
+    pub jobs: usize,
+    /// A game not over after this many decisions is counted as unfinished.
+    pub max_decisions: u32,
+    /// Play only this share of the games (`--shard K/N`).
+    pub shard: Option<Shard>,
+}
+
+impl SimConfig {
+    /// The games this run plays: all, or its shard's share.
+    pub fn range(&self) -> Range<u64> {
+        match self.shard {
+            Some(s) => s.range(self.games),
+            None => 0..self.games,
+        }
+    }
+}
+
+/// The K-th of N shares of a run's games (1-based, as `--shard K/N`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub k: u64,
+    pub n: u64,
+}
+
+impl Shard {
+    /// `K/N` with 1 <= K <= N.
+    pub fn parse(s: &str) -> std::result::Result<Shard, String> {
+        let bad = || format!("`{s}`: expected K/N with 1 <= K <= N, e.g. 3/8");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// Game numbers of this share of `games` games: consecutive ranges
+    /// that cover them all, sizes differing by at most one.
+    pub fn range(self, games: u64) -> Range<u64> {
+        let at = |k: u64| (u128::from(games) * u128::from(k) / u128::from(self.n)) as u64;
+        at(self.k - 1)..at(self.k)
+    }
+}
+
+/// One simulated game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub outcome: Option<Outcome>,
+    pub turns: u32,
+    pub decisions: u32,
+    /// Cards played (chosen), by whom.
+    pub plays: Vec<(PlayerIx, CardIx)>,
+    pub error: Option<String>,
+    /// Each player's return, when the game declares a payoff stat.
+    pub payoff: Option<Vec<i64>>,
+    /// Why it ended, in the script's words (or "turn limit").
+    pub reason: Option<std::sync::Arc<str>>,
+    /// The winner's place in the turn order at the end (0: first).
+    pub winner_place: Option<usize>,
+    /// Whether the turn order at the end was not seat order.
+    pub reordered: bool,
+}
+
+/// The seed of game `i` of a run.
+pub fn game_seed(seed: u64, i: u64) -> u64 {
+    bot_seed(seed, i as usize, usize::MAX >> 8)
+}
+
+/// Play one game between bots, quietly.
+pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> Record {
+    let mut rec = Record {
+        outcome: None,
+        turns: 0,
+        decisions: 0,
+        plays: Vec::new(),
+        error: None,
+        payoff: None,
+        reason: None,
+        winner_place: None,
+        reordered: false,
+    };
+    let mut seats: Vec<Box<dyn bot::Bot>> = Vec::new();
+    for (p, kind) in bots.iter().enumerate() {
+        match bot::make(kind, bot_seed(seed, 0, p)) {
+            Some(b) => seats.push(b),
+            None => {
+                rec.error = Some(format!("unknown bot kind `{kind}`"));
+                return rec;
+            }
+        }
+    }
+    let mut state = match State::new_quiet(game, seed) {
+        Ok(s) => s,
+        Err(e) => {
+            rec.error = Some(e.to_string());
+            return rec;
+        }
+    };
+    while let Some(p) = state.first_waiting() {
+        if rec.decisions >= max_decisions {
+            break;
+        }
+        let Some(choice) = seats[p].choose(game, &state, p) else {
+            rec.error = Some("a bot found no legal choice".into());
+            break;
+        };
+        if let Choice::Card(c) = choice {
+            rec.plays.push((p, c));
+        }
+        rec.decisions += 1;
+        if let Err(e) = state.apply_unchecked(game, p, choice) {
+            rec.error = Some(e.to_string());
+            break;
+        }
+    }
+    rec.outcome = state.outcome();
+    rec.payoff = state.payoff(game);
+    rec.reason = state.end_reason().cloned();
+    rec.turns = state.turn();
+    let order = state.order();
+    rec.reordered = order.iter().enumerate().any(|(i, &p)| i != p);
+    if let Some(Outcome::Win(w)) = rec.outcome {
+        rec.winner_place = order.iter().position(|&p| p == w);
+    }
+    rec
+}
+
+/// Run a simulation: `cfg.games` games of `game` on `cfg.jobs` threads,
+/// all sharing the game (each thread's hooks keep their own memo for the
+/// whole run). `progress` is told of finished games.
+pub fn run(game: &Game, cfg: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Result<Tally> {
+    let def = game.def();
+    if cfg.bots.len() != def.nplayers() {
+        return Err(Error::usage("one bot kind per seat is needed"));
+    }
+    let empty = || Tally::new(def.nplayers(), def.cards.len());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.jobs.max(1))
+        .build()
+        .map_err(|e| Error::usage(format!("threads: {e}")))?;
+    // Chunks small enough to balance the threads; neither the chunks nor
+    // their tallies are kept in a list, so memory does not grow with
+    // `games` (tallies merge the same in any order).
+    let games = cfg.range();
+    let chunk = ((games.end - games.start) / (cfg.jobs.max(1) as u64 * 8)).clamp(1, 5_000);
+    let done = AtomicU64::new(0);
+    Ok(pool.install(|| {
+        (0..(games.end - games.start).div_ceil(chunk))
+            .into_par_iter()
+            .map(|k| {
+                let first = games.start + k * chunk;
+                let chunk = first..(first + chunk).min(games.end);
+                play_chunk(game, chunk, cfg, &done, progress)
+            })
+            .reduce(empty, |mut a, b| {
+                a.merge(b);
+                a
+            })
+    }))
+}
+
+fn play_chunk(
+    game: &Game,
+    games: Range<u64>,
+    cfg: &SimConfig,
+    done: &AtomicU64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Tally {
+    let end = games.end;
+    let mut out = Tally::new(game.def().nplayers(), game.def().cards.len());
+    let mut since = 0;
+    for i in games {
+        let r = play_one(game, game_seed(cfg.seed, i), &cfg.bots, cfg.max_decisions);
+        out.add(i, &r);
+        since += 1;
+        if since == 64 || i + 1 == end {
+            progress(done.fetch_add(since, Ordering::Relaxed) + since);
+            since = 0;
+        }
+    }
+    if std::env::var_os("TABULA_MEMO_STATS").is_some()
+        && let Some(m) = game.memo_stats()
+    {
+        eprintln!(
+            "memo: {} replays, {} script runs, {} nodes {:?}",
+            m.hits, m.misses, m.nodes, m.runs
+        );
+    }
+    out
+}

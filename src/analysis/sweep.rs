@@ -1,0 +1,287 @@
+//! Parameter sweeps: the same sim (and, where it applies, the exact
+//! solver) at every setting of one or more parameters, so that a designer
+//! reads a rule's effect as a curve instead of one run at a time.
+//!
+//! Each setting is a separate run with the sweep's seed, so a row equals
+//! `sim --set P=V` with the same seed, games and bots.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::analysis::sim::{self, Report, SimConfig};
+use crate::analysis::solve::{self, Limits, Worth};
+use crate::definition::Settings;
+use crate::definition::format::ParamValue;
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::{Build, Game};
+
+/// One parameter and the values it takes, in order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Axis {
+    pub param: String,
+    pub values: Vec<ParamValue>,
+}
+
+/// More settings than this is a typo (a step of 1 over a wide range).
+pub const MAX_SETTINGS: usize = 1000;
+
+impl Axis {
+    /// `P=FROM..TO` (step 1), `P=FROM..TO:STEP`, or a list `P=A,B,C`
+    /// (numbers or names).
+    pub fn parse(s: &str) -> std::result::Result<Axis, String> {
+        let (param, spec) = s
+            .split_once('=')
+            .ok_or_else(|| format!("`{s}`: expected PARAM=FROM..TO[:STEP] or PARAM=A,B,C"))?;
+        let param = param.trim().to_string();
+        if param.is_empty() {
+            return Err(format!("`{s}`: no parameter name before `=`"));
+        }
+        let values = match spec.split_once("..") {
+            Some((from, rest)) => {
+                let (to, step) = rest.split_once(':').unwrap_or((rest, "1"));
+                let num = |t: &str, what: &str| {
+                    t.trim()
+                        .parse::<i64>()
+                        .map_err(|_| format!("`{s}`: {what} `{}` is not an integer", t.trim()))
+                };
+                let (from, to, step) = (num(from, "FROM")?, num(to, "TO")?, num(step, "STEP")?);
+                if step <= 0 {
+                    return Err(format!("`{s}`: STEP must be at least 1"));
+                }
+                if from > to {
+                    return Err(format!("`{s}`: FROM ({from}) is above TO ({to})"));
+                }
+                let count = (i128::from(to) - i128::from(from)) / i128::from(step) + 1;
+                if count > MAX_SETTINGS as i128 {
+                    return Err(format!(
+                        "`{s}`: {count} values, more than {MAX_SETTINGS}; use a larger STEP"
+                    ));
+                }
+                (0..count as i64)
+                    .map(|i| ParamValue::Int(from + i * step))
+                    .collect()
+            }
+            None => spec
+                .split(',')
+                .map(str::trim)
+                .map(|v| match v.parse::<i64>() {
+                    Ok(i) => Ok(ParamValue::Int(i)),
+                    Err(_) if v.is_empty() => Err(format!("`{s}`: an empty value in the list")),
+                    Err(_) => Ok(ParamValue::Word(v.to_string())),
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()?,
+        };
+        Ok(Axis { param, values })
+    }
+}
+
+/// Every combination of the axes' values, the last axis varying fastest.
+pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, ParamValue)>> {
+    let mut out: Vec<Vec<(String, ParamValue)>> = vec![Vec::new()];
+    for axis in axes {
+        out = out
+            .into_iter()
+            .flat_map(|prefix| {
+                axis.values.iter().map(move |v| {
+                    let mut row = prefix.clone();
+                    row.push((axis.param.clone(), v.clone()));
+                    row
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// What `--solve` found at one setting.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum Exact {
+    Solved {
+        worth: Worth,
+        states: usize,
+        seconds: f64,
+    },
+    /// Why not: solve refuses the game (chance, hidden cards) or it is
+    /// bigger than the budget.
+    NotSolved { not_solved: String },
+}
+
+/// One setting's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub setting: Vec<(String, ParamValue)>,
+    pub report: Report,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<Exact>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Sweep {
+    pub game: String,
+    pub variants: Vec<String>,
+    pub axes: Vec<Axis>,
+    pub games: u64,
+    pub seed: u64,
+    pub rows: Vec<Row>,
+}
+
+/// How to sweep: the sim of every setting, and the solver's budget when
+/// it runs too.
+pub struct SweepConfig<'a> {
+    pub path: &'a Path,
+    pub dir: &'a Path,
+    /// Variants, and parameters the sweep does not vary.
+    pub base: Settings,
+    pub axes: Vec<Axis>,
+    pub sim: SimConfig,
+    pub solve: Option<Limits>,
+    pub build: Build,
+}
+
+/// Run the sweep. `progress(done, total)` counts games over all settings.
+pub fn run(cfg: &SweepConfig, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Sweep> {
+    let settings = grid(&cfg.axes);
+    if settings.len() > MAX_SETTINGS {
+        return Err(Error::usage(format!(
+            "{} settings, more than {MAX_SETTINGS}: sweep fewer values",
+            settings.len()
+        )));
+    }
+    let mut seen = Vec::new();
+    for a in &cfg.axes {
+        if seen.contains(&&a.param) {
+            return Err(Error::usage(format!("`{}` is swept twice", a.param)));
+        }
+        seen.push(&a.param);
+    }
+    // Every setting's rules load before any runs: a value out of range
+    // is reported at once, not after an hour of sims.
+    let games = settings
+        .iter()
+        .map(|setting| {
+            let mut s = cfg.base.clone();
+            s.sets.retain(|(k, _)| !setting.iter().any(|(p, _)| p == k));
+            s.sets.extend(setting.iter().cloned());
+            Game::load_path(cfg.path, cfg.dir, &s, cfg.build).map_err(|e| {
+                let at: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                e.note(format!("at the setting {}", at.join(" ")))
+            })
+        })
+        .collect::<Result<Vec<Game>>>()?;
+    let total = cfg.sim.games * settings.len() as u64;
+    let mut rows = Vec::new();
+    for (i, (game, setting)) in games.iter().zip(settings).enumerate() {
+        let before = cfg.sim.games * i as u64;
+        let tally = sim::run(game, &cfg.sim, &|n| progress(before + n, total))?;
+        let exact = cfg.solve.map(|limits| exact(game, &cfg.sim, limits));
+        rows.push(Row {
+            setting,
+            report: sim::report(game, &cfg.sim, &tally),
+            exact,
+        });
+    }
+    let def = games.first().map(Game::def);
+    Ok(Sweep {
+        game: def.map(|d| d.id.clone()).unwrap_or_default(),
+        variants: def.map(|d| d.applied.clone()).unwrap_or_default(),
+        axes: cfg.axes.clone(),
+        games: cfg.sim.games,
+        seed: cfg.sim.seed,
+        rows,
+    })
+}
+
+/// The exact value at a setting, or why there is none. Only a refusal or
+/// the budget is an answer; any other error stops the sweep's row with
+/// its message too (the sim beside it still stands).
+fn exact(game: &Game, cfg: &SimConfig, limits: Limits) -> Exact {
+    let started = Instant::now();
+    match solve::solve_within(game, cfg.seed, cfg.jobs, limits, &|_| {}) {
+        Ok(s) => Exact::Solved {
+            worth: s.worth,
+            states: s.states,
+            seconds: started.elapsed().as_secs_f64(),
+        },
+        Err(e) => Exact::NotSolved {
+            not_solved: match e.kind {
+                ErrorKind::Refused => e.message,
+                _ => e.to_string(),
+            },
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn axis(s: &str) -> Axis {
+        Axis::parse(s).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn ints(a: &Axis) -> Vec<i64> {
+        a.values
+            .iter()
+            .map(|v| match v {
+                ParamValue::Int(i) => *i,
+                ParamValue::Word(_) => panic!("a word"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ranges_lists_and_mistakes() {
+        assert_eq!(ints(&axis("w=20..100:20")), [20, 40, 60, 80, 100]);
+        assert_eq!(ints(&axis("w=3..5")), [3, 4, 5]);
+        // The last step may fall short of TO.
+        assert_eq!(ints(&axis("w=1..10:4")), [1, 5, 9]);
+        assert_eq!(ints(&axis("w = -2..2:2")), [-2, 0, 2]);
+        let list = axis("mode=fast, slow,3");
+        assert_eq!(list.param, "mode");
+        assert_eq!(
+            list.values,
+            [
+                ParamValue::Word("fast".into()),
+                ParamValue::Word("slow".into()),
+                ParamValue::Int(3)
+            ]
+        );
+        for (bad, says) in [
+            ("w", "expected PARAM"),
+            ("=1..2", "no parameter name"),
+            ("w=5..1", "FROM (5) is above TO (1)"),
+            ("w=1..5:0", "STEP must be at least 1"),
+            ("w=1..x", "TO `x` is not an integer"),
+            ("w=0..100000", "more than 1000"),
+            ("w=a,,b", "an empty value"),
+        ] {
+            let Err(e) = Axis::parse(bad) else {
+                panic!("{bad} parsed");
+            };
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_grid_is_every_combination_last_axis_fastest() {
+        let g = grid(&[axis("a=1..2"), axis("b=x,y,z")]);
+        let text: Vec<String> = g
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "a=1 b=x", "a=1 b=y", "a=1 b=z", "a=2 b=x", "a=2 b=y", "a=2 b=z"
+            ]
+        );
+    }
+}

@@ -1,0 +1,76 @@
+//! `tabula merge`: the report of a run split across machines, from the
+//! JSON of its shards (`sim --shard K/N --json`).
+
+use std::path::PathBuf;
+
+use tabula::error::{Error, Result};
+use tabula::sim::{self, Part, Report};
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' JSON files (`sim --shard K/N --json > part-K.json`).
+    #[arg(required = true, value_name = "PART.json")]
+    pub files: Vec<PathBuf>,
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    #[arg(long)]
+    pub csv: bool,
+    /// Draw the merged report as `sim --chart` does.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+}
+
+pub fn run(a: MergeArgs) -> Result<i32> {
+    if let Some(c) = &a.chart {
+        super::chart::check(c)?;
+    }
+    // columns[i]: every shard's part of column i.
+    let mut columns: Vec<Vec<Part>> = Vec::new();
+    for f in &a.files {
+        let text = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
+        // One report, or a list of columns (`--compare`).
+        let parsed = if text.trim_start().starts_with('[') {
+            serde_json::from_str::<Vec<Report>>(&text)
+        } else {
+            serde_json::from_str::<Report>(&text).map(|r| vec![r])
+        };
+        let reports = match parsed {
+            Ok(rs) => rs,
+            Err(e) => {
+                return Err(Error::usage(format!(
+                    "{}:{}:{}: not the JSON of `sim --json`: {e}",
+                    f.display(),
+                    e.line(),
+                    e.column()
+                )));
+            }
+        };
+        if !columns.is_empty() && reports.len() != columns.len() {
+            return Err(Error::usage(format!(
+                "{}: {} column(s), the files before it {}",
+                f.display(),
+                reports.len(),
+                columns.len()
+            )));
+        }
+        columns.resize_with(reports.len(), Vec::new);
+        for (col, r) in columns.iter_mut().zip(reports) {
+            let Some(part) = r.part else {
+                return Err(Error::usage(format!(
+                    "{}: a whole run, not a shard (run sim with --shard K/N --json)",
+                    f.display()
+                )));
+            };
+            col.push(part);
+        }
+    }
+    let reports = columns
+        .iter()
+        .map(|parts| sim::merge(parts))
+        .collect::<Result<Vec<Report>>>()?;
+    if let Some(c) = &a.chart {
+        super::chart::write(c, &tabula::chart::sim(&reports))?;
+    }
+    super::sim::print(&reports, a.json, a.csv);
+    Ok(super::sim::failures(&reports))
+}
