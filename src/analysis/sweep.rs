@@ -175,11 +175,15 @@ pub fn run(cfg: &SweepConfig, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Sw
     let mut rows = Vec::new();
     for (i, (game, setting)) in games.iter().zip(settings).enumerate() {
         let before = cfg.sim.games * i as u64;
-        let tally = sim::run(game, &cfg.sim, &|n| progress(before + n, total))?;
-        let exact = cfg.solve.map(|limits| exact(game, &cfg.sim, limits));
+        // A sweep of the number of players seats random bots on the
+        // seats the configuration does not name.
+        let mut sim_cfg = cfg.sim.clone();
+        sim_cfg.bots.resize(game.def().nplayers(), "random".into());
+        let tally = sim::run(game, &sim_cfg, &|n| progress(before + n, total))?;
+        let exact = cfg.solve.map(|limits| exact(game, &sim_cfg, limits));
         rows.push(Row {
             setting,
-            report: sim::report(game, &cfg.sim, &tally),
+            report: sim::report(game, &sim_cfg, &tally),
             exact,
         });
     }

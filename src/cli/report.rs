@@ -223,13 +223,23 @@ pub fn print_compare(reports: &[Report]) {
             });
         }
     }
-    let name_w = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    // A heading (no figures) does not widen the names' column.
+    let heading = |cells: &[String]| cells.iter().all(String::is_empty);
+    let name_w = (rows.iter())
+        .filter(|(_, c)| !heading(c))
+        .map(|(n, _)| n.len())
+        .max()
+        .unwrap_or(0);
     let cell_w = rows
         .iter()
         .flat_map(|(_, c)| c.iter().map(String::len))
         .max()
         .unwrap_or(0);
     for (name, cells) in rows {
+        if heading(&cells) {
+            println!("{name}");
+            continue;
+        }
         let cells: Vec<String> = cells.iter().map(|c| format!("{c:>cell_w$}")).collect();
         println!(
             "{}",
