@@ -141,15 +141,28 @@ fn a_sweep_on_the_command_line_is_the_sims_it_stands_for() {
             ],
         ));
         assert_eq!(row["report"], one, "at {set}");
-        assert_eq!(row["setting"][0][1], serde_json::json!(w.parse::<i64>().unwrap()));
+        assert_eq!(
+            row["setting"][0][1],
+            serde_json::json!(w.parse::<i64>().unwrap())
+        );
     }
     // CSV: a header and one line per setting, the setting first.
     let csv = ok(&tabula(
         &dir,
-        &["sweep", "experior", "wound_limit=10,20", "--games", "50", "--csv"],
+        &[
+            "sweep",
+            "experior",
+            "wound_limit=10,20",
+            "--games",
+            "50",
+            "--csv",
+        ],
     ));
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(lines[0].starts_with("wound_limit,games,human_bot,human_wins,"), "{csv}");
+    assert!(
+        lines[0].starts_with("wound_limit,games,human_bot,human_wins,"),
+        "{csv}"
+    );
     assert!(lines[0].contains("ended:wound limit"), "{csv}");
     assert_eq!(lines.len(), 3, "{csv}");
     assert!(lines[1].starts_with("10,50,random,") && lines[2].starts_with("20,50,random,"));
@@ -162,9 +175,17 @@ fn sweeps_refuse_bad_settings_before_running() {
     for (args, code, says) in [
         (vec!["wound_limit=30..10"], 2, "FROM (30) is above TO (10)"),
         (vec!["nothing=1..3"], 1, "nothing"),
-        (vec!["wound_limit=1..3", "wound_limit=4..5"], 1, "swept twice"),
+        (
+            vec!["wound_limit=1..3", "wound_limit=4..5"],
+            1,
+            "swept twice",
+        ),
         (vec!["wound_limit=0..2"], 1, "at the setting wound_limit=0"),
-        (vec!["wound_limit=1..3", "--chart", "out.png"], 1, "must end in .svg or .html"),
+        (
+            vec!["wound_limit=1..3", "--chart", "out.png"],
+            1,
+            "must end in .svg or .html",
+        ),
     ] {
         let mut all = vec!["sweep", "experior"];
         all.extend(args.iter().copied());
@@ -224,7 +245,11 @@ fn a_sharded_sim_merged_equals_the_single_run() {
     assert_eq!(sim::merge(&parts).unwrap(), whole);
     // Not all shards, or one twice: refused.
     let e = sim::merge(&parts[..2]).unwrap_err();
-    assert!(e.message.contains("shard(s) 2 of 3 are missing"), "{}", e.message);
+    assert!(
+        e.message.contains("shard(s) 2 of 3 are missing"),
+        "{}",
+        e.message
+    );
     let twice = [parts[0].clone(), parts[0].clone(), parts[1].clone()];
     let e = sim::merge(&twice).unwrap_err();
     assert!(e.message.contains("given twice"), "{}", e.message);
@@ -270,7 +295,16 @@ fn merge_on_the_command_line_gives_the_single_runs_json() {
     other.extend(["--shard", "2/4"]);
     let f = tmp.path().join("other.json");
     std::fs::write(&f, ok(&tabula(&dir, &other))).unwrap();
-    let o = tabula(&dir, &["merge", &files[0], f.to_str().unwrap(), &files[2], &files[3]]);
+    let o = tabula(
+        &dir,
+        &[
+            "merge",
+            &files[0],
+            f.to_str().unwrap(),
+            &files[2],
+            &files[3],
+        ],
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("seed 12 against seed 11"), "{err}");
 }
@@ -326,7 +360,13 @@ fn lines_in(svg: &str) -> usize {
     let doc = roxmltree::Document::parse(svg).unwrap();
     doc.descendants()
         .filter(|n| n.has_tag_name("polyline"))
-        .filter(|n| n.attribute("points").unwrap_or("").split_whitespace().count() >= 3)
+        .filter(|n| {
+            n.attribute("points")
+                .unwrap_or("")
+                .split_whitespace()
+                .count()
+                >= 3
+        })
         .count()
 }
 
@@ -463,13 +503,34 @@ fn places_in_the_turn_order_are_reported_only_where_it_varies() {
 fn compare_shows_every_section_of_a_single_run() {
     let o = tabula(
         &root(),
-        &["sim", "braverats", "--games", "300", "--compare", "fast-rat", "--seed", "2"],
+        &[
+            "sim",
+            "braverats",
+            "--games",
+            "300",
+            "--compare",
+            "fast-rat",
+            "--seed",
+            "2",
+        ],
     );
     insta::assert_snapshot!(ok(&o));
     let csv = ok(&tabula(
         &root(),
-        &["sim", "braverats", "--games", "30", "--compare", "fast-rat", "--csv"],
+        &[
+            "sim",
+            "braverats",
+            "--games",
+            "30",
+            "--compare",
+            "fast-rat",
+            "--csv",
+        ],
     ));
-    let firsts: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    let firsts: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
     assert_eq!(firsts, ["base", "base", "fast-rat", "fast-rat"]);
 }

@@ -31,7 +31,7 @@ use tabula::error::{Error, Result};
     name = "tabula",
     version,
     about = "Play and design tabletop games whose rules are data",
-    after_help = "Start here:\n  tabula list                      the games, built in and in ./games\n  tabula play GAME                 a game against the bot\n  tabula rules GAME                its rules\n  tabula sim GAME --games 10000    balance figures\n\nShell completion (games, variants, parameters too): source <(COMPLETE=bash tabula)"
+    after_help = "Start here:\n  tabula list                      the games, built in and in ./games\n  tabula play GAME                 a game against the bot\n  tabula rules GAME                its rules\n  tabula sim GAME --games 10000    balance figures\n  tabula sweep GAME P=1..9 --chart c.svg   balance against a parameter\n\nShell completion (games, variants, parameters too): source <(COMPLETE=bash tabula)"
 )]
 pub struct Cli {
     /// Folder of game files (default: $TABULA_GAMES, else ./games, else the
