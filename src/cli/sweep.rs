@@ -19,7 +19,7 @@ pub struct SweepArgs {
     /// The parameters to vary: PARAM=FROM..TO[:STEP] or PARAM=A,B,C; two
     /// or more make a grid (every combination). The chart's x axis is the
     /// first.
-    #[arg(required = true, value_name = "PARAM=FROM..TO[:STEP]", value_parser = Axis::parse)]
+    #[arg(required = true, value_name = "PARAM=FROM..TO[:STEP]", value_parser = Axis::parse, add = clap_complete::ArgValueCandidates::new(super::complete::sets))]
     pub axes: Vec<Axis>,
     #[command(flatten)]
     pub args: GameArgs,
