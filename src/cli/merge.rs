@@ -11,17 +11,12 @@ pub struct MergeArgs {
     /// The shards' JSON files (`sim --shard K/N --json > part-K.json`).
     #[arg(required = true, value_name = "PART.json")]
     pub files: Vec<PathBuf>,
-    #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
-    #[arg(long)]
-    pub csv: bool,
-    /// Draw the merged report as `sim --chart` does.
-    #[arg(long, value_name = "FILE.svg")]
-    pub chart: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: super::sim::OutputArgs,
 }
 
 pub fn run(a: MergeArgs) -> Result<i32> {
-    if let Some(c) = &a.chart {
+    if let Some(c) = &a.out.chart {
         super::chart::check(c)?;
     }
     // columns[i]: every shard's part of column i.
@@ -68,9 +63,9 @@ pub fn run(a: MergeArgs) -> Result<i32> {
         .iter()
         .map(|parts| sim::merge(parts))
         .collect::<Result<Vec<Report>>>()?;
-    if let Some(c) = &a.chart {
+    if let Some(c) = &a.out.chart {
         super::chart::write(c, &tabula::chart::sim(&reports))?;
     }
-    super::sim::print(&reports, a.json, a.csv);
+    super::sim::print(&reports, &a.out);
     Ok(super::sim::failures(&reports))
 }

@@ -18,7 +18,30 @@ pub struct SimArgs {
     pub game: String,
     #[command(flatten)]
     pub args: GameArgs,
-    /// How many games.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Another column to compare: variants joined by `+` (`base` for none),
+    /// e.g. --compare fast-rat --compare draft+fast-rat. Repeatable.
+    #[arg(long, value_name = "VARIANTS")]
+    pub compare: Vec<String>,
+    /// Play only the K-th of N equal shares of the games (1 <= K <= N),
+    /// for a run split across machines: with --json, `tabula merge` adds
+    /// the shares up into the report of the whole run.
+    #[arg(long, value_name = "K/N", value_parser = sim::Shard::parse)]
+    pub shard: Option<sim::Shard>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+    /// Run every hook through the script, without the memo of hook runs
+    /// (the same report, slower: a check on the memo).
+    #[arg(long)]
+    pub no_memo: bool,
+}
+
+/// The bots' games of `sim` and `sweep`: how many, who plays, the seed,
+/// the threads.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// How many games (in a sweep: per setting).
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
     /// Bot per seat, P=KIND (default: random everywhere).
@@ -29,51 +52,48 @@ pub struct SimArgs {
     /// Threads, 1 to 256 (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
-    /// Another column to compare: variants joined by `+` (`base` for none),
-    /// e.g. --compare fast-rat --compare draft+fast-rat. Repeatable.
-    #[arg(long, value_name = "VARIANTS")]
-    pub compare: Vec<String>,
     /// A game still going after this many decisions counts as unfinished.
     #[arg(long, default_value_t = 100_000)]
     pub max_decisions: u32,
+}
+
+impl RunArgs {
+    /// The run's configuration for a game (its seats).
+    pub fn config(&self, def: &tabula::Def, shard: Option<sim::Shard>) -> Result<SimConfig> {
+        Ok(SimConfig {
+            games: self.games,
+            seed: self.seed,
+            bots: seat_bots(def, &self.bots)?,
+            jobs: super::threads(self.jobs, self.games),
+            max_decisions: self.max_decisions,
+            shard,
+        })
+    }
+}
+
+/// How `sim`, `sweep` and `merge` write their report.
+#[derive(clap::Args, Debug)]
+pub struct OutputArgs {
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
     #[arg(long)]
     pub csv: bool,
-    /// Play only the K-th of N equal shares of the games (1 <= K <= N),
-    /// for a run split across machines: with --json, `tabula merge` adds
-    /// the shares up into the report of the whole run.
-    #[arg(long, value_name = "K/N", value_parser = sim::Shard::parse)]
-    pub shard: Option<sim::Shard>,
-    /// Draw the win rates (95% CIs) per column and the distribution of
-    /// game lengths into an SVG file.
+    /// Also draw the figures into FILE.svg (or FILE.html, the SVG in a
+    /// page): win rates with 95% intervals, draws, lengths.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<std::path::PathBuf>,
-    /// Run every hook through the script, without the memo of hook runs
-    /// (the same report, slower: a check on the memo).
-    #[arg(long)]
-    pub no_memo: bool,
 }
 
 pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
-    if let Some(c) = &a.chart {
+    if let Some(c) = &a.out.chart {
         super::chart::check(c)?;
     }
     let path = source::find(&a.game, dir)?;
     let base = a.args.settings();
     let build = Build { memo: !a.no_memo };
     let game = Game::load_path(&path, dir, &base, build)?;
-    let def = game.def();
-    let bots = seat_bots(def, &a.bots)?;
-    let jobs = super::threads(a.jobs, a.games);
-    let cfg = SimConfig {
-        games: a.games,
-        seed: a.seed,
-        bots,
-        jobs,
-        max_decisions: a.max_decisions,
-        shard: a.shard,
-    };
+    let cfg = a.run.config(game.def(), a.shard)?;
+    let (total, jobs) = (cfg.games, cfg.jobs);
     let played = cfg.range().end - cfg.range().start;
     let mut columns = vec![base.clone()];
     for c in &a.compare {
@@ -110,31 +130,31 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         if let Some(shard) = a.shard {
             r.part = Some(sim::Part {
                 shard,
-                total_games: a.games,
+                total_games: total,
                 run: sim::RunInfo::of(g, &cfg),
                 tally,
             });
         }
         reports.push(r);
     }
-    if let Some(file) = &a.chart {
+    if let Some(file) = &a.out.chart {
         super::chart::write(file, &tabula::chart::sim(&reports))?;
     }
-    print(&reports, a.json, a.csv);
+    print(&reports, &a.out);
     Ok(failures(&reports))
 }
 
 /// Reports on stdout as JSON (one object, or a list of columns), CSV or
 /// text.
-pub fn print(reports: &[Report], json: bool, csv: bool) {
-    if json {
+pub fn print(reports: &[Report], out: &OutputArgs) {
+    if out.json {
         let text = if reports.len() == 1 {
             serde_json::to_string_pretty(&reports[0])
         } else {
             serde_json::to_string_pretty(&reports)
         };
         println!("{}", text.unwrap_or_default());
-    } else if csv {
+    } else if out.csv {
         report::print_csv(reports);
     } else if reports.len() == 1 {
         report::print_report(&reports[0]);

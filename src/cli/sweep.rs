@@ -1,13 +1,12 @@
 //! `tabula sweep GAME PARAM=FROM..TO[:STEP] ...`: sim (and solve) at every
 //! setting of some parameters, one table and one chart.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::GameArgs;
 use super::report::{csv_field, pct};
 use tabula::definition::source;
 use tabula::error::Result;
-use tabula::sim::SimConfig;
 use tabula::solve;
 use tabula::sweep::{self, Axis, Exact, Sweep, SweepConfig};
 use tabula::{Build, Game};
@@ -23,21 +22,8 @@ pub struct SweepArgs {
     pub axes: Vec<Axis>,
     #[command(flatten)]
     pub args: GameArgs,
-    /// Games per setting.
-    #[arg(long, default_value_t = 1000)]
-    pub games: u64,
-    /// Bot per seat, P=KIND (default: random everywhere).
-    #[arg(long = "bot", value_name = "P=KIND", value_parser = super::play::parse_bot)]
-    pub bots: Vec<(String, String)>,
-    /// The seed of every setting's run (so a row equals `sim --set` with it).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Threads, 1 to 256 (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub jobs: Option<u16>,
-    /// A game still going after this many decisions counts as unfinished.
-    #[arg(long, default_value_t = 100_000)]
-    pub max_decisions: u32,
+    #[command(flatten)]
+    pub run: super::sim::RunArgs,
     /// Also solve every setting exactly where solve applies (two players,
     /// no chance after setup, no hidden cards), within --solve-states.
     #[arg(long)]
@@ -46,18 +32,12 @@ pub struct SweepArgs {
     /// row then says so).
     #[arg(long, default_value_t = 1_000_000)]
     pub solve_states: usize,
-    #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
-    #[arg(long)]
-    pub csv: bool,
-    /// Draw the figures against the first parameter into FILE.svg (or
-    /// .html): win rates with 95% bands, draws, exact values, length.
-    #[arg(long, value_name = "FILE.svg")]
-    pub chart: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: super::sim::OutputArgs,
 }
 
 pub fn run(dir: &Path, a: SweepArgs) -> Result<i32> {
-    if let Some(c) = &a.chart {
+    if let Some(c) = &a.out.chart {
         super::chart::check(c)?;
     }
     let path = source::find(&a.game, dir)?;
@@ -65,20 +45,12 @@ pub fn run(dir: &Path, a: SweepArgs) -> Result<i32> {
     // The base settings load first: a bad --bot or --variant is said
     // before any setting runs.
     let game = Game::load_path(&path, dir, &base, Build::default())?;
-    let bots = super::sim::seat_bots(game.def(), &a.bots)?;
     let cfg = SweepConfig {
         path: &path,
         dir,
         base,
         axes: a.axes.clone(),
-        sim: SimConfig {
-            games: a.games,
-            seed: a.seed,
-            bots,
-            jobs: super::threads(a.jobs, a.games),
-            max_decisions: a.max_decisions,
-            shard: None,
-        },
+        sim: a.run.config(game.def(), None)?,
         solve: a.solve.then_some(solve::Limits {
             max_states: a.solve_states,
             ..solve::Limits::default()
@@ -87,20 +59,20 @@ pub fn run(dir: &Path, a: SweepArgs) -> Result<i32> {
     };
     let started = std::time::Instant::now();
     let settings = sweep::grid(&cfg.axes).len() as u64;
-    let bar = super::sim::Progress::new(a.games * settings, "sweep");
+    let games = cfg.sim.games;
+    let bar = super::sim::Progress::new(games * settings, "sweep");
     let s = sweep::run(&cfg, &|n, _| bar.set(n))?;
     bar.finish();
     eprintln!(
-        "{settings} setting(s) x {} games in {:.1} s",
-        a.games,
+        "{settings} setting(s) x {games} games in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    if let Some(c) = &a.chart {
+    if let Some(c) = &a.out.chart {
         super::chart::write(c, &tabula::chart::sweep(&s)?)?;
     }
-    if a.json {
+    if a.out.json {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
-    } else if a.csv {
+    } else if a.out.csv {
         print_csv(&s);
     } else {
         print_table(&s);
