@@ -40,7 +40,7 @@ impl Worth {
     /// An ended game's worth: the first player's payoff (half the margin of
     /// a declared payoff stat: their return in a zero-sum game), and the
     /// result.
-    fn at(game: &Game, st: &State) -> Worth {
+    pub(crate) fn at(game: &Game, st: &State) -> Worth {
         let mut w = Worth::of(st.outcome());
         if let Some(r) = st.payoff(game) {
             w.value = (r[0] - r.get(1).copied().unwrap_or(0)) as f64 / 2.0;
@@ -572,6 +572,31 @@ pub fn solve_position(
     limits: Limits,
     progress: OnProgress,
 ) -> Result<Solution> {
+    solve_into(game, root, jobs, limits, progress, &Table::default())
+}
+
+/// `solve_position`, and the first player's value of every position it
+/// solved (by `State::key`): what an equilibrium bot plays from.
+pub fn solve_values(
+    game: &Game,
+    root: &State,
+    jobs: usize,
+    limits: Limits,
+    progress: OnProgress,
+) -> Result<(Solution, Vec<(u128, f64)>)> {
+    let table = Table::default();
+    let s = solve_into(game, root, jobs, limits, progress, &table)?;
+    Ok((s, table.into_iter().map(|(k, w)| (k, w.value)).collect()))
+}
+
+fn solve_into(
+    game: &Game,
+    root: &State,
+    jobs: usize,
+    limits: Limits,
+    progress: OnProgress,
+    table: &Table,
+) -> Result<Solution> {
     let started = Instant::now();
     if let Some(e) = refusal(game) {
         return Err(e);
@@ -585,12 +610,11 @@ pub fn solve_position(
         ));
     }
     let def = game.def();
-    let table: Table = DashMap::default();
     let seen = Seen::default();
     let solved = AtomicUsize::new(0);
     let shared = Shared {
         game,
-        table: &table,
+        table,
         seen: &seen,
         rng_at: root.rng_position(),
         limits,
@@ -776,11 +800,16 @@ pub fn best_response(game: &Game, seed: u64, kind: &str, samples: u32) -> Result
 
 fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec<(Choice, f64)> {
     let legal = st.legal(p).to_vec();
-    if kind == "random" || legal.len() == 1 {
-        let q = 1.0 / legal.len() as f64;
-        return legal.into_iter().map(|c| (c, q)).collect();
+    if legal.len() == 1 {
+        return legal.into_iter().map(|c| (c, 1.0)).collect();
     }
     let base = st.key(game) as u64;
+    // A bot that knows its policy says it (random, best): exact.
+    if let Some(pi) =
+        crate::analysis::bot::make(kind, base).and_then(|mut b| b.policy(game, st, p))
+    {
+        return pi;
+    }
     let mut counts: Vec<(Choice, f64)> = Vec::new();
     for i in 0..samples {
         let Some(mut b) =

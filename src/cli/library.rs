@@ -13,7 +13,7 @@ include!(concat!(env!("OUT_DIR"), "/library.rs"));
 /// The library's games folder, written out first (again, for any file
 /// there that differs from the embedded one, e.g. edited by hand).
 pub fn games_folder() -> Result<PathBuf> {
-    let root = cache_root().join(format!("library-{:016x}", fingerprint()));
+    let root = tabula::files::cache_dir().join(format!("library-{:016x}", fingerprint()));
     for (name, text) in FILES {
         let path = root.join(name);
         if std::fs::read(&path).is_ok_and(|b| b == text.as_bytes()) {
@@ -25,17 +25,6 @@ pub fn games_folder() -> Result<PathBuf> {
         tabula::replay::write_atomic(&path, text.as_bytes())?;
     }
     Ok(root.join("games"))
-}
-
-/// `$XDG_CACHE_HOME/tabula`, else `~/.cache/tabula`, else the temporary
-/// folder.
-fn cache_root() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("tabula")
 }
 
 /// The library's content, so that another build writes its own folder.

@@ -1,6 +1,7 @@
 //! Bots choose from what a player may see. `random` is the baseline;
 //! `mcts` searches (mcts.rs).
 
+pub mod best;
 pub mod mcts;
 
 use rand_chacha::ChaCha8Rng;
@@ -14,6 +15,17 @@ use crate::game::Game;
 pub trait Bot {
     fn name(&self) -> &str;
     fn choose(&mut self, game: &Game, state: &State, player: PlayerIx) -> Option<Choice>;
+    /// The probability of each choice `choose` makes here, where the bot
+    /// knows it exactly (exploitability is then exact, not estimated from
+    /// samples).
+    fn policy(
+        &mut self,
+        _game: &Game,
+        _state: &State,
+        _player: PlayerIx,
+    ) -> Option<Vec<(Choice, f64)>> {
+        None
+    }
 }
 
 /// Uniform over the legal choices, from its own seeded RNG.
@@ -40,11 +52,20 @@ impl Bot for RandomBot {
         }
         Some(legal[below(&mut self.rng, legal.len() as u64) as usize].clone())
     }
+    fn policy(&mut self, _: &Game, state: &State, player: PlayerIx) -> Option<Vec<(Choice, f64)>> {
+        let legal = state.legal(player);
+        let q = 1.0 / legal.len() as f64;
+        Some(legal.iter().map(|c| (c.clone(), q)).collect())
+    }
 }
 
 /// The bot kinds `--bot P=KIND` accepts: `random`; `mcts` (the default
-/// search); `mcts:N` (N iterations); `mcts:Ts` (T seconds).
-pub const KINDS: &[&str] = &["random", "mcts", "mcts:N", "mcts:Ts"];
+/// search); `mcts:N` (N iterations); `mcts:Ts` (T seconds); `best` (the
+/// equilibrium where solve applies, else `mcts`); `best:N` (solving at
+/// most N positions); `default` (the kind `play` seats).
+pub const KINDS: &[&str] = &[
+    "random", "mcts", "mcts:N", "mcts:Ts", "best", "best:N", "default",
+];
 
 /// The bot that takes the seats nobody asked for.
 pub const STRONGEST: &str = "mcts";
@@ -56,8 +77,15 @@ pub const MCTS_TIME_CAP: std::time::Duration = std::time::Duration::from_millis(
 
 pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
     let budget = |iterations, time| mcts::Budget { iterations, time };
+    let search = || mcts::Mcts::new(seed, budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)));
     match kind.split_once(':') {
+        None if kind == "default" => make(STRONGEST, seed),
         None if kind == "random" => Some(Box::new(RandomBot::new(seed))),
+        None if kind == "best" => Some(Box::new(best::Best::new(seed, best::BUDGET, search()))),
+        Some(("best", n)) => {
+            let n = n.parse().ok().filter(|n| *n > 0)?;
+            Some(Box::new(best::Best::new(seed, n, search())))
+        }
         None if kind == "mcts" => Some(Box::new(mcts::Mcts::new(
             seed,
             budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)),
@@ -92,6 +120,9 @@ pub fn kind_problem(kind: &str) -> String {
         Some(("mcts", arg)) => format!(
             "bot kind `{kind}`: `{arg}` is neither a number of iterations above 0 \
              (`mcts:500`) nor a number of seconds above 0 (`mcts:0.5s`)"
+        ),
+        Some(("best", arg)) => format!(
+            "bot kind `{kind}`: `{arg}` is not a number of positions above 0 (`best:100000`)"
         ),
         _ => format!("unknown bot kind `{kind}` (kinds: {})", KINDS.join(", ")),
     }

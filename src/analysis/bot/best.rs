@@ -1,0 +1,291 @@
+//! The equilibrium bot (`best`): in a game `solve` handles, it plays the
+//! exact equilibrium, sampling its mixed strategy at a simultaneous choice
+//! (a fixed answer there is what a best response exploits). The values
+//! come from one solve per game, setting and position solved from, shared
+//! by every bot of the process and kept on disk under the cache folder,
+//! named by the rules files' contents, the variants and parameters, and
+//! the position: an edit to the rules solves again. Where solve refuses
+//! the game (chance, hidden cards, more than two players) or it is bigger
+//! than the budget, the bot plays as the search bot.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rustc_hash::FxHashMap;
+
+use super::{Bot, mcts};
+use crate::analysis::solve::{self, Limits, Worth};
+use crate::core::{Choice, State};
+use crate::definition::PlayerIx;
+use crate::game::Game;
+
+/// Positions a bot's solve may take before the bot searches instead
+/// (BraveRats takes 880,665).
+pub const BUDGET: usize = 3_000_000;
+
+pub struct Best {
+    rng: ChaCha8Rng,
+    search: mcts::Mcts,
+    budget: usize,
+}
+
+impl Best {
+    pub fn new(seed: u64, budget: usize, search: mcts::Mcts) -> Best {
+        Best {
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_0F_BE57),
+            search,
+            budget,
+        }
+    }
+}
+
+/// What is known of one game (and setting): positions' values for the
+/// first player, and why it cannot be solved, once found.
+#[derive(Default)]
+struct Known {
+    values: RwLock<FxHashMap<u128, f64>>,
+    refused: Mutex<Option<String>>,
+    /// Held while solving, so that threads do not solve the same twice.
+    solving: Mutex<()>,
+}
+
+/// Every game's knowledge in this process, by `identity`.
+fn known(game: &Game) -> Arc<Known> {
+    static ALL: OnceLock<Mutex<FxHashMap<u64, Arc<Known>>>> = OnceLock::new();
+    let Some(id) = identity(game) else {
+        // A game built from parts has no files to name it: its own.
+        return Arc::default();
+    };
+    let all = ALL.get_or_init(Mutex::default);
+    let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
+    all.entry(id).or_default().clone()
+}
+
+/// The rules files' contents, the variants and the parameters; None for a
+/// game not read from files.
+fn identity(game: &Game) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    if game.fingerprint() == 0 {
+        return None;
+    }
+    let def = game.def();
+    let mut h = rustc_hash::FxHasher::default();
+    game.fingerprint().hash(&mut h);
+    def.applied.hash(&mut h);
+    for (k, v) in &def.sets {
+        k.hash(&mut h);
+        v.to_string().hash(&mut h);
+    }
+    Some(h.finish())
+}
+
+/// The file of the values solved from position `key`.
+fn cache_file(id: u64, key: u128) -> PathBuf {
+    crate::files::cache_dir()
+        .join("equilibrium")
+        .join(format!("{id:016x}-{key:032x}.bin"))
+}
+
+const MAGIC: &[u8; 8] = b"TABEQ01\n";
+
+/// Values solved from `root`, if the file holds them (its header names
+/// the same root: a key computed differently reads as another file).
+fn read(path: &PathBuf, root: u128) -> Option<Vec<(u128, f64)>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let (head, body) = bytes.split_at_checked(8 + 16 + 8)?;
+    let root_here = u128::from_le_bytes(head[8..24].try_into().ok()?);
+    let n = u64::from_le_bytes(head[24..32].try_into().ok()?) as usize;
+    if &head[..8] != MAGIC || root_here != root || body.len() != n.checked_mul(24)? {
+        return None;
+    }
+    Some(
+        body.chunks_exact(24)
+            .filter_map(|c| {
+                let k = u128::from_le_bytes(c[..16].try_into().ok()?);
+                let v = f64::from_le_bytes(c[16..].try_into().ok()?);
+                Some((k, v))
+            })
+            .collect(),
+    )
+}
+
+/// Write the values atomically (a reader never sees half a file); a
+/// cache that cannot be written only costs a solve next time.
+fn write(path: &PathBuf, root: u128, values: &[(u128, f64)]) {
+    let Some(dir) = path.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let mut bytes = Vec::with_capacity(32 + 24 * values.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&root.to_le_bytes());
+    bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    for (k, v) in values {
+        bytes.extend_from_slice(&k.to_le_bytes());
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    if let Ok(mut f) = tempfile::NamedTempFile::new_in(dir)
+        && f.write_all(&bytes).is_ok()
+    {
+        let _ = f.persist(path);
+    }
+}
+
+impl Best {
+    /// Make sure `st`'s value is known: from memory, the disk, or a solve
+    /// from `st`. False when the game cannot be solved (the reason kept).
+    fn learn(&self, game: &Game, st: &State, k: &Known) -> bool {
+        let key = st.key(game);
+        let has = |k: &Known| k.values.read().is_ok_and(|v| v.contains_key(&key));
+        if has(k) {
+            return true;
+        }
+        let _solving = k.solving.lock().unwrap_or_else(|e| e.into_inner());
+        if has(k) {
+            return true;
+        }
+        if k.refused.lock().map_or(true, |r| r.is_some()) {
+            return false;
+        }
+        let id = identity(game);
+        let file = id.map(|id| cache_file(id, key));
+        let mut values = file.as_ref().and_then(|f| read(f, key));
+        if values.is_none() {
+            let limits = Limits {
+                max_states: self.budget,
+                ..Limits::default()
+            };
+            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+            // On a thread of its own: a rayon worker (a sim's) waiting on
+            // the solve's pool would run other games meanwhile, and one of
+            // them would wait for this very solve.
+            let solved = std::thread::scope(|s| {
+                s.spawn(|| solve::solve_values(game, st, jobs, limits, &|_| {}))
+                    .join()
+            });
+            let Ok(solved) = solved else {
+                return false;
+            };
+            match solved {
+                Ok((_, v)) => {
+                    if let Some(f) = &file {
+                        write(f, key, &v);
+                    }
+                    values = Some(v);
+                }
+                Err(e) => {
+                    if let Ok(mut r) = k.refused.lock() {
+                        *r = Some(e.message);
+                    }
+                    return false;
+                }
+            }
+        }
+        if let (Some(v), Ok(mut known)) = (values, k.values.write()) {
+            known.extend(v);
+        }
+        has(k)
+    }
+
+    /// The equilibrium strategy of `me` at `st`, if the game is solved.
+    fn strategy(&self, game: &Game, st: &State, me: PlayerIx) -> Option<Vec<(Choice, f64)>> {
+        let k = known(game);
+        if !self.learn(game, st, &k) {
+            return None;
+        }
+        let values = k.values.read().ok()?;
+        let value = |s: &State| -> Option<f64> {
+            if s.is_over() {
+                Some(Worth::at(game, s).value)
+            } else {
+                values.get(&s.key(game)).copied()
+            }
+        };
+        match st.waiting().as_slice() {
+            [a, b] => {
+                let (a, b) = (*a, *b);
+                let (rows, cols) = (st.legal(a).to_vec(), st.legal(b).to_vec());
+                let mut m = vec![vec![0.0; cols.len()]; rows.len()];
+                for (i, r) in rows.iter().enumerate() {
+                    let mut half = st.clone();
+                    half.apply_unchecked(game, a, r.clone()).ok()?;
+                    for (j, c) in cols.iter().enumerate() {
+                        let mut child = half.clone();
+                        child.apply_unchecked(game, b, c.clone()).ok()?;
+                        m[i][j] = value(&child)?;
+                    }
+                }
+                // Values are the first player's: rows must be theirs.
+                let first_rows = a == 0;
+                if !first_rows {
+                    m = (0..cols.len())
+                        .map(|j| (0..rows.len()).map(|i| m[i][j]).collect())
+                        .collect();
+                }
+                let (x, y, _) = solve::solve_matrix(&m);
+                let (first, second) = if first_rows { (rows, cols) } else { (cols, rows) };
+                let (choices, probs) = if me == 0 { (first, x) } else { (second, y) };
+                Some(choices.into_iter().zip(probs).collect())
+            }
+            [p] if *p == me => {
+                let choices = st.legal(me).to_vec();
+                let mut worth = Vec::with_capacity(choices.len());
+                for c in &choices {
+                    let mut child = st.clone();
+                    child.apply_unchecked(game, me, c.clone()).ok()?;
+                    let v = value(&child)?;
+                    worth.push(if me == 0 { v } else { -v });
+                }
+                let best = worth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let optimal: Vec<bool> = worth.iter().map(|v| *v >= best - 1e-9).collect();
+                let n = optimal.iter().filter(|o| **o).count() as f64;
+                Some(
+                    choices
+                        .into_iter()
+                        .zip(optimal)
+                        .map(|(c, o)| (c, if o { 1.0 / n } else { 0.0 }))
+                        .collect(),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Bot for Best {
+    fn name(&self) -> &str {
+        "best"
+    }
+
+    fn choose(&mut self, game: &Game, state: &State, player: PlayerIx) -> Option<Choice> {
+        let legal = state.legal(player);
+        if legal.len() <= 1 {
+            return legal.first().cloned();
+        }
+        match self.strategy(game, state, player) {
+            Some(mix) => {
+                let x = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                let mut acc = 0.0;
+                for (c, p) in &mix {
+                    acc += p;
+                    if x < acc {
+                        return Some(c.clone());
+                    }
+                }
+                mix.into_iter().rev().find(|(_, p)| *p > 0.0).map(|(c, _)| c)
+            }
+            None => self.search.choose(game, state, player),
+        }
+    }
+
+    fn policy(&mut self, game: &Game, state: &State, player: PlayerIx) -> Option<Vec<(Choice, f64)>> {
+        self.strategy(game, state, player)
+    }
+}
