@@ -35,7 +35,7 @@ pub struct Best {
 impl Best {
     pub fn new(seed: u64, budget: usize, search: mcts::Mcts) -> Best {
         Best {
-            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_0F_BE57),
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x005E_ED0F_BE57),
             search,
             budget,
         }
@@ -229,9 +229,12 @@ impl Best {
                         .map(|j| (0..rows.len()).map(|i| m[i][j]).collect())
                         .collect();
                 }
-                let (x, y, _) = solve::solve_matrix(&m);
+                let (x, y, v) = solve::solve_matrix(&m);
                 let (first, second) = if first_rows { (rows, cols) } else { (cols, rows) };
-                let (choices, probs) = if me == 0 { (first, x) } else { (second, y) };
+                let column = me == 1;
+                let plain = if column { y } else { x };
+                let probs = safe_against_uniform(&m, v, column).unwrap_or(plain);
+                let choices = if column { second } else { first };
                 Some(choices.into_iter().zip(probs).collect())
             }
             [p] if *p == me => {
@@ -257,6 +260,36 @@ impl Best {
             _ => None,
         }
     }
+}
+
+/// Of the strategies that guarantee the matrix game's value `v` (to the
+/// row player; `column`: play the columns, who minimise), the one that
+/// does best against an opponent choosing uniformly: as safe as any
+/// equilibrium strategy, and stronger against weak play.
+fn safe_against_uniform(m: &[Vec<f64>], v: f64, column: bool) -> Option<Vec<f64>> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let (r, c) = (m.len(), m.first().map_or(0, Vec::len));
+    let (n, k) = if column { (c, r) } else { (r, c) };
+    // My payoff when I choose i and the other j.
+    let at = |i: usize, j: usize| if column { -m[j][i] } else { m[i][j] };
+    let guarantee = if column { -v } else { v };
+    let mut p = Problem::new(OptimizationDirection::Maximize);
+    let xs: Vec<_> = (0..n)
+        .map(|i| {
+            let mean = (0..k).map(|j| at(i, j)).sum::<f64>() / k as f64;
+            p.add_var(mean, (0.0, 1.0))
+        })
+        .collect();
+    let all: Vec<_> = xs.iter().map(|&x| (x, 1.0)).collect();
+    p.add_constraint(all.as_slice(), ComparisonOp::Eq, 1.0);
+    for j in 0..k {
+        let e: Vec<_> = xs.iter().enumerate().map(|(i, &x)| (x, at(i, j))).collect();
+        p.add_constraint(e.as_slice(), ComparisonOp::Ge, guarantee - 1e-6);
+    }
+    let s = p.solve().ok()?.into_solution().ok()?;
+    let raw: Vec<f64> = xs.iter().map(|&x| s.var_value(x).max(0.0)).collect();
+    let total: f64 = raw.iter().sum();
+    (total > 0.5).then(|| raw.iter().map(|x| x / total).collect())
 }
 
 impl Bot for Best {
@@ -287,5 +320,29 @@ impl Bot for Best {
 
     fn policy(&mut self, game: &Game, state: &State, player: PlayerIx) -> Option<Vec<(Choice, f64)>> {
         self.strategy(game, state, player)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_against_uniform;
+
+    #[test]
+    fn of_the_safe_strategies_the_one_that_beats_uniform_play() {
+        // Row 0 guarantees the value 1 whatever the column; either column
+        // holds the rows to 1, and against rows chosen at random column 0
+        // gives away less (0 on average against 0.5).
+        let m = vec![vec![1.0, 1.0], vec![-1.0, 0.0]];
+        let col = safe_against_uniform(&m, 1.0, true).unwrap_or_default();
+        assert!((col[0] - 1.0).abs() < 1e-9, "{col:?}");
+        // Rows: row 0 alone guarantees 1.
+        let row = safe_against_uniform(&m, 1.0, false).unwrap_or_default();
+        assert!((row[0] - 1.0).abs() < 1e-9, "{row:?}");
+        // Matching pennies: the one safe strategy is half and half.
+        let pennies = vec![vec![1.0, -1.0], vec![-1.0, 1.0]];
+        for column in [false, true] {
+            let x = safe_against_uniform(&pennies, 0.0, column).unwrap_or_default();
+            assert!((x[0] - 0.5).abs() < 1e-6, "{x:?}");
+        }
     }
 }
