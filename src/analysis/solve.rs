@@ -805,8 +805,7 @@ fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec
     }
     let base = st.key(game) as u64;
     // A bot that knows its policy says it (random, best): exact.
-    if let Some(pi) =
-        crate::analysis::bot::make(kind, base).and_then(|mut b| b.policy(game, st, p))
+    if let Some(pi) = crate::analysis::bot::make(kind, base).and_then(|mut b| b.policy(game, st, p))
     {
         return pi;
     }

@@ -230,7 +230,11 @@ impl Best {
                         .collect();
                 }
                 let (x, y, v) = solve::solve_matrix(&m);
-                let (first, second) = if first_rows { (rows, cols) } else { (cols, rows) };
+                let (first, second) = if first_rows {
+                    (rows, cols)
+                } else {
+                    (cols, rows)
+                };
                 let column = me == 1;
                 let plain = if column { y } else { x };
                 let probs = safe_against_uniform(&m, v, column).unwrap_or(plain);
@@ -284,7 +288,7 @@ fn safe_against_uniform(m: &[Vec<f64>], v: f64, column: bool) -> Option<Vec<f64>
     p.add_constraint(all.as_slice(), ComparisonOp::Eq, 1.0);
     for j in 0..k {
         let e: Vec<_> = xs.iter().enumerate().map(|(i, &x)| (x, at(i, j))).collect();
-        p.add_constraint(e.as_slice(), ComparisonOp::Ge, guarantee - 1e-6);
+        p.add_constraint(e.as_slice(), ComparisonOp::Ge, guarantee - 1e-9);
     }
     let s = p.solve().ok()?.into_solution().ok()?;
     let raw: Vec<f64> = xs.iter().map(|&x| s.var_value(x).max(0.0)).collect();
@@ -312,13 +316,21 @@ impl Bot for Best {
                         return Some(c.clone());
                     }
                 }
-                mix.into_iter().rev().find(|(_, p)| *p > 0.0).map(|(c, _)| c)
+                mix.into_iter()
+                    .rev()
+                    .find(|(_, p)| *p > 0.0)
+                    .map(|(c, _)| c)
             }
             None => self.search.choose(game, state, player),
         }
     }
 
-    fn policy(&mut self, game: &Game, state: &State, player: PlayerIx) -> Option<Vec<(Choice, f64)>> {
+    fn policy(
+        &mut self,
+        game: &Game,
+        state: &State,
+        player: PlayerIx,
+    ) -> Option<Vec<(Choice, f64)>> {
         self.strategy(game, state, player)
     }
 }

@@ -1,0 +1,132 @@
+//! The equilibrium bot: exact play where solve applies (so a best
+//! response wins nothing from it), its solve kept on disk and found again,
+//! and the search bot's play where solve does not apply.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::load;
+use tabula::State;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `tabula` with its cache in `cache`.
+fn tabula(dir: &Path, cache: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("TABULA_GAMES")
+        .env("XDG_CACHE_HOME", cache)
+        .output()
+        .expect("run tabula")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn tables(cache: &Path) -> usize {
+    std::fs::read_dir(cache.join("tabula/equilibrium")).map_or(0, |d| d.count())
+}
+
+const SMALL: [&str; 4] = ["--set", "wound_limit=4", "--set", "max_turns=6"];
+
+#[test]
+fn a_best_response_wins_nothing_from_the_equilibrium_bot() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut args = vec!["solve", "experior"];
+    args.extend(SMALL);
+    args.extend(["--exploit", "best", "--exploit", "random", "--json"]);
+    let out: serde_json::Value =
+        serde_json::from_str(&ok(&tabula(&root(), cache.path(), &args))).unwrap();
+    let of = |bot: &str| -> f64 {
+        out["exploit"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["bot"] == bot)
+            .and_then(|e| e["exploitability"].as_f64())
+            .unwrap()
+    };
+    assert!(of("best").abs() < 1e-6, "best: {}", of("best"));
+    assert!(of("random") > 0.05, "random: {}", of("random"));
+    assert_eq!(tables(cache.path()), 1, "the solve is kept");
+}
+
+#[test]
+fn the_equilibrium_is_solved_once_and_found_again() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "sim",
+        "experior",
+        "--bot",
+        "human=best",
+        "--games",
+        "60",
+        "--json",
+    ];
+    args.extend(SMALL);
+    let first = ok(&tabula(&root(), cache.path(), &args));
+    assert_eq!(tables(cache.path()), 1);
+    let again = ok(&tabula(&root(), cache.path(), &args));
+    assert_eq!(first, again, "the kept solve plays as the fresh one");
+    // Another setting is another game: solved again, kept beside.
+    let mut other = args.clone();
+    let last = other.len() - 1;
+    other[last] = "max_turns=5";
+    ok(&tabula(&root(), cache.path(), &other));
+    assert_eq!(tables(cache.path()), 2);
+    // So are edited rules (a comment is an edit: the key is the content).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("games")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    let yaml = std::fs::read_to_string(root().join("games/experior.yaml")).unwrap();
+    std::fs::write(
+        dir.path().join("games/experior.yaml"),
+        format!("{yaml}\n# edited\n"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("scripts/experior.rhai"),
+        dir.path().join("scripts/experior.rhai"),
+    )
+    .unwrap();
+    ok(&tabula(dir.path(), cache.path(), &args));
+    assert_eq!(tables(cache.path()), 3);
+    // A damaged table is not trusted: solved again, same play.
+    for f in std::fs::read_dir(cache.path().join("tabula/equilibrium")).unwrap() {
+        std::fs::write(f.unwrap().path(), b"TABEQ01\ngarbage").unwrap();
+    }
+    assert_eq!(ok(&tabula(&root(), cache.path(), &args)), first);
+}
+
+#[test]
+fn where_solve_does_not_apply_the_equilibrium_bot_has_no_exact_policy() {
+    let cache = tempfile::tempdir().unwrap();
+    // The Path has a die: solve refuses it, and so its best response.
+    let o = tabula(
+        &root(),
+        cache.path(),
+        &["solve", "the-path", "--exploit", "best"],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("solve cannot handle"));
+    // Experior's full game is far bigger than 1,000 positions: no exact
+    // policy (the bot then searches), and nothing kept.
+    let game = load("experior", &[], &[]);
+    let st = State::new_quiet(&game, 0).unwrap();
+    let mut bot = tabula::bot::make("best:1000", 1).unwrap();
+    assert!(bot.policy(&game, &st, 0).is_none());
+    assert_eq!(tables(cache.path()), 0);
+    let mut random = tabula::bot::make("random", 1).unwrap();
+    let pi = random.policy(&game, &st, 0).unwrap();
+    assert!(
+        pi.iter()
+            .all(|(_, p)| (p - 1.0 / pi.len() as f64).abs() < 1e-12)
+    );
+}
