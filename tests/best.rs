@@ -130,3 +130,27 @@ fn where_solve_does_not_apply_the_equilibrium_bot_has_no_exact_policy() {
             .all(|(_, p)| (p - 1.0 / pi.len() as f64).abs() < 1e-12)
     );
 }
+
+#[test]
+fn the_second_to_choose_at_once_plays_from_the_decisions_start() {
+    // Both seats are the bot's: the second to be asked at a simultaneous
+    // choice must not see the first's choice, nor fall back to search
+    // because the half-made decision was never solved.
+    let game = load("experior", &[], &[("wound_limit", 4), ("max_turns", 6)]);
+    let start = State::new_quiet(&game, 0).unwrap();
+    let d = start.decision().unwrap();
+    assert_eq!(d.players.len(), 2, "a simultaneous first decision");
+    let mut bot = tabula::bot::make("best", 1).unwrap();
+    let second = d.players[1];
+    let before = bot.policy(&game, &start, second).expect("solved");
+    for c in start.legal(d.players[0]).to_vec() {
+        let mut half = start.clone();
+        half.apply_unchecked(&game, d.players[0], c).unwrap();
+        assert_eq!(bot.policy(&game, &half, second).as_ref(), Some(&before));
+    }
+    // A mixed strategy: the duel has no pure answer at the start.
+    assert!(
+        before.iter().filter(|(_, p)| *p > 1e-9).count() > 1,
+        "{before:?}"
+    );
+}

@@ -35,23 +35,12 @@ type Holds = Vec<(String, AttrValue)>;
 type Hidden<'a> = (usize, usize, Option<Vec<usize>>, Option<&'a Holds>);
 
 impl State {
-    /// A state `viewer` cannot tell from this one, drawn with `rng`: every
-    /// card they cannot see dealt again at random into the hidden places
-    /// (keeping how many cards each holds), others' secret choices taken
-    /// back, the RNG (the future: decks to come, dice) reseeded. Built from
-    /// the viewer's view alone: the unseen cards are sorted before they are
-    /// dealt, so two states that look the same give the same samples. The
-    /// sample records no events.
-    pub fn resample(
-        &self,
-        game: &(impl AsDef + ?Sized),
-        viewer: PlayerIx,
-        rng: &mut ChaCha8Rng,
-    ) -> State {
-        let def = game.def();
+    /// This state with the choices of the pending decision that `viewer`
+    /// cannot see taken back (a simultaneous choice made before theirs),
+    /// quiet: the position as they may know it, cards aside.
+    pub fn unseen_choices_taken_back(&self, viewer: PlayerIx) -> State {
         let mut s = self.clone();
         s.logging = false;
-        s.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         if let Some(d) = s.pending.front_mut() {
             let shown: Vec<bool> = d
                 .players
@@ -67,6 +56,25 @@ impl State {
                 }
             }
         }
+        s
+    }
+
+    /// A state `viewer` cannot tell from this one, drawn with `rng`: every
+    /// card they cannot see dealt again at random into the hidden places
+    /// (keeping how many cards each holds), others' secret choices taken
+    /// back, the RNG (the future: decks to come, dice) reseeded. Built from
+    /// the viewer's view alone: the unseen cards are sorted before they are
+    /// dealt, so two states that look the same give the same samples. The
+    /// sample records no events.
+    pub fn resample(
+        &self,
+        game: &(impl AsDef + ?Sized),
+        viewer: PlayerIx,
+        rng: &mut ChaCha8Rng,
+    ) -> State {
+        let def = game.def();
+        let mut s = self.unseen_choices_taken_back(viewer);
+        s.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         // The hidden places (a slot, and the positions in it where only
         // some of its cards are hidden) and the pool of unseen cards.
         let mut hidden: Vec<Hidden> = Vec::new();

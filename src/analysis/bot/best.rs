@@ -26,6 +26,9 @@ use crate::game::Game;
 /// (BraveRats takes 880,665).
 pub const BUDGET: usize = 3_000_000;
 
+/// A strategy: each choice and its probability.
+type Mix = Arc<[(Choice, f64)]>;
+
 pub struct Best {
     rng: ChaCha8Rng,
     search: mcts::Mcts,
@@ -47,6 +50,9 @@ impl Best {
 #[derive(Default)]
 struct Known {
     values: RwLock<FxHashMap<u128, f64>>,
+    /// Strategies worked out so far (an LP or two each), by position and
+    /// player: a sim meets the same positions again and again.
+    mixes: RwLock<FxHashMap<(u128, PlayerIx), Mix>>,
     refused: Mutex<Option<String>>,
     /// Held while solving, so that threads do not solve the same twice.
     solving: Mutex<()>,
@@ -195,11 +201,33 @@ impl Best {
     }
 
     /// The equilibrium strategy of `me` at `st`, if the game is solved.
-    fn strategy(&self, game: &Game, st: &State, me: PlayerIx) -> Option<Vec<(Choice, f64)>> {
+    fn strategy(&self, game: &Game, st: &State, me: PlayerIx) -> Option<Mix> {
+        // A simultaneous choice another made first is not the bot's to
+        // see: it decides from the decision's start (a position solved).
+        let st = &st.unseen_choices_taken_back(me);
         let k = known(game);
+        let at = (st.key(game), me);
+        if let Some(m) = k.mixes.read().ok().and_then(|m| m.get(&at).cloned()) {
+            return Some(m);
+        }
         if !self.learn(game, st, &k) {
             return None;
         }
+        let mix: Mix = self.work_out(game, st, me, &k)?.into();
+        if let Ok(mut m) = k.mixes.write() {
+            m.insert(at, mix.clone());
+        }
+        Some(mix)
+    }
+
+    /// `strategy` from the values of the children.
+    fn work_out(
+        &self,
+        game: &Game,
+        st: &State,
+        me: PlayerIx,
+        k: &Known,
+    ) -> Option<Vec<(Choice, f64)>> {
         let values = k.values.read().ok()?;
         let value = |s: &State| -> Option<f64> {
             if s.is_over() {
@@ -310,16 +338,16 @@ impl Bot for Best {
             Some(mix) => {
                 let x = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
                 let mut acc = 0.0;
-                for (c, p) in &mix {
+                for (c, p) in mix.iter() {
                     acc += p;
                     if x < acc {
                         return Some(c.clone());
                     }
                 }
-                mix.into_iter()
+                mix.iter()
                     .rev()
                     .find(|(_, p)| *p > 0.0)
-                    .map(|(c, _)| c)
+                    .map(|(c, _)| c.clone())
             }
             None => self.search.choose(game, state, player),
         }
@@ -331,7 +359,7 @@ impl Bot for Best {
         state: &State,
         player: PlayerIx,
     ) -> Option<Vec<(Choice, f64)>> {
-        self.strategy(game, state, player)
+        self.strategy(game, state, player).map(|m| m.to_vec())
     }
 }
 
