@@ -122,11 +122,36 @@ fn read(path: &PathBuf, root: u128) -> Option<Vec<(u128, f64)>> {
     )
 }
 
+/// Tables kept on disk per game and setting: a game dealt at random is
+/// solved per deal (BraveRats' random-deal), and a sim of many deals must
+/// not fill the disk; the first deals are kept, the others solved again.
+const KEPT_PER_GAME: usize = 16;
+
+/// Positions' values kept in memory per game before the oldest solves are
+/// forgotten (about 40 bytes each: 20 million is under a gigabyte).
+const KEPT_IN_MEMORY: usize = 20_000_000;
+
 /// Write the values atomically (a reader never sees half a file); a
 /// cache that cannot be written only costs a solve next time.
 fn write(path: &PathBuf, root: u128, values: &[(u128, f64)]) {
     let Some(dir) = path.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let game = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.split_once('-'))
+        .map(|(g, _)| format!("{g}-"));
+    let kept = std::fs::read_dir(dir).map_or(0, |d| {
+        d.filter_map(|e| e.ok())
+            .filter(|e| {
+                game.as_ref()
+                    .is_some_and(|g| e.file_name().to_string_lossy().starts_with(g.as_str()))
+            })
+            .count()
+    });
+    if kept >= KEPT_PER_GAME {
         return;
     }
     let mut bytes = Vec::with_capacity(32 + 24 * values.len());
@@ -195,6 +220,12 @@ impl Best {
             }
         }
         if let (Some(v), Ok(mut known)) = (values, k.values.write()) {
+            if known.len() + v.len() > KEPT_IN_MEMORY {
+                known.clear();
+                if let Ok(mut m) = k.mixes.write() {
+                    m.clear();
+                }
+            }
             known.extend(v);
         }
         has(k)
