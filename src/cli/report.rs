@@ -8,15 +8,6 @@ pub fn pct(r: &Rate) -> String {
     format!("{:5.1}% [{:4.1}, {:4.1}]", r.percent, r.low, r.high)
 }
 
-/// A column's name: its variants joined by `+`, or `base`.
-pub fn label(r: &Report) -> String {
-    if r.variants.is_empty() {
-        "base".into()
-    } else {
-        r.variants.join("+")
-    }
-}
-
 fn params(r: &Report) -> String {
     let sets: Vec<String> = (r.params.iter()).map(|(k, v)| format!("{k}={v}")).collect();
     sets.join(" ")
@@ -156,7 +147,7 @@ pub fn print_compare(reports: &[Report]) {
     let mut row = |name: &str, f: &dyn Fn(&Report) -> String| {
         rows.push((name.to_string(), reports.iter().map(f).collect()));
     };
-    row("", &label);
+    row("", &Report::label);
     for (i, s) in first.seats.iter().enumerate() {
         row(&format!("{} wins", s.player), &|r| pct(&r.seats[i].wins));
     }
@@ -265,7 +256,7 @@ pub fn print_csv(reports: &[Report]) {
         "variants,params,seat,bot,games,wins,win_rate,ci_low,ci_high,draws,turns_mean,turns_median,turns_p95"
     );
     for r in reports {
-        let (v, p) = (csv_field(&label(r)), csv_field(&params(r)));
+        let (v, p) = (csv_field(&r.label()), csv_field(&params(r)));
         for s in &r.seats {
             println!(
                 "{v},{p},{},{},{},{},{:.4},{:.4},{:.4},{},{:.3},{},{}",

@@ -117,14 +117,14 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
     }
     for (g, settings) in games.iter().zip(&columns) {
         let started = Instant::now();
-        let bar = Progress::new(played, &label(settings));
+        let bar = Progress::new(played, &sim::column_label(&settings.variants));
         let tally = sim::run(g, &cfg, &|n| bar.set(n))?;
         bar.finish();
         let secs = started.elapsed().as_secs_f64();
         let mut r = sim::report(g, &cfg, &tally);
         eprintln!(
             "{}: {played} games in {secs:.2} s ({:.0} games/s, {jobs} thread(s))",
-            label(settings),
+            sim::column_label(&settings.variants),
             played as f64 / secs.max(1e-9)
         );
         if let Some(shard) = a.shard {
@@ -193,14 +193,6 @@ pub fn seat_bots(def: &tabula::Def, asked: &[(String, String)]) -> Result<Vec<St
         bots[i] = k.clone();
     }
     Ok(bots)
-}
-
-fn label(s: &Settings) -> String {
-    if s.variants.is_empty() {
-        "base".into()
-    } else {
-        s.variants.join("+")
-    }
 }
 
 /// A progress bar on stderr, only on a terminal and only once a run has

@@ -30,6 +30,9 @@ pub const BUDGET: usize = 3_000_000;
 type Mix = Arc<[(Choice, f64)]>;
 
 pub struct Best {
+    /// Its game's knowledge, found at its first decision (a bot plays one
+    /// game: `known` locks and hashes, not for every decision).
+    known: std::cell::OnceCell<Arc<Known>>,
     rng: ChaCha8Rng,
     search: mcts::Mcts,
     budget: usize,
@@ -38,6 +41,7 @@ pub struct Best {
 impl Best {
     pub fn new(seed: u64, budget: usize, search: mcts::Mcts) -> Best {
         Best {
+            known: std::cell::OnceCell::new(),
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x005E_ED0F_BE57),
             search,
             budget,
@@ -133,22 +137,16 @@ const KEPT_IN_MEMORY: usize = 20_000_000;
 
 /// Write the values atomically (a reader never sees half a file); a
 /// cache that cannot be written only costs a solve next time.
-fn write(path: &PathBuf, root: u128, values: &[(u128, f64)]) {
+fn write(id: u64, root: u128, values: &[(u128, f64)]) {
+    let path = cache_file(id, root);
     let Some(dir) = path.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
-    let game = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.split_once('-'))
-        .map(|(g, _)| format!("{g}-"));
+    let game = format!("{id:016x}-");
     let kept = std::fs::read_dir(dir).map_or(0, |d| {
         d.filter_map(|e| e.ok())
-            .filter(|e| {
-                game.as_ref()
-                    .is_some_and(|g| e.file_name().to_string_lossy().starts_with(g.as_str()))
-            })
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&game))
             .count()
     });
     if kept >= KEPT_PER_GAME {
@@ -165,7 +163,7 @@ fn write(path: &PathBuf, root: u128, values: &[(u128, f64)]) {
     if let Ok(mut f) = tempfile::NamedTempFile::new_in(dir)
         && f.write_all(&bytes).is_ok()
     {
-        let _ = f.persist(path);
+        let _ = f.persist(&path);
     }
 }
 
@@ -186,8 +184,7 @@ impl Best {
             return false;
         }
         let id = identity(game);
-        let file = id.map(|id| cache_file(id, key));
-        let mut values = file.as_ref().and_then(|f| read(f, key));
+        let mut values = id.and_then(|id| read(&cache_file(id, key), key));
         if values.is_none() {
             let limits = Limits {
                 max_states: self.budget,
@@ -206,8 +203,8 @@ impl Best {
             };
             match solved {
                 Ok((_, v)) => {
-                    if let Some(f) = &file {
-                        write(f, key, &v);
+                    if let Some(id) = id {
+                        write(id, key, &v);
                     }
                     values = Some(v);
                 }
@@ -236,7 +233,7 @@ impl Best {
         // A simultaneous choice another made first is not the bot's to
         // see: it decides from the decision's start (a position solved).
         let st = &st.unseen_choices_taken_back(me);
-        let k = known(game);
+        let k = self.known.get_or_init(|| known(game)).clone();
         let at = (st.key(game), me);
         if let Some(m) = k.mixes.read().ok().and_then(|m| m.get(&at).cloned()) {
             return Some(m);

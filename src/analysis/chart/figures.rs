@@ -15,15 +15,6 @@ fn point(x: f64, r: &Rate) -> Point {
     }
 }
 
-/// The column's name as `sim` prints it.
-fn column(r: &Report) -> String {
-    if r.variants.is_empty() {
-        "base".into()
-    } else {
-        r.variants.join("+")
-    }
-}
-
 /// `sim`: win rates and draws with their intervals per column, and the
 /// distribution of game lengths (share of games per number of turns) of
 /// each column.
@@ -52,7 +43,7 @@ pub fn sim(reports: &[Report]) -> Chart {
     });
     let lengths = (reports.iter().enumerate())
         .map(|(i, r)| Line {
-            name: column(r),
+            name: r.label(),
             look: Look::Series(i + first.seats.len()),
             points: r
                 .turn_counts
@@ -74,7 +65,7 @@ pub fn sim(reports: &[Report]) -> Chart {
             Panel {
                 title: "Win rates (95% CI)".into(),
                 x_label: "variants".into(),
-                categories: Some(reports.iter().map(column).collect()),
+                categories: Some(reports.iter().map(Report::label).collect()),
                 left: Axis {
                     label: "% of games".into(),
                     range: None,

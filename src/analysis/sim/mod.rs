@@ -12,7 +12,8 @@ mod tally;
 pub use merge::merge;
 
 pub use report::{
-    CardFigures, Ending, Length, Part, Rate, Report, RunInfo, SeatFigures, report, report_of,
+    CardFigures, Ending, Length, Part, Rate, Report, RunInfo, SeatFigures, column_label, report,
+    report_of,
 };
 pub use tally::Tally;
 

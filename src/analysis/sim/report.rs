@@ -189,6 +189,22 @@ pub struct Report {
     pub part: Option<Part>,
 }
 
+/// A column's name: variants joined by `+`, or `base` for none.
+pub fn column_label(variants: &[String]) -> String {
+    if variants.is_empty() {
+        "base".into()
+    } else {
+        variants.join("+")
+    }
+}
+
+impl Report {
+    /// Its column's name (`column_label` of its variants).
+    pub fn label(&self) -> String {
+        column_label(&self.variants)
+    }
+}
+
 /// A seat's mean return over the games that ended, with a 95% CI.
 fn mean_ci(t: &Tally, p: usize) -> Option<(f64, f64)> {
     let n = (t.games - t.unfinished - t.failed) as f64;
