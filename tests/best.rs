@@ -154,3 +154,87 @@ fn the_second_to_choose_at_once_plays_from_the_decisions_start() {
         "{before:?}"
     );
 }
+
+fn kept(cache: &Path, ext: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(cache.join("tabula/equilibrium")).map_or(Vec::new(), |d| {
+        d.filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
+            .collect()
+    })
+}
+
+#[test]
+fn a_refused_solve_is_kept_and_a_bigger_budget_tries_again() {
+    let cache = tempfile::tempdir().unwrap();
+    let sim = |kind: &str| {
+        let bot = format!("human={kind}");
+        let args = ["sim", "experior", "--bot", &bot, "--games", "1"];
+        ok(&tabula(&root(), cache.path(), &args));
+        let files = kept(cache.path(), "refused");
+        assert_eq!(files.len(), 1, "{files:?}");
+        std::fs::read_to_string(&files[0]).unwrap()
+    };
+    let first = sim("best:1000");
+    assert!(first.starts_with("1000\n"), "{first}");
+    assert!(first.contains("more than 1000 positions"), "{first}");
+    // A bigger budget is not bound by a smaller one's refusal.
+    assert!(sim("best:2000").starts_with("2000\n"));
+    // A smaller one believes the kept refusal and does not solve again
+    // (it would write its own budget).
+    assert!(sim("best:1500").starts_with("2000\n"));
+    assert_eq!(kept(cache.path(), "bin").len(), 0);
+}
+
+#[test]
+fn play_seats_the_equilibrium_bot_and_works_it_out_while_the_person_plays() {
+    use std::io::Write;
+    let cache = tempfile::tempdir().unwrap();
+    let mut args = vec!["play", "experior", "--as", "human", "--seed", "2"];
+    args.extend(SMALL);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(&args)
+        .current_dir(root())
+        .env_remove("TABULA_GAMES")
+        .env_remove("TABULA_BOT")
+        .env("XDG_CACHE_HOME", cache.path())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The person has not chosen yet: the solve runs meanwhile.
+    let start = std::time::Instant::now();
+    while kept(cache.path(), "bin").is_empty() && start.elapsed().as_secs() < 300 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(
+        kept(cache.path(), "bin").len(),
+        1,
+        "the equilibrium is kept"
+    );
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    let out = ok(&o);
+    assert!(out.contains("Elf (best bot)"), "{out}");
+    assert!(out.contains("plays the exact equilibrium"), "{out}");
+}
+
+#[test]
+fn a_default_bot_that_names_no_kind_is_refused() {
+    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["play", "experior", "--as", "human"])
+        .current_dir(root())
+        .env_remove("TABULA_GAMES")
+        .env("TABULA_BOT", "mcts:0")
+        .output()
+        .unwrap();
+    // As a bad `--bot` kind: a usage error.
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("TABULA_BOT") && err.contains("mcts:0"),
+        "{err}"
+    );
+}

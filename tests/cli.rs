@@ -14,6 +14,7 @@ fn tabula(args: &[&str]) -> Output {
         .args(args)
         .current_dir(root())
         .env_remove("TABULA_GAMES")
+        .env("TABULA_BOT", "mcts")
         .env("NO_COLOR", "1")
         .output()
         .expect("run tabula")
@@ -359,6 +360,7 @@ fn elsewhere(cwd: &Path, args: &[&str], input: &str) -> Output {
             .args(args)
             .current_dir(cwd)
             .env_remove("TABULA_GAMES")
+            .env("TABULA_BOT", "mcts")
             .env("XDG_CACHE_HOME", cwd.join("cache"))
             .env("NO_COLOR", "1"),
         input,
@@ -488,6 +490,7 @@ fn texts_and_the_state_show_the_parameters_in_force() {
             ])
             .current_dir(root())
             .env_remove("TABULA_GAMES")
+            .env("TABULA_BOT", "mcts")
             .env("NO_COLOR", "1"),
         "quit\n",
     );
@@ -504,6 +507,7 @@ fn the_shell_completes_games_variants_and_parameters() {
             .args(words)
             .current_dir(root())
             .env_remove("TABULA_GAMES")
+            .env("TABULA_BOT", "mcts")
             .env("COMPLETE", "bash")
             .env("_CLAP_IFS", "\n")
             .env("_CLAP_COMPLETE_INDEX", index)

@@ -121,6 +121,7 @@ fn tabula(args: &[&str]) -> std::process::Output {
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_remove("TABULA_GAMES")
+        .env("TABULA_BOT", "mcts")
         .env("NO_COLOR", "1")
         .output()
         .unwrap()
@@ -336,7 +337,8 @@ fn input_that_ends_mid_game_says_the_game_was_not_saved() {
             Command::new(env!("CARGO_BIN_EXE_tabula"))
                 .args(["play", "braverats", "--as", "red", "--seed", "1"])
                 .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .env_remove("TABULA_GAMES"),
+                .env_remove("TABULA_GAMES")
+                .env("TABULA_BOT", "mcts"),
             input,
         )
     };
@@ -525,14 +527,14 @@ fn solve_stops_with_a_reason_on_a_game_without_end_or_past_its_budgets() {
         ..Limits::default()
     };
     let seen = std::sync::atomic::AtomicUsize::new(0);
-    let e = solve::solve_within(&small, 0, 2, limits, &|n| {
+    let e = solve::solve_within(&small, Some(0), 2, limits, &|n| {
         seen.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
     })
     .unwrap_err();
     assert!(e.message.contains("more than 10000 positions"), "{e}");
     assert_eq!(seen.into_inner(), 8_192);
     // Within the budget the same game solves (11,477 positions).
-    let s = solve::solve_within(&small, 0, 2, Limits::default(), &|_| {}).unwrap();
+    let s = solve::solve_within(&small, Some(0), 2, Limits::default(), &|_| {}).unwrap();
     assert_eq!(s.states, 11_477);
 }
 

@@ -16,6 +16,7 @@ fn spawn(args: &[&str], history: &std::path::Path) -> Session {
         .args(args)
         .env("NO_COLOR", "1")
         .env("TERM", "xterm")
+        .env("TABULA_BOT", "mcts")
         .env("TABULA_HISTORY", history);
     let mut s = Session::spawn(cmd).expect("spawn in a pty");
     s.set_expect_timeout(Some(Duration::from_secs(20)));

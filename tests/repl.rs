@@ -19,6 +19,7 @@ fn play(args: &[&str], input: &str, cwd: &Path) -> String {
             .arg("play")
             .args(args)
             .current_dir(cwd)
+            .env("TABULA_BOT", "mcts")
             .env("NO_COLOR", "1"),
         input,
     );

@@ -139,9 +139,16 @@ fn games_outside_the_class_are_refused() {
     };
     let e = solve_file(&path("braverats"), &dir, &lucky, 0, 1).unwrap_err();
     assert!(e.message.contains("cannot know"), "{e}");
-    // Refused from the definition alone, before any search: a roll step.
-    let e = solve_file(&path("the-path"), &dir, &Settings::default(), 0, 1).unwrap_err();
-    assert!(e.message.contains("rolls a die after setup"), "{e}");
+    // The Path's decks are shuffled: too many deals to enumerate.
+    let game = tabula::Game::load_path(
+        &path("the-path"),
+        &dir,
+        &Settings::default(),
+        tabula::Build::default(),
+    )
+    .unwrap();
+    let e = solve::solve_within(&game, None, 1, solve::Limits::default(), &|_| {}).unwrap_err();
+    assert!(e.message.contains("solve a deal of it with --seed"), "{e}");
     let four = Settings {
         variants: vec![],
         sets: vec![("players".into(), 4.into())],
@@ -261,4 +268,84 @@ fn a_game_over_before_any_decision_is_worth_its_outcome() {
         s.worth
     );
     assert!(s.strategies.is_empty());
+}
+
+/// Solve over every setup (no seed).
+fn solve_all(tmp: &tempfile::TempDir, path: &Path) -> tabula::Result<Solution> {
+    let dir = tmp.path().join("games");
+    let game = tabula::Game::load_path(path, &dir, &Settings::default(), tabula::Build::default())?;
+    solve::solve_within(&game, None, 1, solve::Limits::default(), &|_| {})
+}
+
+#[test]
+fn chance_after_a_move_is_an_expectation() {
+    // a names y, n or w; a draw of three decides: a wins on a match.
+    let (tmp, path) = little(
+        "  hand: {per: player, visibility: public}",
+        "  - put: {zone: hand, cards: [y]}",
+        r#"fn step() { ask("a", "name", ["y", "n", "w"], "named"); }
+fn named(c) {
+    let drawn = ["y", "n", "w"][random(3)];
+    if c.a == drawn { end_game("a"); } else { end_game("b"); }
+}"#,
+    );
+    let s = solve_all(&tmp, &path).unwrap();
+    assert!(close(s.worth.value, -1.0 / 3.0), "{:?}", s.worth);
+    assert!(close(s.worth.win, 1.0 / 3.0) && close(s.worth.loss, 2.0 / 3.0));
+    assert_eq!(s.setups, 1);
+    // Two draws in a row: a wins if both match (1/9), draws if one does.
+    let (tmp, path) = little(
+        "  hand: {per: player, visibility: public}",
+        "  - put: {zone: hand, cards: [y]}",
+        r#"fn step() { ask("a", "name", ["y", "n", "w"], "named"); }
+fn named(c) {
+    let m = 0;
+    for i in 0..2 { if ["y", "n", "w"][random(3)] == c.a { m += 1; } }
+    if m == 2 { end_game("a"); } else if m == 1 { end_game(); } else { end_game("b"); }
+}"#,
+    );
+    let s = solve_all(&tmp, &path).unwrap();
+    assert!(close(s.worth.win, 1.0 / 9.0), "{:?}", s.worth);
+    assert!(close(s.worth.draw, 4.0 / 9.0), "{:?}", s.worth);
+    assert!(close(s.worth.loss, 4.0 / 9.0), "{:?}", s.worth);
+}
+
+#[test]
+fn a_random_setup_is_solved_over_every_deal_it_makes() {
+    // A shuffle of x, y and w deals a's card, face up: a wins with x,
+    // whatever is chosen after (one pick each, matched: a's pennies).
+    let (tmp, path) = little(
+        "  deck: {per: game, visibility: hidden, unordered: true}\n  hand: {per: player, visibility: public}",
+        "  - put: {zone: deck, cards: [x, y, w]}\n  - shuffle: deck\n  - hook: deal",
+        r#"fn deal() { draw("", "deck", "a", "hand"); }
+fn step() { ask(players(), "pick", ["y", "n"], "picked"); }
+fn picked(c) {
+    if has("a", "hand", "x") { end_game("a"); } else { end_game("b"); }
+}"#,
+    );
+    let s = solve_all(&tmp, &path).unwrap();
+    // Three deals (3! orders of the deck, merged by what they deal).
+    assert_eq!(s.setups, 3);
+    assert!(close(s.worth.value, -1.0 / 3.0), "{:?}", s.worth);
+    // One deal, by seed, is one of the three: a sure win or a sure loss.
+    let one = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap();
+    assert_eq!(one.setups, 1);
+    assert!(close(one.worth.value.abs(), 1.0), "{:?}", one.worth);
+}
+
+#[test]
+fn too_much_chance_at_once_is_refused_with_the_way_out() {
+    let (tmp, path) = little(
+        "  hand: {per: player, visibility: public}",
+        "  - put: {zone: hand, cards: [y]}",
+        r#"fn step() { ask("a", "name", ["y", "n"], "named"); }
+fn named(c) {
+    let t = 0;
+    for i in 0..3 { t += random(1000); }
+    if t > 1500 { end_game("a"); } else { end_game("b"); }
+}"#,
+    );
+    let e = solve_all(&tmp, &path).unwrap_err();
+    assert_eq!(e.kind, tabula::ErrorKind::Refused);
+    assert!(e.message.contains("more than 200000 outcomes"), "{e}");
 }

@@ -2,6 +2,7 @@
 //! simulation with balance figures, and the exact solver.
 
 pub mod bot;
+pub mod cfr;
 pub mod chart;
 pub mod sim;
 pub mod solve;

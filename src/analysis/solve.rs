@@ -1,9 +1,11 @@
-//! Exact solution of two-player zero-sum games with simultaneous moves and
-//! no other hidden information or chance after setup, straight from the
-//! rules files: backward induction over the reachable states with a
-//! transposition table; each simultaneous decision is a matrix game solved
-//! by linear programming (microlp); an ordered reveal (or any single
-//! player's decision) is a max or min node.
+//! Exact solution of two-player zero-sum games with simultaneous moves,
+//! chance, and no other hidden information, straight from the rules files:
+//! backward induction over the reachable states with a transposition
+//! table; each simultaneous decision is a matrix game solved by linear
+//! programming (microlp); an ordered reveal (or any single player's
+//! decision) is a max or min node; chance (a shuffle, a roll, `random`,
+//! in the setup or after a move) is an expectation over every sequence of
+//! draws it can make (`outcomes`), the positions they reach merged.
 //!
 //! Payoff: +1 when the first player wins, -1 when the second does, 0 for a
 //! draw (a draw is worth half a win to each). The value is the first
@@ -21,7 +23,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use serde::Serialize;
 
-use crate::core::{Choice, Outcome, State};
+use crate::core::{Choice, Forced, Outcome, State};
 use crate::definition::PlayerIx;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::Game;
@@ -111,6 +113,10 @@ pub struct Solution {
     /// of choices (one column when one player decides).
     pub matrix: Option<Matrix>,
     pub states: usize,
+    /// The setups solved (each weighted by its chance): more than one
+    /// where the setup draws at random, and then no first decision is
+    /// reported (each setup has its own).
+    pub setups: usize,
     pub seconds: f64,
     pub threads: usize,
 }
@@ -132,6 +138,9 @@ type Table = DashMap<u128, Worth, std::hash::BuildHasherDefault<FxHasher>>;
 /// (viewer, what they see) -> the cards they do not see, as hashes
 /// (`State::seen_and_unseen`).
 type Seen = DashMap<(PlayerIx, u64), u64, std::hash::BuildHasherDefault<FxHasher>>;
+
+/// The end of a refusal for hidden information (which `cfr` handles).
+pub const HIDDEN: &str = "exact solving handles no hidden information but the simultaneous choice";
 
 /// How far a solve may go before it stops with a message instead of
 /// exhausting the machine.
@@ -182,7 +191,6 @@ struct Shared<'a> {
     game: &'a Game,
     table: &'a Table,
     seen: &'a Seen,
-    rng_at: u128,
     limits: Limits,
     solved: &'a AtomicUsize,
     progress: OnProgress<'a>,
@@ -192,7 +200,6 @@ struct Solver<'a> {
     shared: &'a Shared<'a>,
     game: &'a Game,
     table: &'a Table,
-    rng_at: u128,
     /// Decisions on the line being searched.
     depth: usize,
 }
@@ -203,7 +210,6 @@ impl<'a> Solver<'a> {
             shared,
             game: shared.game,
             table: shared.table,
-            rng_at: shared.rng_at,
             depth: 0,
         }
     }
@@ -214,14 +220,9 @@ impl Solver<'_> {
         cannot(self.game, why)
     }
 
-    /// No chance after setup, no choice kept secret, and no two positions
-    /// that look the same to a player but hide different cards.
+    /// No choice kept secret, and no two positions that look the same to
+    /// a player but hide different cards.
     fn check(&mut self, st: &State) -> Result<()> {
-        if st.rng_position() != self.rng_at {
-            return Err(self.refuse(
-                "it draws from the RNG after setup (a roll, a shuffle or `random`): solve handles no chance".into(),
-            ));
-        }
         // Two positions a player cannot tell apart must hide the same cards.
         let def = self.game.def();
         if def.capabilities.hidden_information {
@@ -234,7 +235,7 @@ impl Solver<'_> {
                         .map(|z| z.id.as_str())
                         .collect();
                     return Err(self.refuse(format!(
-                        "{} cannot tell apart positions that hide different cards (in {}): solve handles no hidden information but the simultaneous choice",
+                        "{} cannot tell apart positions that hide different cards (in {}): {HIDDEN}",
                         def.players[viewer].id,
                         zones.join(", ")
                     )));
@@ -245,7 +246,7 @@ impl Solver<'_> {
             && d.secret
         {
             return Err(self.refuse(format!(
-                "its decision `{}` is secret (the choices are never revealed): solve handles no hidden information but the simultaneous choice",
+                "its decision `{}` is secret (the choices are never revealed): {HIDDEN}",
                 d.name
             )));
         }
@@ -283,7 +284,7 @@ impl Solver<'_> {
                         y.sort_unstable();
                         if x != y {
                             return Err(self.refuse(format!(
-                                "{}'s `{}` holds cards {} cannot know: solve handles no hidden information but the simultaneous choice",
+                                "{}'s `{}` holds cards {} cannot know: {HIDDEN}",
                                 def.players[p].id, zone.id, def.players[viewer].id
                             )));
                         }
@@ -363,6 +364,20 @@ impl Solver<'_> {
         Ok(w)
     }
 
+    /// The worth of making `moves` at `st`: the chance-weighted mix of the
+    /// positions they can lead to.
+    fn expect(&mut self, st: &State, moves: &[(PlayerIx, Choice)]) -> Result<Worth> {
+        let outs = outcomes(self.game, st, moves)?;
+        if let [(_, only)] = outs.as_slice() {
+            return self.worth(only);
+        }
+        let mut parts = Vec::with_capacity(outs.len());
+        for (p, s) in &outs {
+            parts.push((*p, self.worth(s)?));
+        }
+        Ok(Worth::mix(parts.into_iter()))
+    }
+
     /// The children of a decision, solved.
     fn node(&mut self, st: &State) -> Result<Node> {
         let waiting = st.waiting();
@@ -373,13 +388,9 @@ impl Solver<'_> {
                 let cols = st.legal(b).to_vec();
                 let mut children = Vec::with_capacity(rows.len());
                 for r in &rows {
-                    let mut half = st.clone();
-                    half.apply_unchecked(self.game, a, r.clone())?;
                     let mut line = Vec::with_capacity(cols.len());
                     for c in &cols {
-                        let mut child = half.clone();
-                        child.apply_unchecked(self.game, b, c.clone())?;
-                        line.push(self.worth(&child)?);
+                        line.push(self.expect(st, &[(a, r.clone()), (b, c.clone())])?);
                     }
                     children.push(line);
                 }
@@ -406,9 +417,7 @@ impl Solver<'_> {
                 let choices = st.legal(p).to_vec();
                 let mut children = Vec::with_capacity(choices.len());
                 for c in &choices {
-                    let mut child = st.clone();
-                    child.apply_unchecked(self.game, p, c.clone())?;
-                    children.push(self.worth(&child)?);
+                    children.push(self.expect(st, &[(p, c.clone())])?);
                 }
                 Ok(Node::Single {
                     player: p,
@@ -521,19 +530,101 @@ fn lp_strategy(m: &[Vec<f64>], r: usize, c: usize, column: bool) -> (Vec<f64>, f
     }
 }
 
+/// Chance outcomes enumerated at most per move (or setup): every sequence
+/// of draws is made from the position before (a shuffle of n cards asks
+/// for n-1 draws, so n! sequences).
+pub const MAX_OUTCOMES: usize = 200_000;
+
+/// Every position `make` can give, with its chance: `make` is run with
+/// every sequence of draws its chance can ask for (`Forced`), depth first,
+/// and positions reached by several sequences are merged.
+fn enumerate(game: &Game, make: impl Fn(Forced) -> Result<State>) -> Result<Vec<(f64, State)>> {
+    let mut first = make(Forced::default())?;
+    let Some(n) = first.forced().and_then(|f| f.wanted) else {
+        first.unforce();
+        return Ok(vec![(1.0, first)]);
+    };
+    let mut out: Vec<(f64, State)> = Vec::new();
+    let mut at: rustc_hash::FxHashMap<u128, usize> = rustc_hash::FxHashMap::default();
+    let mut made = 1usize;
+    let mut stack: Vec<(Vec<u32>, f64)> = (0..n)
+        .rev()
+        .map(|v| (vec![v], 1.0 / f64::from(n)))
+        .collect();
+    while let Some((draws, p)) = stack.pop() {
+        made += 1;
+        if made > MAX_OUTCOMES {
+            return Err(cannot(
+                game,
+                format!(
+                    "its chance makes more than {MAX_OUTCOMES} outcomes at once (a shuffle of n cards makes n! orders): solve a deal of it with --seed"
+                ),
+            ));
+        }
+        let mut s = make(Forced {
+            draws: draws.clone(),
+            ..Forced::default()
+        })?;
+        match s.forced().and_then(|f| f.wanted) {
+            Some(n) => {
+                for v in (0..n).rev() {
+                    let mut d = draws.clone();
+                    d.push(v);
+                    stack.push((d, p / f64::from(n)));
+                }
+            }
+            None => {
+                s.unforce();
+                match at.entry(s.key(game)) {
+                    std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].0 += p,
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(out.len());
+                        out.push((p, s));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The positions making `moves` at `st` can lead to, with their chances
+/// (one, with chance 1, where no chance happens).
+pub(crate) fn outcomes(
+    game: &Game,
+    st: &State,
+    moves: &[(PlayerIx, Choice)],
+) -> Result<Vec<(f64, State)>> {
+    enumerate(game, |forced| {
+        let mut s = st.clone();
+        s.force(forced);
+        for (p, c) in moves {
+            s.apply_unchecked(game, *p, c.clone())?;
+        }
+        Ok(s)
+    })
+}
+
+/// The positions a game starts from, with their chances: the setup from
+/// `seed`, or (None) every setup its chance can make.
+pub fn setups(game: &Game, seed: Option<u64>) -> Result<Vec<(f64, State)>> {
+    match seed {
+        Some(seed) => Ok(vec![(1.0, State::new_quiet(game, seed)?)]),
+        None => enumerate(game, |forced| State::new_forced(game, forced)),
+    }
+}
+
 /// Whether `solve` can handle a game, from its definition alone: two
-/// players and no roll step. (Chance drawn by a hook, and hidden cards a
-/// player cannot deduce, are found while searching.)
+/// players. (Hidden cards a player cannot deduce are found while
+/// searching.)
 pub fn refusal(game: &Game) -> Option<Error> {
     let c = game.def().capabilities;
-    let why = if c.players != 2 {
-        format!("it solves two-player games, this one has {}", c.players)
-    } else if c.chance_after_setup {
-        "its flow rolls a die after setup: solve handles no chance".to_string()
-    } else {
-        return None;
-    };
-    Some(cannot(game, why))
+    (c.players != 2).then(|| {
+        cannot(
+            game,
+            format!("it solves two-player games, this one has {}", c.players),
+        )
+    })
 }
 
 /// "solve cannot handle GAME: why".
@@ -547,20 +638,54 @@ fn cannot(game: &Game, why: String) -> Error {
 /// Solve a game (setup from `seed`) on `jobs` threads, which share the
 /// game and one transposition table, within the default limits.
 pub fn solve(game: &Game, seed: u64, jobs: usize) -> Result<Solution> {
-    solve_within(game, seed, jobs, Limits::default(), &|_| {})
+    solve_within(game, Some(seed), jobs, Limits::default(), &|_| {})
 }
 
-/// `solve` within `limits`, calling `progress` with the positions solved
-/// so far every 4,096 positions.
+/// `solve` within `limits` (None: over every setup, `setups`), calling
+/// `progress` with the positions solved so far every 4,096 positions.
 pub fn solve_within(
     game: &Game,
-    seed: u64,
+    seed: Option<u64>,
     jobs: usize,
     limits: Limits,
     progress: OnProgress,
 ) -> Result<Solution> {
-    let root = State::new_quiet(game, seed)?;
-    solve_position(game, &root, jobs, limits, progress)
+    let roots = setups(game, seed)?;
+    solve_roots(game, &roots, jobs, limits, progress)
+}
+
+/// The expected solution over `roots` (positions with their chances), in
+/// one table: positions that several setups reach are solved once.
+pub fn solve_roots(
+    game: &Game,
+    roots: &[(f64, State)],
+    jobs: usize,
+    limits: Limits,
+    progress: OnProgress,
+) -> Result<Solution> {
+    let started = Instant::now();
+    if let [(_, root)] = roots {
+        return solve_position(game, root, jobs, limits, progress);
+    }
+    let table = Table::default();
+    let mut parts = Vec::with_capacity(roots.len());
+    let mut last = None;
+    for (p, root) in roots {
+        let s = solve_into(game, root, jobs, limits, progress, &table)?;
+        parts.push((*p, s.worth));
+        last = Some(s);
+    }
+    let Some(mut s) = last else {
+        return Err(cannot(game, "its setup makes no position".into()));
+    };
+    s.worth = Worth::mix(parts.into_iter());
+    s.first_decision = String::new();
+    s.strategies = Vec::new();
+    s.matrix = None;
+    s.states = table.len();
+    s.setups = roots.len();
+    s.seconds = started.elapsed().as_secs_f64();
+    Ok(s)
 }
 
 /// `solve_within` from a given position (a saved game): its value, and the
@@ -616,7 +741,6 @@ fn solve_into(
         game,
         table,
         seen: &seen,
-        rng_at: root.rng_position(),
         limits,
         solved: &solved,
         progress,
@@ -649,6 +773,7 @@ fn solve_into(
         strategies,
         matrix,
         states: table.len(),
+        setups: 1,
         seconds: started.elapsed().as_secs_f64(),
         threads: jobs.max(1),
     })
@@ -657,7 +782,6 @@ fn solve_into(
 /// The positions after the first decision, solved in parallel (on the
 /// current pool) into the shared table.
 fn solve_first_moves(shared: &Shared, root: &State) -> Result<()> {
-    let game = shared.game;
     let firsts: Vec<Vec<(PlayerIx, Choice)>> = match root.waiting().as_slice() {
         [a, b] => root
             .legal(*a)
@@ -675,13 +799,9 @@ fn solve_first_moves(shared: &Shared, root: &State) -> Result<()> {
             .collect(),
         _ => Vec::new(),
     };
-    firsts.par_iter().try_for_each(|moves| {
-        let mut st = root.clone();
-        for (p, c) in moves {
-            st.apply_unchecked(game, *p, c.clone())?;
-        }
-        Solver::new(shared).worth(&st).map(|_| ())
-    })
+    firsts
+        .par_iter()
+        .try_for_each(|moves| Solver::new(shared).expect(root, moves).map(|_| ()))
 }
 
 /// Each decider's optimal strategy at the root, from its solved node.
@@ -772,13 +892,17 @@ fn root_strategies(game: &Game, node: Node) -> Vec<Strategy> {
 /// policy estimated from `samples` seeded decisions per state (exact for
 /// `random`, which is uniform). Exploitability is their mean minus the
 /// game's value for a seat average (0 for a symmetric game).
-pub fn best_response(game: &Game, seed: u64, kind: &str, samples: u32) -> Result<[f64; 2]> {
+pub fn best_response(
+    game: &Game,
+    roots: &[(f64, State)],
+    kind: &str,
+    samples: u32,
+) -> Result<[f64; 2]> {
     if game.def().nplayers() != 2 || crate::analysis::bot::make(kind, 0).is_none() {
         return Err(Error::usage(format!(
             "best response: two players and a known bot kind (not `{kind}`)"
         )));
     }
-    let root = State::new_quiet(game, seed)?;
     let limits = Limits::default();
     in_pool(&limits, 1, || {
         let mut out = [0.0; 2];
@@ -792,7 +916,9 @@ pub fn best_response(game: &Game, seed: u64, kind: &str, samples: u32) -> Result
                 depth: 0,
                 limits,
             };
-            *slot = search.value(&root)?;
+            for (p, root) in roots {
+                *slot += p * search.value(root)?;
+            }
         }
         Ok(out)
     })?
@@ -868,6 +994,15 @@ impl Br<'_> {
         Ok(v)
     }
 
+    /// The chance-weighted value of making `moves` at `st`.
+    fn expect(&mut self, st: &State, moves: &[(PlayerIx, Choice)]) -> Result<f64> {
+        let mut v = 0.0;
+        for (p, s) in outcomes(self.game, st, moves)? {
+            v += p * self.value(&s)?;
+        }
+        Ok(v)
+    }
+
     fn decide(&mut self, st: &State) -> Result<f64> {
         let (game, me, kind, samples) = (self.game, self.me, self.kind, self.samples);
         let waiting = st.waiting();
@@ -876,13 +1011,9 @@ impl Br<'_> {
             let pi = policy(game, st, opp, kind, samples);
             let mut best = f64::NEG_INFINITY;
             for m in st.legal(me).to_vec() {
-                let mut half = st.clone();
-                half.apply_unchecked(game, me, m)?;
                 let mut v = 0.0;
                 for (o, q) in &pi {
-                    let mut child = half.clone();
-                    child.apply_unchecked(game, opp, o.clone())?;
-                    v += q * self.value(&child)?;
+                    v += q * self.expect(st, &[(me, m.clone()), (opp, o.clone())])?;
                 }
                 best = best.max(v);
             }
@@ -891,17 +1022,13 @@ impl Br<'_> {
             if p == me {
                 let mut best = f64::NEG_INFINITY;
                 for m in st.legal(me).to_vec() {
-                    let mut child = st.clone();
-                    child.apply_unchecked(game, me, m)?;
-                    best = best.max(self.value(&child)?);
+                    best = best.max(self.expect(st, &[(me, m)])?);
                 }
                 best
             } else {
                 let mut v = 0.0;
                 for (o, q) in policy(game, st, p, kind, samples) {
-                    let mut child = st.clone();
-                    child.apply_unchecked(game, p, o)?;
-                    v += q * self.value(&child)?;
+                    v += q * self.expect(st, &[(p, o)])?;
                 }
                 v
             }

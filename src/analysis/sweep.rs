@@ -203,7 +203,7 @@ pub fn run(cfg: &SweepConfig, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Sw
 /// its message too (the sim beside it still stands).
 fn exact(game: &Game, cfg: &SimConfig, limits: Limits) -> Exact {
     let started = Instant::now();
-    match solve::solve_within(game, cfg.seed, cfg.jobs, limits, &|_| {}) {
+    match solve::solve_within(game, None, cfg.jobs, limits, &|_| {}) {
         Ok(s) => Exact::Solved {
             worth: s.worth,
             states: s.states,

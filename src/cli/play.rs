@@ -112,6 +112,7 @@ pub fn run(dir: &Path, a: PlayArgs) -> Result<i32> {
     let seed = a.seed.unwrap_or_else(clock_seed);
     let mut s = Session::new(dir, &a.game, a.args.settings(), seed, Vec::new())?;
     s.seats = seats(&s, &a)?;
+    s.prepare_bots();
     let mut repl = Repl::new(s);
     repl.welcome();
     repl.run()
@@ -137,7 +138,7 @@ fn seats(s: &Session, a: &PlayArgs) -> Result<Vec<Seat>> {
             }
         });
     }
-    let strongest = Seat::Bot(bot::STRONGEST.to_string());
+    let strongest = Seat::Bot(bot::default_kind().map_err(Error::usage)?);
     let rest = if a.hot_seat || (a.seat.is_none() && !a.bots.is_empty()) {
         Seat::Person
     } else {
@@ -252,6 +253,20 @@ impl Repl {
             "{}",
             self.style.dim("Type `help` for commands, Tab to complete.")
         );
+        if self
+            .s
+            .seats
+            .iter()
+            .any(|s| matches!(s, Seat::Bot(k) if k == "best"))
+        {
+            println!(
+                "{}",
+                self.style.dim(&format!(
+                    "(A best bot plays the exact equilibrium once it is worked out, in the background and once for these rules: it is kept in {}. Until then, and where the game is too big to solve, it searches.)",
+                    tabula::files::cache_dir().join("equilibrium").display()
+                ))
+            );
+        }
         let log = self.s.log.clone();
         self.print_events(&log);
     }
@@ -659,6 +674,8 @@ impl Repl {
                 let seed = clock_seed();
                 match self.s.restart(seed) {
                     Ok(events) => {
+                        // A new deal is a new position to solve from.
+                        self.s.prepare_bots();
                         self.reset_screen();
                         println!("A new game, seed {seed}.");
                         self.print_events(&events);
@@ -841,6 +858,7 @@ impl Repl {
                     s.seats[0] = Seat::Person;
                 }
                 self.s = s;
+                self.s.prepare_bots();
                 self.saved_to = Some(path.to_path_buf());
                 self.private = vec![Vec::new(); self.s.game.def().nplayers()];
                 self.reset_screen();
@@ -878,6 +896,8 @@ impl Repl {
                 return;
             }
         }
+        // New rules, a new equilibrium.
+        self.s.prepare_bots();
         self.shown = None;
         self.announced = None;
         self.announced_end = false;

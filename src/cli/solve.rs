@@ -9,8 +9,8 @@ use indicatif::ProgressDrawTarget;
 use super::GameArgs;
 use tabula::definition::source;
 use tabula::error::Result;
-use tabula::solve;
 use tabula::{Build, Game};
+use tabula::{cfr, solve};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -30,9 +30,11 @@ pub struct SolveArgs {
     pub matrix: bool,
     #[command(flatten)]
     pub args: GameArgs,
-    /// Seed of the setup (for a game whose setup is random: a deal).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Solve the one setup this seed makes (a deal). Without it, a setup
+    /// that draws at random is solved over every setup it can make, each
+    /// weighted by its chance.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Threads, 1 to 256 (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
@@ -45,42 +47,70 @@ pub struct SolveArgs {
     /// Decisions sampled per state to estimate a search bot's policy.
     #[arg(long, default_value_t = 4)]
     pub samples: u32,
+    /// Hidden information (CFR+): stop at this exploitability (how much a
+    /// best response gains, in payoff units).
+    #[arg(long, default_value_t = 0.001)]
+    pub target: f64,
+    /// Hidden information (CFR+): stop after this many iterations.
+    #[arg(long, default_value_t = 100_000)]
+    pub iterations: u64,
     /// Stop with a message past this many positions (each about 130 bytes).
     #[arg(long, default_value_t = solve::MAX_STATES)]
     pub max_states: usize,
 }
 
 pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
-    let (game, root) = match (&a.from, &a.game) {
+    let (game, roots) = match (&a.from, &a.game) {
         (Some(save), _) => {
             let r = tabula::replay::Replay::read(save)?;
             let played = tabula::replay::play(&r, Some(save), dir)?;
-            (played.game, played.state)
+            (played.game, Ok(vec![(1.0, played.state)]))
         }
         (None, Some(id)) => {
             let path = source::find(id, dir)?;
             let game = Game::load_path(&path, dir, &a.args.settings(), Build::default())?;
-            let root = tabula::State::new_quiet(&game, a.seed)?;
-            (game, root)
+            let roots = solve::setups(&game, a.seed);
+            (game, roots)
         }
         (None, None) => return Err(tabula::Error::usage("name a game, or a save with --from")),
     };
     // The first decision's outcomes are what runs in parallel.
-    let firsts = root
-        .waiting()
-        .iter()
-        .map(|&p| root.legal(p).len() as u64)
-        .product::<u64>();
+    let none = Vec::new();
+    let firsts = roots
+        .as_ref()
+        .unwrap_or(&none)
+        .first()
+        .map_or(1, |(_, root)| {
+            root.waiting()
+                .iter()
+                .map(|&p| root.legal(p).len() as u64)
+                .product::<u64>()
+        });
     let jobs = super::threads(a.jobs, firsts);
     let limits = solve::Limits {
         max_states: a.max_states,
         ..solve::Limits::default()
     };
     let spinner = Spinner::new();
-    let s = solve::solve_position(&game, &root, jobs, limits, &|n| spinner.show(n));
+    let s = roots
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|roots| solve::solve_roots(&game, roots, jobs, limits, &|n| spinner.show(n)));
+    let roots = roots.unwrap_or_default();
     spinner.finish();
     let s = match s {
         Ok(s) => s,
+        // Hidden information: CFR+ from the start (a saved position would
+        // need what each player believes of the cards they cannot see).
+        Err(e) if cfr::applies_after(&e) && a.from.is_none() => {
+            if !a.json {
+                println!(
+                    "{}: exact solving does not apply (hidden cards), so CFR+:",
+                    e.message
+                );
+            }
+            return run_cfr(&game, &a);
+        }
         // Under --json a refusal (or any error of the search) is an
         // object too, for the tool that reads it; stderr says it as well.
         Err(e) if a.json => {
@@ -96,7 +126,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         if !a.exploit.is_empty() {
             let mut list = Vec::new();
             for kind in &a.exploit {
-                list.push(exploit(&game, &s, &a, kind)?.to_json(&s));
+                list.push(exploit(&game, &roots, &s, &a, kind)?.to_json(&s));
             }
             v["exploit"] = serde_json::Value::Array(list);
         }
@@ -131,7 +161,12 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
             s.players[0], s.players[1]
         ),
     }
-    if s.strategies.is_empty() {
+    if s.setups > 1 {
+        println!(
+            "\nover {} setups its chance makes (each weighted by its chance; --seed S solves one and shows its first decision)",
+            s.setups
+        );
+    } else if s.strategies.is_empty() {
         println!("\nthe game ends before any decision");
     } else {
         println!(
@@ -157,7 +192,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         s.states, s.seconds, s.threads
     );
     for kind in &a.exploit {
-        let e = exploit(&game, &s, &a, kind)?;
+        let e = exploit(&game, &roots, &s, &a, kind)?;
         println!(
             "exploitability of {kind}: {:.4} (best response as {}: {:+.4}, as {}: {:+.4}; {:.1} s)",
             e.gain, s.players[0], e.best[0], s.players[1], e.best[1], e.seconds
@@ -213,9 +248,15 @@ impl Exploit {
     }
 }
 
-fn exploit(game: &Game, s: &solve::Solution, a: &SolveArgs, kind: &str) -> Result<Exploit> {
+fn exploit(
+    game: &Game,
+    roots: &[(f64, tabula::State)],
+    s: &solve::Solution,
+    a: &SolveArgs,
+    kind: &str,
+) -> Result<Exploit> {
     let started = std::time::Instant::now();
-    let [r0, r1] = solve::best_response(game, a.seed, kind, a.samples)?;
+    let [r0, r1] = solve::best_response(game, roots, kind, a.samples)?;
     // Against an optimal opponent a best response gets the game's value in
     // each seat; the excess is what the bot gives away.
     Ok(Exploit {
@@ -234,24 +275,118 @@ struct Spinner {
 
 impl Spinner {
     fn new() -> Spinner {
+        Spinner::with("solving: {human_pos} positions ({per_sec})")
+    }
+    fn with(template: &str) -> Spinner {
         let bar = indicatif::ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("solving: {human_pos} positions ({per_sec})")
-        {
+        if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
             bar.set_style(style);
         }
         Spinner { bar }
     }
-    fn show(&self, n: usize) {
+    fn reveal(&self) {
         if self.bar.is_hidden()
             && self.bar.elapsed().as_secs_f64() > 1.0
             && std::io::stderr().is_terminal()
         {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
+    }
+    fn show(&self, n: usize) {
+        self.reveal();
         self.bar.set_position(n as u64);
+    }
+    fn say(&self, msg: String) {
+        self.reveal();
+        self.bar.set_message(msg);
     }
     fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// CFR+ for a game with hidden information: the value of the average
+/// strategy, its exploitability, and the strategy at each information set.
+fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
+    if let Some(seed) = a.seed {
+        return Err(tabula::Error::usage(format!(
+            "--seed {seed}: with hidden cards the value is over every deal (one deal fixed would be a deal both players know); leave out --seed"
+        )));
+    }
+    let limits = cfr::CfrLimits {
+        target: a.target,
+        max_iterations: a.iterations,
+        max_nodes: a.max_states,
+        ..cfr::CfrLimits::default()
+    };
+    let spinner = Spinner::with("{msg}");
+    let s = cfr::solve(game, a.seed, limits, &|t, e| {
+        spinner.say(format!("CFR+: {t} iterations, exploitability {e:.5}"))
+    });
+    spinner.finish();
+    let s = match s {
+        Ok(s) => s,
+        Err(e) if a.json => {
+            println!("{:#}", e.to_json());
+            super::print_error(&e);
+            return Ok(super::exit_code(&e));
+        }
+        Err(e) => return Err(e),
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        return Ok(0);
+    }
+    let variants = if s.variants.is_empty() {
+        "-".into()
+    } else {
+        s.variants.join(", ")
+    };
+    println!("{} (variants {variants})", s.game);
+    println!(
+        "value for {}: {:+.6}  ({} wins {:.4}, draws {:.4}, {} wins {:.4})",
+        s.players[0],
+        s.worth.value,
+        s.players[0],
+        s.worth.win,
+        s.worth.draw,
+        s.players[1],
+        s.worth.loss
+    );
+    if let Some(stat) = &s.payoff {
+        println!(
+            "  payoff: half of {0}'s {stat} minus {1}'s at the end ({0}'s return when they sum to 0)",
+            s.players[0], s.players[1]
+        );
+    }
+    println!(
+        "exploitability {:.6} after {} iterations of CFR+ (a best response gets {:+.6} as {}, {:+.6} as {}); the value is the average strategy's, within it",
+        s.exploitability,
+        s.iterations,
+        s.best_response[0],
+        s.players[0],
+        s.best_response[1],
+        s.players[1]
+    );
+    const SHOWN: usize = 40;
+    println!("\naverage strategy at each information set ([cards only they see] moves so far):");
+    for st in s.strategies.iter().take(SHOWN) {
+        let mix: Vec<String> = st
+            .mix
+            .iter()
+            .map(|(c, p)| format!("{c} {:.1}%", 100.0 * p))
+            .collect();
+        println!("  {} {}: {}", st.player, st.knows, mix.join(", "));
+    }
+    if s.strategies.len() > SHOWN {
+        println!(
+            "  ... {} more (all under --json)",
+            s.strategies.len() - SHOWN
+        );
+    }
+    println!(
+        "\n{} information sets, {} nodes, {} setup(s), in {:.2} s",
+        s.infosets, s.nodes, s.setups, s.seconds
+    );
+    Ok(0)
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::ops::distinct;
-use super::{Args, Ask, Choice, Decision, Event, Outcome, Rules, State, shuffle};
+use super::{Args, Ask, Choice, Decision, Event, Outcome, Rules, State};
 use crate::definition::format::TurnKind;
 use crate::definition::{CardIx, Options, PlayerIx, Setup, Step, Who};
 use crate::error::{Error, ErrorKind, Result};
@@ -65,7 +65,7 @@ impl State {
                 }
                 Setup::RandomOrder => {
                     let mut order: Vec<CardIx> = (0..n as CardIx).collect();
-                    shuffle(&mut self.rng, &mut order);
+                    super::rng::shuffle_by(&mut |k| self.random_below(k), &mut order, &mut []);
                     self.order = order.into_iter().map(|p| p as PlayerIx).collect();
                     self.active = self.order[0];
                 }
@@ -199,7 +199,7 @@ impl State {
                 }
                 Step::Roll { die, then, set } => {
                     let faces = &def.dice[*die].faces;
-                    let i = super::below(&mut self.rng, faces.len() as u64) as usize;
+                    let i = self.random_below(faces.len() as u64) as usize;
                     if self.logging {
                         events.push(Event::Rolled {
                             by: (def.turns == TurnKind::Rotate).then_some(self.active),

@@ -19,7 +19,7 @@ mod visibility;
 pub use decision::{Ask, AskCache, Choice, Datum, Decision, Outcome};
 pub use event::Event;
 pub use hooks::{Args, Call, Hooks, MemoStats, Miss, Traceable};
-pub use rng::{below, shuffle};
+pub use rng::{Forced, below, shuffle};
 pub use state::State;
 pub use value::Value;
 pub use visibility::{face_down_visible, zone_visible};

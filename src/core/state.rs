@@ -25,6 +25,8 @@ pub struct State {
     /// in a game that records nowhere (nothing to copy with a state).
     pub(super) origins: Vec<Vec<u8>>,
     pub(super) rng: ChaCha8Rng,
+    /// Draws given in place of the RNG's (`Forced`): chance enumerated.
+    pub(super) forced: Option<Box<super::Forced>>,
     /// Next flow step to run.
     pub(super) cursor: usize,
     pub(super) turn: u32,
@@ -50,18 +52,25 @@ impl State {
     /// A new game: setup run, advanced to the first decision; with what
     /// happened so far.
     pub fn new(game: &(impl Rules + ?Sized), seed: u64) -> Result<(State, Vec<Event>)> {
-        State::start(game, seed, true)
+        State::start(game, seed, true, None)
     }
 
     /// A new game that records no events (for playouts).
     pub fn new_quiet(game: &(impl Rules + ?Sized), seed: u64) -> Result<State> {
-        State::start(game, seed, false).map(|(s, _)| s)
+        State::start(game, seed, false, None).map(|(s, _)| s)
+    }
+
+    /// A new game whose setup takes `forced`'s draws instead of the RNG's
+    /// (and every later draw, until `unforce`): see `Forced`.
+    pub fn new_forced(game: &(impl Rules + ?Sized), forced: super::Forced) -> Result<State> {
+        State::start(game, 0, false, Some(forced)).map(|(s, _)| s)
     }
 
     fn start(
         game: &(impl Rules + ?Sized),
         seed: u64,
         logging: bool,
+        forced: Option<super::Forced>,
     ) -> Result<(State, Vec<Event>)> {
         let n = game.def().nplayers();
         let mut state = State {
@@ -70,6 +79,7 @@ impl State {
             zones: Vec::new(),
             origins: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
+            forced: forced.map(Box::new),
             cursor: 0,
             turn: 0,
             active: 0,
@@ -180,9 +190,26 @@ impl State {
     pub fn slot(&self, slot: usize) -> &[CardIx] {
         &self.zones[slot]
     }
-    /// A uniform draw in 0..n from the game's RNG (n > 0).
+    /// A uniform draw in 0..n from the game's RNG (n > 0), or the next
+    /// forced draw.
     pub fn random_below(&mut self, n: u64) -> u64 {
-        super::below(&mut self.rng, n)
+        match &mut self.forced {
+            Some(f) => f.draw(n),
+            None => super::below(&mut self.rng, n),
+        }
+    }
+    /// Take `forced`'s draws from now on instead of the RNG's.
+    pub fn force(&mut self, forced: super::Forced) {
+        self.forced = Some(Box::new(forced));
+    }
+    /// The forced draws, if any (their `wanted` says whether one more was
+    /// asked for).
+    pub fn forced(&self) -> Option<&super::Forced> {
+        self.forced.as_deref()
+    }
+    /// Back to the RNG's draws.
+    pub fn unforce(&mut self) {
+        self.forced = None;
     }
     /// Where each card of a slot came from: a player, or None (also in a
     /// zone that does not record it).
@@ -211,14 +238,17 @@ impl State {
     /// Shuffle a zone's slot with the game's RNG (where each card came from
     /// goes with it).
     pub fn shuffle_slot(&mut self, slot: usize) {
-        if self.records(slot) {
-            super::rng::shuffle_with(
-                &mut self.rng,
-                &mut self.zones[slot],
-                &mut self.origins[slot],
-            );
+        let records = self.records(slot);
+        let mut cards = std::mem::take(&mut self.zones[slot]);
+        let mut by = if records {
+            std::mem::take(&mut self.origins[slot])
         } else {
-            super::shuffle(&mut self.rng, &mut self.zones[slot]);
+            Vec::new()
+        };
+        super::rng::shuffle_by(&mut |n| self.random_below(n), &mut cards, &mut by);
+        self.zones[slot] = cards;
+        if !by.is_empty() {
+            self.origins[slot] = by;
         }
     }
 
@@ -427,6 +457,7 @@ impl State {
             zones: Vec::new(),
             origins: Vec::new(),
             rng: self.rng.clone(),
+            forced: None,
             cursor: 0,
             turn: 0,
             active: 0,

@@ -101,7 +101,8 @@ impl Session {
             // reference rather than a mangled one.
             replay.game = p.to_string();
         }
-        seats.resize(game.def().nplayers(), Seat::Bot(bot::STRONGEST.into()));
+        let default = bot::default_kind().unwrap_or_else(|_| bot::STRONGEST.into());
+        seats.resize(game.def().nplayers(), Seat::Bot(default));
         let moves = std::mem::take(&mut replay.moves);
         let positions = std::mem::take(&mut replay.positions);
         let (state, log, open, failed) = replay_moves(&game, replay.seed, &moves)?;
@@ -165,6 +166,23 @@ impl Session {
         }
         self.log.extend(events.iter().cloned());
         Ok(events)
+    }
+
+    /// Start working out the equilibrium in the background for the
+    /// equilibrium bots of this game (`best`): a person plays on meanwhile,
+    /// the bots searching until it is known. The game is loaded again for
+    /// the thread (a bad file now only means no equilibrium).
+    pub fn prepare_bots(&self) {
+        let bots = self.seats.iter().enumerate().filter_map(|(p, s)| match s {
+            Seat::Bot(k) if k == "best" => Some(p),
+            _ => None,
+        });
+        if let Some(p) = bots.into_iter().next()
+            && let Ok(game) = self.replay.load_game(None, &self.dir)
+        {
+            let st = self.state.unseen_choices_taken_back(p);
+            bot::best::prepare(game, st);
+        }
     }
 
     /// The bot `bot_step` would move now: one is to choose and no person is.

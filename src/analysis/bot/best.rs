@@ -36,6 +36,8 @@ pub struct Best {
     rng: ChaCha8Rng,
     search: mcts::Mcts,
     budget: usize,
+    /// Solving in the background for others (`prepare`).
+    background: bool,
 }
 
 impl Best {
@@ -45,6 +47,7 @@ impl Best {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x005E_ED0F_BE57),
             search,
             budget,
+            background: false,
         }
     }
 }
@@ -60,6 +63,9 @@ struct Known {
     refused: Mutex<Option<String>>,
     /// Held while solving, so that threads do not solve the same twice.
     solving: Mutex<()>,
+    /// A solve runs in the background (`prepare`): bots search while it
+    /// does rather than wait for it.
+    impatient: std::sync::atomic::AtomicBool,
 }
 
 /// Every game's knowledge in this process, by `identity`.
@@ -97,6 +103,33 @@ fn cache_file(id: u64, key: u128) -> PathBuf {
     crate::files::cache_dir()
         .join("equilibrium")
         .join(format!("{id:016x}-{key:032x}.bin"))
+}
+
+/// The file that says a solve from `key` was refused, with the budget it
+/// had (a bigger budget tries again) and why.
+fn refused_file(id: u64, key: u128) -> PathBuf {
+    cache_file(id, key).with_extension("refused")
+}
+
+/// Why a solve from this position was refused, if it was with a budget at
+/// least `budget`.
+fn read_refusal(id: u64, key: u128, budget: usize) -> Option<String> {
+    let text = std::fs::read_to_string(refused_file(id, key)).ok()?;
+    let (had, why) = text.split_once('\n')?;
+    (had.parse::<usize>().ok()? >= budget).then(|| why.to_string())
+}
+
+/// Keep a refusal, so that the next run plays at once instead of
+/// spending its budget again (a game too big takes about a minute).
+fn write_refusal(id: u64, key: u128, budget: usize, why: &str) {
+    let path = refused_file(id, key);
+    if let Some(dir) = path.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+        && let Ok(mut f) = tempfile::NamedTempFile::new_in(dir)
+        && f.write_all(format!("{budget}\n{why}").as_bytes()).is_ok()
+    {
+        let _ = f.persist(&path);
+    }
 }
 
 const MAGIC: &[u8; 8] = b"TABEQ01\n";
@@ -167,6 +200,31 @@ fn write(id: u64, root: u128, values: &[(u128, f64)]) {
     }
 }
 
+/// Work out the equilibrium from `st` on a thread of its own, for bots
+/// that will play `game` from there: until it is known they search rather
+/// than wait (a person never waits for a solve), then play it. Nothing
+/// happens for a game solved before or refused (kept on disk).
+pub fn prepare(game: Game, st: State) {
+    let k = known(&game);
+    k.impatient
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let quick = mcts::Budget {
+        iterations: 1,
+        time: None,
+    };
+    std::thread::spawn(move || {
+        let mut b = Best::new(0, BUDGET, mcts::Mcts::new(0, quick));
+        b.background = true;
+        b.learn(&game, &st, &k)
+    });
+}
+
+/// Why `best` plays as the search bot in this game and setting, once known
+/// (a refusal kept on disk counts): None while it may still solve.
+pub fn refusal(game: &Game) -> Option<String> {
+    known(game).refused.lock().ok()?.clone()
+}
+
 impl Best {
     /// Make sure `st`'s value is known: from memory, the disk, or a solve
     /// from `st`. False when the game cannot be solved (the reason kept).
@@ -176,6 +234,12 @@ impl Best {
         if has(k) {
             return true;
         }
+        let impatient = k.impatient.load(std::sync::atomic::Ordering::Relaxed);
+        if impatient && !self.background {
+            // A person is waiting: the solve is `prepare`'s, in the
+            // background; search until it is done.
+            return false;
+        }
         let _solving = k.solving.lock().unwrap_or_else(|e| e.into_inner());
         if has(k) {
             return true;
@@ -184,13 +248,21 @@ impl Best {
             return false;
         }
         let id = identity(game);
+        if let Some(why) = id.and_then(|id| read_refusal(id, key, self.budget)) {
+            if let Ok(mut r) = k.refused.lock() {
+                *r = Some(why);
+            }
+            return false;
+        }
         let mut values = id.and_then(|id| read(&cache_file(id, key), key));
         if values.is_none() {
             let limits = Limits {
                 max_states: self.budget,
                 ..Limits::default()
             };
-            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            // In the background, a core is left to the person's game.
+            let jobs = if impatient { cores - 1 } else { cores }.max(1);
             // On a thread of its own: a rayon worker (a sim's) waiting on
             // the solve's pool would run other games meanwhile, and one of
             // them would wait for this very solve.
@@ -209,6 +281,9 @@ impl Best {
                     values = Some(v);
                 }
                 Err(e) => {
+                    if let Some(id) = id {
+                        write_refusal(id, key, self.budget, &e.message);
+                    }
                     if let Ok(mut r) = k.refused.lock() {
                         *r = Some(e.message);
                     }
@@ -257,12 +332,19 @@ impl Best {
         k: &Known,
     ) -> Option<Vec<(Choice, f64)>> {
         let values = k.values.read().ok()?;
-        let value = |s: &State| -> Option<f64> {
+        let one = |s: &State| -> Option<f64> {
             if s.is_over() {
                 Some(Worth::at(game, s).value)
             } else {
                 values.get(&s.key(game)).copied()
             }
+        };
+        // Moves followed by chance are worth the mix of where it leads.
+        let value = |moves: &[(PlayerIx, Choice)]| -> Option<f64> {
+            let outs = solve::outcomes(game, st, moves).ok()?;
+            outs.iter()
+                .map(|(p, s)| one(s).map(|v| p * v))
+                .sum::<Option<f64>>()
         };
         match st.waiting().as_slice() {
             [a, b] => {
@@ -270,12 +352,8 @@ impl Best {
                 let (rows, cols) = (st.legal(a).to_vec(), st.legal(b).to_vec());
                 let mut m = vec![vec![0.0; cols.len()]; rows.len()];
                 for (i, r) in rows.iter().enumerate() {
-                    let mut half = st.clone();
-                    half.apply_unchecked(game, a, r.clone()).ok()?;
                     for (j, c) in cols.iter().enumerate() {
-                        let mut child = half.clone();
-                        child.apply_unchecked(game, b, c.clone()).ok()?;
-                        m[i][j] = value(&child)?;
+                        m[i][j] = value(&[(a, r.clone()), (b, c.clone())])?;
                     }
                 }
                 // Values are the first player's: rows must be theirs.
@@ -301,9 +379,7 @@ impl Best {
                 let choices = st.legal(me).to_vec();
                 let mut worth = Vec::with_capacity(choices.len());
                 for c in &choices {
-                    let mut child = st.clone();
-                    child.apply_unchecked(game, me, c.clone()).ok()?;
-                    let v = value(&child)?;
+                    let v = value(&[(me, c.clone())])?;
                     worth.push(if me == 0 { v } else { -v });
                 }
                 let best = worth.iter().copied().fold(f64::NEG_INFINITY, f64::max);

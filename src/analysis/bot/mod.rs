@@ -62,13 +62,30 @@ impl Bot for RandomBot {
 /// The bot kinds `--bot P=KIND` accepts: `random`; `mcts` (the default
 /// search); `mcts:N` (N iterations); `mcts:Ts` (T seconds); `best` (the
 /// equilibrium where solve applies, else `mcts`); `best:N` (solving at
-/// most N positions); `default` (the kind `play` seats).
+/// most N positions); `default` (the kind `play` seats: `best`, or
+/// `$TABULA_BOT`).
 pub const KINDS: &[&str] = &[
     "random", "mcts", "mcts:N", "mcts:Ts", "best", "best:N", "default",
 ];
 
-/// The bot that takes the seats nobody asked for.
-pub const STRONGEST: &str = "mcts";
+/// The bot that takes the seats nobody asked for: the equilibrium where
+/// the game can be solved, else the search.
+pub const STRONGEST: &str = "best";
+
+/// The environment variable that names another default kind (`mcts`, for
+/// one who wants the search bot everywhere, or a faster one in tests).
+pub const DEFAULT_VAR: &str = "TABULA_BOT";
+
+/// The kind `default` names and `play` seats: `$TABULA_BOT` if set, else
+/// `STRONGEST`. An error names a variable that holds no kind.
+pub fn default_kind() -> Result<String, String> {
+    match std::env::var(DEFAULT_VAR) {
+        Ok(k) if k == "default" => Err(format!("{DEFAULT_VAR}=default names no kind")),
+        Ok(k) if valid(&k) => Ok(k),
+        Ok(k) => Err(format!("{DEFAULT_VAR}: {}", kind_problem(&k))),
+        Err(_) => Ok(STRONGEST.to_string()),
+    }
+}
 
 /// The default search: iterations (so that games replay exactly), with a
 /// time cap that keeps a REPL answer within about a second.
@@ -79,7 +96,7 @@ pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
     let budget = |iterations, time| mcts::Budget { iterations, time };
     let search = || mcts::Mcts::new(seed, budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)));
     match kind.split_once(':') {
-        None if kind == "default" => make(STRONGEST, seed),
+        None if kind == "default" => make(&default_kind().ok()?, seed),
         None if kind == "random" => Some(Box::new(RandomBot::new(seed))),
         None if kind == "best" => Some(Box::new(best::Best::new(seed, best::BUDGET, search()))),
         Some(("best", n)) => {
