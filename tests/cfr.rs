@@ -62,7 +62,15 @@ fn a_uniform_strategy_is_exploitable_and_a_tighter_target_gets_closer() {
         ..CfrLimits::default()
     };
     let s = cfr::solve(&kuhn(), None, one, &|_, _| {}).unwrap();
-    assert!(s.exploitability > 0.1, "{}", s.exploitability);
+    // OpenSpiel's figures for the uniform policy of kuhn_poker
+    // (`exploitability.exploitability`, `expected_game_score`): 11/24
+    // and 1/8.
+    assert!(
+        (s.exploitability - 11.0 / 24.0).abs() < 1e-9,
+        "{}",
+        s.exploitability
+    );
+    assert!((s.worth.value - 0.125).abs() < 1e-9, "{}", s.worth.value);
     let tight = CfrLimits {
         target: 1e-5,
         ..CfrLimits::default()

@@ -349,3 +349,36 @@ fn named(c) {
     assert_eq!(e.kind, tabula::ErrorKind::Refused);
     assert!(e.message.contains("more than 200000 outcomes"), "{e}");
 }
+
+#[test]
+fn a_long_game_is_solved_whatever_the_threads_stack() {
+    // One option a turn until the rounds are played: 5,000 decisions in a
+    // line (938 overflowed a thread's stack when the solver recursed).
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    std::fs::write(
+        games.join("long.yaml"),
+        "id: long\nname: Long\nscript: ../scripts/long.rhai\nplayers:\n  - {id: a}\n  - {id: b}\n\
+         params:\n  rounds: {default: 5000, min: 1, max: 100000}\n\
+         flow:\n  turn:\n    - hook: step\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("scripts/long.rhai"),
+        r#"fn step() { ask("a", "go", ["x"], "went"); }
+fn went(c) { if turn() >= param("rounds") { end_game("b"); } }"#,
+    )
+    .unwrap();
+    let game = tabula::Game::load_path(
+        &games.join("long.yaml"),
+        &games,
+        &Settings::default(),
+        tabula::Build::default(),
+    )
+    .unwrap();
+    let s = solve::solve_within(&game, None, 1, solve::Limits::default(), &|_| {}).unwrap();
+    assert!(close(s.worth.value, -1.0), "{:?}", s.worth);
+    assert_eq!(s.states, 5000);
+}

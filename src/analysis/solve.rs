@@ -39,6 +39,13 @@ pub struct Worth {
 }
 
 impl Worth {
+    const ZERO: Worth = Worth {
+        value: 0.0,
+        win: 0.0,
+        draw: 0.0,
+        loss: 0.0,
+    };
+
     /// An ended game's worth: the first player's payoff (half the margin of
     /// a declared payoff stat: their return in a zero-sum game), and the
     /// result.
@@ -166,9 +173,10 @@ impl Default for Limits {
     }
 }
 
-/// Each search thread's stack: deep enough for `max_depth` decisions
-/// (a level takes under 4 KiB in a release build and more in a debug one;
-/// only the part used is ever touched).
+/// A best response's threads' stack: it recurses along a line, so deep
+/// enough for `max_depth` decisions (a level takes under 4 KiB in a
+/// release build and more in a debug one; only the part used is ever
+/// touched). The solver keeps its line on a stack of its own (`Frame`).
 fn stack_bytes(limits: &Limits) -> usize {
     limits.max_depth.saturating_mul(16 << 10).max(8 << 20)
 }
@@ -176,11 +184,19 @@ fn stack_bytes(limits: &Limits) -> usize {
 /// What a search reports as it goes: positions solved so far.
 pub type OnProgress<'a> = &'a (dyn Fn(usize) + Sync);
 
-/// Run `work` on a pool of `jobs` threads with stacks for `limits`.
-fn in_pool<T: Send>(limits: &Limits, jobs: usize, work: impl FnOnce() -> T + Send) -> Result<T> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .stack_size(stack_bytes(limits))
+/// Run `work` on a pool of `jobs` threads, with stacks for `limits` where
+/// it recurses along a line (`deep`).
+fn in_pool<T: Send>(
+    limits: &Limits,
+    jobs: usize,
+    deep: bool,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T> {
+    let mut pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1));
+    if deep {
+        pool = pool.stack_size(stack_bytes(limits));
+    }
+    let pool = pool
         .build()
         .map_err(|e| Error::usage(format!("threads: {e}")))?;
     Ok(pool.install(work))
@@ -295,15 +311,59 @@ impl Solver<'_> {
         Ok(())
     }
 
+    /// A position's worth, from the table or solved depth first on a
+    /// stack of its own (the line of play's length is bound by the depth
+    /// budget, not by a thread's stack).
     fn worth(&mut self, st: &State) -> Result<Worth> {
+        if let Some(w) = self.known(st) {
+            return Ok(w);
+        }
+        let mut stack: Vec<Frame> = vec![self.frame(st.clone())?];
+        loop {
+            let Some(top) = stack.last_mut() else {
+                return Err(self.refuse("the search lost its way".into()));
+            };
+            // The next outcome of the current child, if any is left.
+            if let Some((_, s)) = top.outs.get(top.next) {
+                if let Some(w) = self.known(s) {
+                    top.take(w);
+                    continue;
+                }
+                let s = s.clone();
+                let frame = self.frame(s)?;
+                stack.push(frame);
+                continue;
+            }
+            // The current child is complete: on to the next one.
+            if top.child < top.moves.len() {
+                let moves = &top.moves[top.child];
+                top.outs = outcomes(self.game, &top.st, moves)?;
+                top.next = 0;
+                top.part = Worth::ZERO;
+                top.child += 1;
+                continue;
+            }
+            let Some(done) = stack.pop() else { continue };
+            let w = self.close(done)?;
+            self.depth -= 1;
+            match stack.last_mut() {
+                Some(parent) => parent.take(w),
+                None => return Ok(w),
+            }
+        }
+    }
+
+    /// An ended or tabled position's worth.
+    fn known(&self, st: &State) -> Option<Worth> {
         if st.is_over() {
-            return Ok(Worth::at(self.game, st));
+            return Some(Worth::at(self.game, st));
         }
-        let k = st.key(self.game);
-        if let Some(w) = self.table.get(&k) {
-            return Ok(*w);
-        }
-        self.check(st)?;
+        self.table.get(&st.key(self.game)).map(|w| *w)
+    }
+
+    /// A position to solve: checked, and its children's moves listed.
+    fn frame(&mut self, st: State) -> Result<Frame> {
+        self.check(&st)?;
         let limits = self.shared.limits;
         // The turn number is part of a position, so a game that need not
         // end shows as a line that does not: a depth budget finds both.
@@ -314,29 +374,67 @@ impl Solver<'_> {
             )));
         }
         self.depth += 1;
-        let node = self.node(st)?;
-        self.depth -= 1;
-        let w = match node {
-            Node::Matrix {
-                rows,
-                cols,
-                children,
-            } => {
-                let (x, y, v) = solve_matrix(&values(&children));
-                let mut w = Worth::mix((0..rows.len()).flat_map(|i| {
-                    let x = &x;
-                    let y = &y;
-                    let children = &children;
-                    (0..cols.len()).map(move |j| (x[i] * y[j], children[i][j]))
-                }));
-                // The value is the LP's optimum; the split is the one the
-                // strategies give.
-                w.value = v;
-                w
+        let waiting = st.waiting();
+        let (shape, moves) = match waiting.as_slice() {
+            [a, b] => {
+                let (a, b) = (*a, *b);
+                let rows = st.legal(a).to_vec();
+                let cols = st.legal(b).to_vec();
+                let mut moves = Vec::with_capacity(rows.len() * cols.len());
+                for r in &rows {
+                    for c in &cols {
+                        moves.push(vec![(a, r.clone()), (b, c.clone())]);
+                    }
+                }
+                (
+                    Shape::Matrix {
+                        first: a,
+                        rows: rows.len(),
+                        cols: cols.len(),
+                    },
+                    moves,
+                )
             }
-            Node::Single {
-                player, children, ..
-            } => children
+            [p] => {
+                let moves = st.legal(*p).iter().map(|c| vec![(*p, c.clone())]).collect();
+                (Shape::Single(*p), moves)
+            }
+            _ => {
+                return Err(self.refuse(format!("a decision of {} players at once", waiting.len())));
+            }
+        };
+        Ok(Frame {
+            key: st.key(self.game),
+            st,
+            shape,
+            children: Vec::with_capacity(moves.len()),
+            moves,
+            child: 0,
+            outs: Vec::new(),
+            next: 0,
+            part: Worth::ZERO,
+        })
+    }
+
+    /// A position whose children are all solved: its worth, tabled.
+    fn close(&mut self, f: Frame) -> Result<Worth> {
+        let children = f.children;
+        let w = match f.shape {
+            Shape::Matrix { first, rows, cols } => {
+                // Rows are the first player's.
+                let m: Vec<Vec<Worth>> = if first == 0 {
+                    children
+                        .chunks(cols.max(1))
+                        .map(<[Worth]>::to_vec)
+                        .collect()
+                } else {
+                    (0..cols)
+                        .map(|j| (0..rows).map(|i| children[i * cols + j]).collect())
+                        .collect()
+                };
+                mixed(&m)
+            }
+            Shape::Single(player) => children
                 .iter()
                 .copied()
                 .max_by(|a, b| {
@@ -349,7 +447,8 @@ impl Solver<'_> {
                 })
                 .unwrap_or(Worth::of(None)),
         };
-        self.table.insert(k, w);
+        self.table.insert(f.key, w);
+        let limits = self.shared.limits;
         let solved = self.shared.solved.fetch_add(1, Ordering::Relaxed) + 1;
         if solved > limits.max_states {
             return Err(self.refuse(format!(
@@ -428,6 +527,63 @@ impl Solver<'_> {
             _ => Err(self.refuse(format!("a decision of {} players at once", waiting.len()))),
         }
     }
+}
+
+/// What a position on the solver's stack waits for.
+enum Shape {
+    /// Both choose at once: children row by row, `first`'s choices rows.
+    Matrix {
+        first: PlayerIx,
+        rows: usize,
+        cols: usize,
+    },
+    Single(PlayerIx),
+}
+
+/// A position being solved on the stack: its children (`moves`), solved
+/// one by one, each the mix of its chance outcomes.
+struct Frame {
+    st: State,
+    key: u128,
+    shape: Shape,
+    moves: Vec<Vec<(PlayerIx, Choice)>>,
+    children: Vec<Worth>,
+    /// The next child to open.
+    child: usize,
+    /// The open child's outcomes, the next to take, their mix so far.
+    outs: Vec<(f64, State)>,
+    next: usize,
+    part: Worth,
+}
+
+impl Frame {
+    /// The worth of the open child's next outcome; the child is complete
+    /// after its last.
+    fn take(&mut self, w: Worth) {
+        let p = self.outs[self.next].0;
+        self.part.value += p * w.value;
+        self.part.win += p * w.win;
+        self.part.draw += p * w.draw;
+        self.part.loss += p * w.loss;
+        self.next += 1;
+        if self.next == self.outs.len() {
+            self.children.push(self.part);
+            self.outs.clear();
+            self.next = 0;
+        }
+    }
+}
+
+/// A matrix node's worth: the LP's value, with the split the equilibrium
+/// strategies give.
+fn mixed(children: &[Vec<Worth>]) -> Worth {
+    let (x, y, v) = solve_matrix(&values(children));
+    let mut w = Worth::mix(children.iter().enumerate().flat_map(|(i, row)| {
+        let (x, y) = (&x, &y);
+        row.iter().enumerate().map(move |(j, c)| (x[i] * y[j], *c))
+    }));
+    w.value = v;
+    w
 }
 
 enum Node {
@@ -745,7 +901,7 @@ fn solve_into(
         solved: &solved,
         progress,
     };
-    let (worth, strategies, matrix) = in_pool(&limits, jobs, || -> Result<_> {
+    let (worth, strategies, matrix) = in_pool(&limits, jobs, false, || -> Result<_> {
         // A game over before its first decision (setup ended it) is worth
         // its outcome, and there is nothing to choose.
         if root.is_over() {
@@ -904,7 +1060,7 @@ pub fn best_response(
         )));
     }
     let limits = Limits::default();
-    in_pool(&limits, 1, || {
+    in_pool(&limits, 1, true, || {
         let mut out = [0.0; 2];
         for (me, slot) in out.iter_mut().enumerate() {
             let mut search = Br {
