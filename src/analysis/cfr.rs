@@ -468,7 +468,7 @@ impl Tree {
                         )
                     })
                     .collect();
-                mix_worth(&parts)
+                Worth::mix(parts.into_iter())
             }
             Node::Decide { info, first, n } => {
                 let s = &avg[info as usize];
@@ -476,7 +476,7 @@ impl Tree {
                     .filter(|&a| s[a] > 0.0)
                     .map(|a| (s[a], self.worth(self.kids[first as usize + a], avg)))
                     .collect();
-                mix_worth(&parts)
+                Worth::mix(parts.into_iter())
             }
         }
     }
@@ -515,22 +515,6 @@ impl Tree {
         };
         br.value(root)
     }
-}
-
-fn mix_worth(parts: &[(f64, Worth)]) -> Worth {
-    let mut w = Worth {
-        value: 0.0,
-        win: 0.0,
-        draw: 0.0,
-        loss: 0.0,
-    };
-    for (p, x) in parts {
-        w.value += p * x.value;
-        w.win += p * x.win;
-        w.draw += p * x.draw;
-        w.loss += p * x.loss;
-    }
-    w
 }
 
 /// A best response, worked out lazily: at an information set of the

@@ -78,7 +78,7 @@ impl Worth {
             },
         }
     }
-    fn mix(parts: impl Iterator<Item = (f64, Worth)>) -> Worth {
+    pub(crate) fn mix(parts: impl Iterator<Item = (f64, Worth)>) -> Worth {
         let mut w = Worth {
             value: 0.0,
             win: 0.0,

@@ -133,34 +133,13 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(0);
     }
-    let variants = if s.variants.is_empty() {
-        "-".into()
-    } else {
-        s.variants.join(", ")
-    };
-    println!("{} (variants {variants})", s.game);
-    println!(
-        "value for {}: {:+.6}  ({} wins {:.4}, draws {:.4}, {} wins {:.4})",
-        s.players[0],
-        s.worth.value,
-        s.players[0],
-        s.worth.win,
-        s.worth.draw,
-        s.players[1],
-        s.worth.loss
+    print_head(
+        &s.game,
+        &s.variants,
+        &s.players,
+        &s.worth,
+        s.payoff.as_deref(),
     );
-    match game.def().payoff {
-        Some(stat) => println!(
-            "  payoff: half of {0}'s {stat} minus {1}'s at the end ({0}'s return when they sum to 0)",
-            s.players[0],
-            s.players[1],
-            stat = game.def().stats[stat].id
-        ),
-        None => println!(
-            "  payoff: +1 a win of {}, -1 a win of {}, 0 a draw (half a win each)",
-            s.players[0], s.players[1]
-        ),
-    }
     if s.setups > 1 {
         println!(
             "\nover {} setups its chance makes (each weighted by its chance; --seed S solves one and shows its first decision)",
@@ -337,28 +316,13 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
         return Ok(0);
     }
-    let variants = if s.variants.is_empty() {
-        "-".into()
-    } else {
-        s.variants.join(", ")
-    };
-    println!("{} (variants {variants})", s.game);
-    println!(
-        "value for {}: {:+.6}  ({} wins {:.4}, draws {:.4}, {} wins {:.4})",
-        s.players[0],
-        s.worth.value,
-        s.players[0],
-        s.worth.win,
-        s.worth.draw,
-        s.players[1],
-        s.worth.loss
+    print_head(
+        &s.game,
+        &s.variants,
+        &s.players,
+        &s.worth,
+        s.payoff.as_deref(),
     );
-    if let Some(stat) = &s.payoff {
-        println!(
-            "  payoff: half of {0}'s {stat} minus {1}'s at the end ({0}'s return when they sum to 0)",
-            s.players[0], s.players[1]
-        );
-    }
     println!(
         "exploitability {:.6} after {} iterations of CFR+ (a best response gets {:+.6} as {}, {:+.6} as {}); the value is the average strategy's, within it",
         s.exploitability,
@@ -389,4 +353,34 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         s.infosets, s.nodes, s.setups, s.seconds
     );
     Ok(0)
+}
+
+/// The game, its value for the first player with the result's chances,
+/// and what the value measures.
+fn print_head(
+    game: &str,
+    variants: &[String],
+    players: &[String; 2],
+    worth: &solve::Worth,
+    payoff: Option<&str>,
+) {
+    let variants = if variants.is_empty() {
+        "-".into()
+    } else {
+        variants.join(", ")
+    };
+    let [first, second] = players;
+    println!("{game} (variants {variants})");
+    println!(
+        "value for {first}: {:+.6}  ({first} wins {:.4}, draws {:.4}, {second} wins {:.4})",
+        worth.value, worth.win, worth.draw, worth.loss
+    );
+    match payoff {
+        Some(stat) => println!(
+            "  payoff: half of {first}'s {stat} minus {second}'s at the end ({first}'s return when they sum to 0)"
+        ),
+        None => println!(
+            "  payoff: +1 a win of {first}, -1 a win of {second}, 0 a draw (half a win each)"
+        ),
+    }
 }
