@@ -104,10 +104,9 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         // need what each player believes of the cards they cannot see).
         Err(e) if cfr::applies_after(&e) && a.from.is_none() => {
             if !a.json {
-                println!(
-                    "{}: exact solving does not apply (hidden cards), so CFR+:",
-                    e.message
-                );
+                let why = e.message.split_once(": ").map_or(&*e.message, |(_, w)| w);
+                let why = why.trim_end_matches(solve::HIDDEN).trim_end_matches(": ");
+                println!("hidden information ({why}): exact solving does not apply, so CFR+:");
             }
             return run_cfr(&game, &a);
         }
