@@ -327,10 +327,34 @@ fn picked(c) {
     // Three deals (3! orders of the deck, merged by what they deal).
     assert_eq!(s.setups, 3);
     assert!(close(s.worth.value, -1.0 / 3.0), "{:?}", s.worth);
+    // How much the deal decides: all of it (values +1 and -1 around -1/3).
+    assert!(
+        close(s.setup_spread, (8.0f64 / 9.0).sqrt()),
+        "{}",
+        s.setup_spread
+    );
     // One deal, by seed, is one of the three: a sure win or a sure loss.
     let one = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap();
     assert_eq!(one.setups, 1);
     assert!(close(one.worth.value.abs(), 1.0), "{:?}", one.worth);
+    // Sampled deals: the three again, weighted by how often they came.
+    let game = tabula::Game::load_path(
+        &path,
+        &tmp.path().join("games"),
+        &Settings::default(),
+        tabula::Build::default(),
+    )
+    .unwrap();
+    let roots = solve::sampled_setups(&game, 600, 0).unwrap();
+    assert_eq!(roots.len(), 3);
+    assert!(close(roots.iter().map(|(p, _)| p).sum::<f64>(), 1.0));
+    let est = solve::solve_roots(&game, &roots, 1, solve::Limits::default(), &|_| {}).unwrap();
+    let half_width = 1.96 * est.setup_spread / 600f64.sqrt();
+    assert!(
+        (est.worth.value + 1.0 / 3.0).abs() < half_width,
+        "{} +/- {half_width}",
+        est.worth.value
+    );
 }
 
 #[test]

@@ -124,6 +124,9 @@ pub struct Solution {
     /// where the setup draws at random, and then no first decision is
     /// reported (each setup has its own).
     pub setups: usize,
+    /// How much the setup decides: the standard deviation of the setups'
+    /// values around `worth.value` (0 for one setup).
+    pub setup_spread: f64,
     pub seconds: f64,
     pub threads: usize,
 }
@@ -770,6 +773,26 @@ pub fn setups(game: &Game, seed: Option<u64>) -> Result<Vec<(f64, State)>> {
     }
 }
 
+/// `deals` setups from seeds `seed`, `seed + 1`, ..., each weighted
+/// 1/deals (the same setup met twice counts twice): a sample of a setup
+/// whose chance makes too many to list.
+pub fn sampled_setups(game: &Game, deals: u64, seed: u64) -> Result<Vec<(f64, State)>> {
+    let mut out: Vec<(f64, State)> = Vec::new();
+    let mut at: rustc_hash::FxHashMap<u128, usize> = rustc_hash::FxHashMap::default();
+    let w = 1.0 / deals.max(1) as f64;
+    for k in 0..deals {
+        let st = State::new_quiet(game, seed.wrapping_add(k))?;
+        match at.entry(st.key(game)) {
+            std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].0 += w,
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(out.len());
+                out.push((w, st));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Whether `solve` can handle a game, from its definition alone: two
 /// players. (Hidden cards a player cannot deduce are found while
 /// searching.)
@@ -834,7 +857,13 @@ pub fn solve_roots(
     let Some(mut s) = last else {
         return Err(cannot(game, "its setup makes no position".into()));
     };
-    s.worth = Worth::mix(parts.into_iter());
+    s.worth = Worth::mix(parts.iter().copied());
+    let mean = s.worth.value;
+    s.setup_spread = parts
+        .iter()
+        .map(|(p, w)| p * (w.value - mean).powi(2))
+        .sum::<f64>()
+        .sqrt();
     s.first_decision = String::new();
     s.strategies = Vec::new();
     s.matrix = None;
@@ -930,6 +959,7 @@ fn solve_into(
         matrix,
         states: table.len(),
         setups: 1,
+        setup_spread: 0.0,
         seconds: started.elapsed().as_secs_f64(),
         threads: jobs.max(1),
     })

@@ -35,6 +35,11 @@ pub struct SolveArgs {
     /// weighted by its chance.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Estimate the value over this many sampled setups (seeds from
+    /// --seed, default 0), where the setup's chance makes too many to
+    /// list: each solved exactly, the mean with its 95% interval.
+    #[arg(long, value_name = "N", conflicts_with = "from", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub deals: Option<u64>,
     /// Threads, 1 to 256 (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
@@ -69,7 +74,10 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         (None, Some(id)) => {
             let path = source::find(id, dir)?;
             let game = Game::load_path(&path, dir, &a.args.settings(), Build::default())?;
-            let roots = solve::setups(&game, a.seed);
+            let roots = match a.deals {
+                Some(n) => solve::sampled_setups(&game, n, a.seed.unwrap_or(0)),
+                None => solve::setups(&game, a.seed),
+            };
             (game, roots)
         }
         (None, None) => return Err(tabula::Error::usage("name a game, or a save with --from")),
@@ -122,6 +130,10 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     if a.json {
         // The solution's fields, and each bot's exploitability.
         let mut v = serde_json::to_value(&s).unwrap_or_default();
+        if let Some(n) = a.deals {
+            v["sampled_deals"] = n.into();
+            v["interval95"] = (1.96 * s.setup_spread / (n as f64).sqrt()).into();
+        }
         if !a.exploit.is_empty() {
             let mut list = Vec::new();
             for kind in &a.exploit {
@@ -139,10 +151,17 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         &s.worth,
         s.payoff.as_deref(),
     );
+    if let Some(n) = a.deals {
+        println!(
+            "  estimated over {n} sampled deals: 95% interval +/- {:.4} (the deals' values spread {:.4} around it)",
+            1.96 * s.setup_spread / (n as f64).sqrt(),
+            s.setup_spread
+        );
+    }
     if s.setups > 1 {
         println!(
-            "\nover {} setups its chance makes (each weighted by its chance; --seed S solves one and shows its first decision)",
-            s.setups
+            "\nover {} setups (each weighted by its chance; the value's spread across them, how much the deal decides: {:.4}; --seed S solves one and shows its first decision)",
+            s.setups, s.setup_spread
         );
     } else if s.strategies.is_empty() {
         println!("\nthe game ends before any decision");
@@ -286,6 +305,11 @@ impl Spinner {
 /// CFR+ for a game with hidden information: the value of the average
 /// strategy, its exploitability, and the strategy at each information set.
 fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
+    if a.deals.is_some() {
+        return Err(tabula::Error::usage(
+            "--deals: with hidden cards CFR+ is over every deal; leave out --deals",
+        ));
+    }
     if let Some(seed) = a.seed {
         return Err(tabula::Error::usage(format!(
             "--seed {seed}: with hidden cards the value is over every deal (one deal fixed would be a deal both players know); leave out --seed"
