@@ -318,22 +318,26 @@ impl Solver<'_> {
     /// stack of its own (the line of play's length is bound by the depth
     /// budget, not by a thread's stack).
     fn worth(&mut self, st: &State) -> Result<Worth> {
-        if let Some(w) = self.known(st) {
-            return Ok(w);
-        }
-        let mut stack: Vec<Frame> = vec![self.frame(st.clone())?];
+        let key = match self.known(st) {
+            Ok(w) => return Ok(w),
+            Err(key) => key,
+        };
+        let mut stack: Vec<Frame> = vec![self.frame(st.clone(), key)?];
         loop {
             let Some(top) = stack.last_mut() else {
                 return Err(self.refuse("the search lost its way".into()));
             };
             // The next outcome of the current child, if any is left.
             if let Some((_, s)) = top.outs.get(top.next) {
-                if let Some(w) = self.known(s) {
-                    top.take(w);
-                    continue;
-                }
+                let key = match self.known(s) {
+                    Ok(w) => {
+                        top.take(w);
+                        continue;
+                    }
+                    Err(key) => key,
+                };
                 let s = s.clone();
-                let frame = self.frame(s)?;
+                let frame = self.frame(s, key)?;
                 stack.push(frame);
                 continue;
             }
@@ -356,16 +360,17 @@ impl Solver<'_> {
         }
     }
 
-    /// An ended or tabled position's worth.
-    fn known(&self, st: &State) -> Option<Worth> {
+    /// An ended or tabled position's worth, or else its key.
+    fn known(&self, st: &State) -> std::result::Result<Worth, u128> {
         if st.is_over() {
-            return Some(Worth::at(self.game, st));
+            return Ok(Worth::at(self.game, st));
         }
-        self.table.get(&st.key(self.game)).map(|w| *w)
+        let key = st.key(self.game);
+        self.table.get(&key).map(|w| *w).ok_or(key)
     }
 
     /// A position to solve: checked, and its children's moves listed.
-    fn frame(&mut self, st: State) -> Result<Frame> {
+    fn frame(&mut self, st: State, key: u128) -> Result<Frame> {
         self.check(&st)?;
         let limits = self.shared.limits;
         // The turn number is part of a position, so a game that need not
@@ -407,7 +412,7 @@ impl Solver<'_> {
             }
         };
         Ok(Frame {
-            key: st.key(self.game),
+            key,
             st,
             shape,
             children: Vec::with_capacity(moves.len()),

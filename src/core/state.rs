@@ -26,7 +26,7 @@ pub struct State {
     pub(super) origins: Vec<Vec<u8>>,
     pub(super) rng: ChaCha8Rng,
     /// Draws given in place of the RNG's (`Forced`): chance enumerated.
-    pub(super) forced: Option<Box<super::Forced>>,
+    pub(super) forced: Option<super::Forced>,
     /// Next flow step to run.
     pub(super) cursor: usize,
     pub(super) turn: u32,
@@ -79,7 +79,7 @@ impl State {
             zones: Vec::new(),
             origins: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
-            forced: forced.map(Box::new),
+            forced,
             cursor: 0,
             turn: 0,
             active: 0,
@@ -200,12 +200,12 @@ impl State {
     }
     /// Take `forced`'s draws from now on instead of the RNG's.
     pub fn force(&mut self, forced: super::Forced) {
-        self.forced = Some(Box::new(forced));
+        self.forced = Some(forced);
     }
     /// The forced draws, if any (their `wanted` says whether one more was
     /// asked for).
     pub fn forced(&self) -> Option<&super::Forced> {
-        self.forced.as_deref()
+        self.forced.as_ref()
     }
     /// Back to the RNG's draws.
     pub fn unforce(&mut self) {
