@@ -273,9 +273,9 @@ impl Builder<'_> {
                         .push(format!("{} {}", game.def().players[a].id, r.text(game)));
                     // The second sees the first's choice only in an
                     // ordered reveal.
-                    let mut half = st.clone();
-                    half.apply_unchecked(game, a, r.clone())?;
                     let (ib, kb) = if sees_first {
+                        let mut half = st.clone();
+                        half.apply_unchecked(game, a, r.clone())?;
                         me.info(&half, b, &trails[b])?
                     } else {
                         me.info(st, b, &trails[b])?

@@ -739,17 +739,29 @@ fn enumerate(game: &Game, make: impl Fn(Forced) -> Result<State>) -> Result<Vec<
             }
             None => {
                 s.unforce();
-                match at.entry(s.key(game)) {
-                    std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].0 += p,
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(out.len());
-                        out.push((p, s));
-                    }
-                }
+                merge(game, &mut out, &mut at, p, s);
             }
         }
     }
     Ok(out)
+}
+
+/// Add position `st` with chance `p` to `out`, where `at` finds a
+/// position already there by its key (its chance then grows).
+fn merge(
+    game: &Game,
+    out: &mut Vec<(f64, State)>,
+    at: &mut rustc_hash::FxHashMap<u128, usize>,
+    p: f64,
+    st: State,
+) {
+    match at.entry(st.key(game)) {
+        std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].0 += p,
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(out.len());
+            out.push((p, st));
+        }
+    }
 }
 
 /// The positions making `moves` at `st` can lead to, with their chances
@@ -787,13 +799,7 @@ pub fn sampled_setups(game: &Game, deals: u64, seed: u64) -> Result<Vec<(f64, St
     let w = 1.0 / deals.max(1) as f64;
     for k in 0..deals {
         let st = State::new_quiet(game, seed.wrapping_add(k))?;
-        match at.entry(st.key(game)) {
-            std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].0 += w,
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(out.len());
-                out.push((w, st));
-            }
-        }
+        merge(game, &mut out, &mut at, w, st);
     }
     Ok(out)
 }

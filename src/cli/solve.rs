@@ -118,14 +118,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
             }
             return run_cfr(&game, &a);
         }
-        // Under --json a refusal (or any error of the search) is an
-        // object too, for the tool that reads it; stderr says it as well.
-        Err(e) if a.json => {
-            println!("{:#}", e.to_json());
-            super::print_error(&e);
-            return Ok(super::exit_code(&e));
-        }
-        Err(e) => return Err(e),
+        Err(e) => return failed(e, a.json),
     };
     if a.json {
         // The solution's fields, and each bot's exploitability.
@@ -328,12 +321,7 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     spinner.finish();
     let s = match s {
         Ok(s) => s,
-        Err(e) if a.json => {
-            println!("{:#}", e.to_json());
-            super::print_error(&e);
-            return Ok(super::exit_code(&e));
-        }
-        Err(e) => return Err(e),
+        Err(e) => return failed(e, a.json),
     };
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
@@ -406,4 +394,15 @@ fn print_head(
             "  payoff: +1 a win of {first}, -1 a win of {second}, 0 a draw (half a win each)"
         ),
     }
+}
+
+/// A refusal or any error of the search: under --json an object too, for
+/// the tool that reads it (stderr says it as well), with its exit code.
+fn failed(e: tabula::Error, json: bool) -> Result<i32> {
+    if !json {
+        return Err(e);
+    }
+    println!("{:#}", e.to_json());
+    super::print_error(&e);
+    Ok(super::exit_code(&e))
 }
