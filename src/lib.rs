@@ -75,7 +75,7 @@ pub mod analysis;
 pub mod play;
 
 pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Rules, State};
-pub use analysis::{bot, cfr, chart, sim, solve, sweep};
+pub use analysis::{bot, cfr, chart, mccfr, sim, solve, sweep};
 pub use definition::{CardIx, Def, PlayerIx, Settings, format};
 pub use error::{Error, ErrorKind, Result};
 pub use game::{Build, Game, load};

@@ -158,9 +158,12 @@ fn ctrl_c_while_a_bot_thinks_pauses_it_and_keeps_the_game() {
     s.expect("red> ").unwrap();
     s.send("prince\r").unwrap();
     s.expect("revealed: Red Prince").unwrap();
-    s.expect("red> ").unwrap();
+    // Blue searches for a time, so its card varies: a Princess against
+    // the Prince wins it the game. Either way a prompt follows.
+    s.expect("> ").unwrap();
     s.send("quit\r").unwrap();
-    s.expect("Save the game before leaving?").unwrap();
-    s.send("\r").unwrap();
+    if s.expect("Save the game before leaving?").is_ok() {
+        s.send("\r").unwrap();
+    }
     s.expect(expectrl::Eof).unwrap();
 }

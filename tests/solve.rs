@@ -406,3 +406,37 @@ fn went(c) { if turn() >= param("rounds") { end_game("b"); } }"#,
     assert!(close(s.worth.value, -1.0), "{:?}", s.worth);
     assert_eq!(s.states, 5000);
 }
+
+#[test]
+fn a_match_is_solved_game_by_game_each_worth_what_its_result_does_to_the_match() {
+    // The lopsided duel as a match: first to two games, a drawn game
+    // replayed, at most four. Each game's payoffs are the match's values
+    // after it, so its equilibrium is not the single game's.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+    let settings = Settings {
+        variants: vec!["match".into()],
+        sets: vec![("table".into(), 2.into())],
+    };
+    let s = solve_file(&dir.join("duel.yaml"), &dir, &settings, 0, 2).unwrap();
+    // By hand, from the start of game g with the games won so far: red's
+    // a/b against blue's c/d: a-c red wins, a-d drawn, b-c blue wins,
+    // b-d red wins.
+    fn v(red: u32, blue: u32, g: u32) -> f64 {
+        match (red, blue) {
+            (2, _) => 1.0,
+            (_, 2) => -1.0,
+            _ if g > 4 => 0.0,
+            _ => {
+                let (win, draw) = (v(red + 1, blue, g + 1), v(red, blue, g + 1));
+                let loss = v(red, blue + 1, g + 1);
+                solve_matrix(&[vec![win, draw], vec![loss, win]]).2
+            }
+        }
+    }
+    let want = v(0, 0, 1);
+    assert!(close(s.worth.value, want), "{} vs {want}", s.worth.value);
+    assert!(!close(want, 1.0 / 3.0) && want > 1.0 / 3.0, "{want}");
+    // The first game is played as the match wants, not as one game.
+    let red = mix(&s, "red");
+    assert!(!close(red[0].1, 2.0 / 3.0), "{red:?}");
+}

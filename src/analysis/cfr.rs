@@ -98,6 +98,9 @@ struct Info {
     player: PlayerIx,
     actions: Vec<String>,
     knows: String,
+    /// What the player sees there (`mccfr::info_key`), by which a policy
+    /// learnt without the tree is looked up.
+    view: u64,
     /// The positions in this set (for the best response).
     nodes: Vec<u32>,
     regrets: Vec<f64>,
@@ -131,7 +134,7 @@ struct Builder<'a> {
     depth_limit: usize,
 }
 
-fn mix(parts: &[u64]) -> u64 {
+pub(crate) fn mix(parts: &[u64]) -> u64 {
     let mut h = FxHasher::default();
     parts.hash(&mut h);
     h.finish()
@@ -142,7 +145,7 @@ impl Builder<'_> {
         Error::new(
             ErrorKind::Refused,
             format!(
-                "solve cannot handle {}: its game tree has more than {} nodes (CFR+ walks the whole tree; a smaller setting, e.g. fewer cards or a lower `max_turns`, fits)",
+                "solve cannot handle {}: its game tree has more than {} {TOO_BIG}; a smaller setting, e.g. fewer cards or a lower `max_turns`, fits)",
                 self.game.id(),
                 self.limits.max_nodes
             ),
@@ -185,6 +188,7 @@ impl Builder<'_> {
             player: p,
             actions,
             knows: knows(game, st, p, trail),
+            view: super::mccfr::info_key(game, st, p),
             nodes: Vec::new(),
             regrets: vec![0.0; n],
             avg: vec![0.0; n],
@@ -330,6 +334,16 @@ impl Builder<'_> {
 /// What `p` knows at `st`, in words: the cards they see that others do
 /// not, and the moves so far.
 fn knows(game: &Game, st: &State, p: PlayerIx, trail: &Trail) -> String {
+    let moves = if trail.moves.is_empty() {
+        "-".to_string()
+    } else {
+        trail.moves.join(", ")
+    };
+    format!("{} {moves}", knows_now(game, st, p))
+}
+
+/// The cards `p` sees at `st` that others do not, in words: `[a b]`.
+pub(crate) fn knows_now(game: &Game, st: &State, p: PlayerIx) -> String {
     use crate::core::zone_visible;
     use crate::definition::format::Per;
     let def = game.def();
@@ -347,12 +361,7 @@ fn knows(game: &Game, st: &State, p: PlayerIx, trail: &Trail) -> String {
             }
         }
     }
-    let moves = if trail.moves.is_empty() {
-        "-".to_string()
-    } else {
-        trail.moves.join(", ")
-    };
-    format!("[{}] {moves}", own.join(" "))
+    format!("[{}]", own.join(" "))
 }
 
 /// Regret matching+: the positive regrets, normalised (uniform if none).
@@ -605,21 +614,8 @@ pub fn solve(
     if let Some(e) = solve::refusal(game) {
         return Err(e);
     }
-    let roots = solve::setups(game, seed)?;
-    let depth_limit = Limits::default().max_depth;
-    // The tree is built and walked by recursion along each line of play.
-    let stack = depth_limit.saturating_mul(16 << 10).max(8 << 20);
     let work = move || -> Result<CfrSolution> {
-        let mut b = Builder {
-            game,
-            tree: Tree::default(),
-            limits,
-            depth_limit,
-        };
-        let trails = [Trail::default(), Trail::default()];
-        let setups = roots.len();
-        let root = b.chance(roots, &trails, 0)?;
-        let mut tree = b.tree;
+        let (mut tree, root, setups) = whole_tree(game, seed, limits)?;
         let mut sigma: Vec<Vec<f64>> = tree
             .infos
             .iter()
@@ -683,14 +679,81 @@ pub fn solve(
             strategies,
         })
     };
+    deep(work)
+}
+
+/// Run `work`, which recurses along lines of play, on a thread with a
+/// stack for the depth budget.
+pub(crate) fn deep<T: Send>(work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    let stack = Limits::default()
+        .max_depth
+        .saturating_mul(16 << 10)
+        .max(8 << 20);
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(stack)
             .spawn_scoped(s, work)
             .map_err(|e| Error::usage(format!("thread: {e}")))?
             .join()
-            .unwrap_or_else(|_| Err(Error::usage("CFR+ stopped unexpectedly")))
+            .unwrap_or_else(|_| Err(Error::usage("the search stopped unexpectedly")))
     })
+}
+
+/// The whole game tree from every setup (or `seed`'s), its root, and how
+/// many setups it has.
+fn whole_tree(game: &Game, seed: Option<u64>, limits: CfrLimits) -> Result<(Tree, u32, usize)> {
+    let roots = solve::setups(game, seed)?;
+    let mut b = Builder {
+        game,
+        tree: Tree::default(),
+        limits,
+        depth_limit: Limits::default().max_depth,
+    };
+    let trails = [Trail::default(), Trail::default()];
+    let setups = roots.len();
+    let root = b.chance(roots, &trails, 0)?;
+    Ok((b.tree, root, setups))
+}
+
+/// The exact worth and best responses of a policy given by information
+/// set (what the player sees, `mccfr::info_key`; a set it does not know
+/// is played uniformly), over the whole tree of at most `max_nodes`.
+pub fn judge(
+    game: &Game,
+    policy: &(dyn Fn(u64) -> Option<Vec<f64>> + Sync),
+    max_nodes: usize,
+) -> Result<(Worth, [f64; 2])> {
+    let limits = CfrLimits {
+        max_nodes,
+        ..CfrLimits::default()
+    };
+    deep(move || {
+        let (tree, root, _) = whole_tree(game, None, limits)?;
+        let avg: Vec<Vec<f64>> = tree
+            .infos
+            .iter()
+            .map(|i| {
+                policy(i.view)
+                    .filter(|p| p.len() == i.actions.len())
+                    .unwrap_or_else(|| vec![1.0 / i.actions.len() as f64; i.actions.len()])
+            })
+            .collect();
+        let brs = [
+            tree.best_response(root, 0, &avg),
+            tree.best_response(root, 1, &avg),
+        ];
+        Ok((tree.worth(root, &avg), brs))
+    })
+}
+
+/// The middle of a refusal for a tree too big to walk whole.
+pub const TOO_BIG: &str = "nodes (CFR+ walks the whole tree";
+
+/// Whether CFR+ refused for size: a tree too big, or chance too much to
+/// list (which MCCFR handles by sampling).
+pub fn too_big(e: &Error) -> bool {
+    e.kind == ErrorKind::Refused
+        && (e.message.contains(TOO_BIG) || e.message.contains(solve::TOO_MUCH_CHANCE))
 }
 
 /// Whether a refusal of the exact solver is for hidden information, which

@@ -4,6 +4,7 @@
 pub mod bot;
 pub mod cfr;
 pub mod chart;
+pub mod mccfr;
 pub mod sim;
 pub mod solve;
 pub mod sweep;

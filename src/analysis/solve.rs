@@ -205,7 +205,17 @@ fn in_pool<T: Send>(
     Ok(pool.install(work))
 }
 
+/// The worths of positions where a later game of a match begins, each
+/// solved apart in a table of its own; a lock each, so that the thread
+/// that meets one first solves it and the others wait for its worth.
+type Later = DashMap<
+    u128,
+    std::sync::Arc<std::sync::Mutex<Option<Worth>>>,
+    std::hash::BuildHasherDefault<FxHasher>,
+>;
+
 /// What every search thread shares.
+#[derive(Clone, Copy)]
 struct Shared<'a> {
     game: &'a Game,
     table: &'a Table,
@@ -213,6 +223,47 @@ struct Shared<'a> {
     limits: Limits,
     solved: &'a AtomicUsize,
     progress: OnProgress<'a>,
+    /// The game of a match whose positions `table` holds.
+    game_no: u32,
+    later: &'a Later,
+    /// Positions in the tables alive now (what the budget bounds), and
+    /// in later games' tables, dropped once their start's worth is known.
+    live: &'a AtomicUsize,
+    apart: &'a AtomicUsize,
+}
+
+/// The counters and memo of one solve, for its `Shared`.
+#[derive(Default)]
+struct Books {
+    seen: Seen,
+    solved: AtomicUsize,
+    later: Later,
+    live: AtomicUsize,
+    apart: AtomicUsize,
+}
+
+impl Books {
+    fn shared<'a>(
+        &'a self,
+        game: &'a Game,
+        table: &'a Table,
+        limits: Limits,
+        progress: OnProgress<'a>,
+        game_no: u32,
+    ) -> Shared<'a> {
+        Shared {
+            game,
+            table,
+            seen: &self.seen,
+            limits,
+            solved: &self.solved,
+            progress,
+            game_no,
+            later: &self.later,
+            live: &self.live,
+            apart: &self.apart,
+        }
+    }
 }
 
 struct Solver<'a> {
@@ -318,7 +369,7 @@ impl Solver<'_> {
     /// stack of its own (the line of play's length is bound by the depth
     /// budget, not by a thread's stack).
     fn worth(&mut self, st: &State) -> Result<Worth> {
-        let key = match self.known(st) {
+        let key = match self.known(st)? {
             Ok(w) => return Ok(w),
             Err(key) => key,
         };
@@ -329,7 +380,7 @@ impl Solver<'_> {
             };
             // The next outcome of the current child, if any is left.
             if let Some((_, s)) = top.outs.get(top.next) {
-                let key = match self.known(s) {
+                let key = match self.known(s)? {
                     Ok(w) => {
                         top.take(w);
                         continue;
@@ -360,13 +411,45 @@ impl Solver<'_> {
         }
     }
 
-    /// An ended or tabled position's worth, or else its key.
-    fn known(&self, st: &State) -> std::result::Result<Worth, u128> {
+    /// An ended or tabled position's worth (or the start of a later game
+    /// of a match, solved apart), or else its key.
+    fn known(&self, st: &State) -> Result<std::result::Result<Worth, u128>> {
         if st.is_over() {
-            return Ok(Worth::at(self.game, st));
+            return Ok(Ok(Worth::at(self.game, st)));
+        }
+        if st.game_no() > self.shared.game_no {
+            return self.later_game(st).map(Ok);
         }
         let key = st.key(self.game);
-        self.table.get(&key).map(|w| *w).ok_or(key)
+        Ok(self.table.get(&key).map(|w| *w).ok_or(key))
+    }
+
+    /// The worth of a later game of a match from its start, solved in a
+    /// table of its own that is dropped once it is known: the positions
+    /// of one game never recur in another (the score differs), so a
+    /// match needs a game's table at a time, not all of them at once.
+    fn later_game(&self, st: &State) -> Result<Worth> {
+        let key = st.key(self.game);
+        let cell = self.shared.later.entry(key).or_default().clone();
+        let mut slot = cell
+            .lock()
+            .map_err(|_| self.refuse("a thread of the search failed".into()))?;
+        if let Some(w) = *slot {
+            return Ok(w);
+        }
+        let table = Table::default();
+        let shared = Shared {
+            table: &table,
+            game_no: st.game_no(),
+            ..*self.shared
+        };
+        let w = Solver::new(&shared).worth(st);
+        let n = table.len();
+        self.shared.live.fetch_sub(n, Ordering::Relaxed);
+        self.shared.apart.fetch_add(n, Ordering::Relaxed);
+        let w = w?;
+        *slot = Some(w);
+        Ok(w)
     }
 
     /// A position to solve: checked, and its children's moves listed.
@@ -458,7 +541,8 @@ impl Solver<'_> {
         self.table.insert(f.key, w);
         let limits = self.shared.limits;
         let solved = self.shared.solved.fetch_add(1, Ordering::Relaxed) + 1;
-        if solved > limits.max_states {
+        let live = self.shared.live.fetch_add(1, Ordering::Relaxed) + 1;
+        if live > limits.max_states {
             return Err(self.refuse(format!(
                 "it needs more than {} positions (about {} MB; raise --max-states, or make the game smaller, e.g. a lower `max_turns`)",
                 limits.max_states,
@@ -699,6 +783,10 @@ fn lp_strategy(m: &[Vec<f64>], r: usize, c: usize, column: bool) -> (Vec<f64>, f
 /// for n-1 draws, so n! sequences).
 pub const MAX_OUTCOMES: usize = 200_000;
 
+/// The middle of a refusal for too much chance to list (which sampled
+/// setups, `--deals`, or MCCFR handle).
+pub const TOO_MUCH_CHANCE: &str = "outcomes at once";
+
 /// Every position `make` can give, with its chance: `make` is run with
 /// every sequence of draws its chance can ask for (`Forced`), depth first,
 /// and positions reached by several sequences are merged.
@@ -721,7 +809,7 @@ fn enumerate(game: &Game, make: impl Fn(Forced) -> Result<State>) -> Result<Vec<
             return Err(cannot(
                 game,
                 format!(
-                    "its chance makes more than {MAX_OUTCOMES} outcomes at once (a shuffle of n cards makes n! orders): solve a deal of it with --seed"
+                    "its chance makes more than {MAX_OUTCOMES} {TOO_MUCH_CHANCE} (a shuffle of n cards makes n! orders): solve a deal of it with --seed"
                 ),
             ));
         }
@@ -817,6 +905,15 @@ pub fn refusal(game: &Game) -> Option<Error> {
     })
 }
 
+/// Whether the setup of `seed` hides cards a player cannot deduce (the
+/// check `solve` makes before it starts), with why.
+pub fn hidden_at_start(game: &Game, seed: u64) -> Option<Error> {
+    let root = State::new_quiet(game, seed).ok()?;
+    let (table, books) = (Table::default(), Books::default());
+    let shared = books.shared(game, &table, Limits::default(), &|_| {}, root.game_no());
+    Solver::new(&shared).check_root(&root).err()
+}
+
 /// "solve cannot handle GAME: why".
 fn cannot(game: &Game, why: String) -> Error {
     Error::new(
@@ -860,9 +957,12 @@ pub fn solve_roots(
     let table = Table::default();
     let mut parts = Vec::with_capacity(roots.len());
     let mut last = None;
+    // Positions of later games of a match, solved apart from the table.
+    let mut apart = 0;
     for (p, root) in roots {
         let s = solve_into(game, root, jobs, limits, progress, &table)?;
         parts.push((*p, s.worth));
+        apart += s.states - table.len();
         last = Some(s);
     }
     let Some(mut s) = last else {
@@ -878,7 +978,7 @@ pub fn solve_roots(
     s.first_decision = String::new();
     s.strategies = Vec::new();
     s.matrix = None;
-    s.states = table.len();
+    s.states = table.len() + apart;
     s.setups = roots.len();
     s.seconds = started.elapsed().as_secs_f64();
     Ok(s)
@@ -931,16 +1031,9 @@ fn solve_into(
         ));
     }
     let def = game.def();
-    let seen = Seen::default();
-    let solved = AtomicUsize::new(0);
-    let shared = Shared {
-        game,
-        table,
-        seen: &seen,
-        limits,
-        solved: &solved,
-        progress,
-    };
+    let books = Books::default();
+    books.live.store(table.len(), Ordering::Relaxed);
+    let shared = books.shared(game, table, limits, progress, root.game_no());
     let (worth, strategies, matrix) = in_pool(&limits, jobs, false, || -> Result<_> {
         // A game over before its first decision (setup ended it) is worth
         // its outcome, and there is nothing to choose.
@@ -968,7 +1061,7 @@ fn solve_into(
             .unwrap_or_default(),
         strategies,
         matrix,
-        states: table.len(),
+        states: table.len() + books.apart.load(Ordering::Relaxed),
         setups: 1,
         setup_spread: 0.0,
         seconds: started.elapsed().as_secs_f64(),

@@ -10,7 +10,7 @@ use super::GameArgs;
 use tabula::definition::source;
 use tabula::error::Result;
 use tabula::{Build, Game};
-use tabula::{cfr, solve};
+use tabula::{cfr, mccfr, solve};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -59,9 +59,41 @@ pub struct SolveArgs {
     /// Hidden information (CFR+): stop after this many iterations.
     #[arg(long, default_value_t = 100_000)]
     pub iterations: u64,
+    /// Hidden information: stop CFR+ or MCCFR after this many seconds.
+    #[arg(long, default_value_t = 600.0, value_parser = positive_seconds)]
+    pub seconds: f64,
+    /// Hidden information: learn by Monte Carlo CFR with this sampling of
+    /// the players' choices (`external`: the learner tries each; `outcome`:
+    /// one line a time), even where CFR+ over the whole tree would fit.
+    /// Without it MCCFR is used where the tree is too big or its chance
+    /// too much to list, external sampling unless a traversal is too wide.
+    #[arg(long, value_enum)]
+    pub sampling: Option<SamplingArg>,
+    /// MCCFR: games in each seat of the search bot against the strategy,
+    /// a lower bound of its exploitability where the tree is too big for
+    /// an exact one.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub probe_games: u64,
+    /// MCCFR: games of the average strategy against itself that estimate
+    /// its value where the tree is too big to walk.
+    #[arg(long, default_value_t = 20_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub eval_games: u64,
     /// Stop with a message past this many positions (each about 130 bytes).
     #[arg(long, default_value_t = solve::MAX_STATES)]
     pub max_states: usize,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+pub enum SamplingArg {
+    External,
+    Outcome,
+}
+
+fn positive_seconds(s: &str) -> std::result::Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a number of seconds above 0")),
+    }
 }
 
 pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
@@ -82,6 +114,9 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         }
         (None, None) => return Err(tabula::Error::usage("name a game, or a save with --from")),
     };
+    if a.sampling.is_some() {
+        return run_mccfr(&game, &a);
+    }
     // The first decision's outcomes are what runs in parallel.
     let none = Vec::new();
     let firsts = roots
@@ -117,6 +152,25 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
                 println!("hidden information ({why}): exact solving does not apply, so CFR+:");
             }
             return run_cfr(&game, &a);
+        }
+        // Too much chance to list, and cards hidden: sampled CFR.
+        Err(e)
+            if e.message.contains(solve::TOO_MUCH_CHANCE)
+                && a.from.is_none()
+                && a.seed.is_none()
+                && a.deals.is_none()
+                && let Some(h) = solve::hidden_at_start(&game, 0) =>
+        {
+            if !a.json {
+                println!(
+                    "too much chance to list (more than {} outcomes at once) and hidden information ({}), so Monte Carlo CFR:",
+                    solve::MAX_OUTCOMES,
+                    reason(&h.message)
+                        .trim_end_matches(solve::HIDDEN)
+                        .trim_end_matches(": ")
+                );
+            }
+            return run_mccfr(&game, &a);
         }
         Err(e) => return failed(e, a.json),
     };
@@ -312,7 +366,7 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         target: a.target,
         max_iterations: a.iterations,
         max_nodes: a.max_states,
-        ..cfr::CfrLimits::default()
+        max_seconds: a.seconds,
     };
     let spinner = Spinner::with("{msg}");
     let s = cfr::solve(game, a.seed, limits, &|t, e| {
@@ -321,6 +375,15 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     spinner.finish();
     let s = match s {
         Ok(s) => s,
+        Err(e) if cfr::too_big(&e) => {
+            if !a.json {
+                println!(
+                    "too big for CFR+ over the whole tree ({}), so Monte Carlo CFR:",
+                    reason(&e.message)
+                );
+            }
+            return run_mccfr(game, a);
+        }
         Err(e) => return failed(e, a.json),
     };
     if a.json {
@@ -362,6 +425,100 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     println!(
         "\n{} information sets, {} nodes, {} setup(s), in {:.2} s",
         s.infosets, s.nodes, s.setups, s.seconds
+    );
+    Ok(0)
+}
+
+/// A refusal's reason: its message after "solve cannot handle GAME: ".
+fn reason(message: &str) -> &str {
+    message.split_once(": ").map_or(message, |(_, w)| w)
+}
+
+/// Monte Carlo CFR where the tree is too big to walk whole: the average
+/// strategy's value (estimated by play, or exact where the tree fits),
+/// its exploitability (exact, or a lower bound from a search bot's play
+/// against it), and its openings.
+fn run_mccfr(game: &Game, a: &SolveArgs) -> Result<i32> {
+    if a.deals.is_some() || a.seed.is_some() || a.from.is_some() {
+        return Err(tabula::Error::usage(
+            "--deals, --seed and --from do not apply to MCCFR, which samples every deal from the start",
+        ));
+    }
+    let limits = mccfr::McLimits {
+        iterations: a.iterations,
+        max_seconds: a.seconds,
+        sampling: a.sampling.map(|s| match s {
+            SamplingArg::External => mccfr::Sampling::External,
+            SamplingArg::Outcome => mccfr::Sampling::Outcome,
+        }),
+        probe_games: a.probe_games,
+        eval_games: a.eval_games,
+        ..mccfr::McLimits::default()
+    };
+    let spinner = Spinner::with("{msg}");
+    let s = mccfr::solve(game, limits, &|t, n| {
+        spinner.say(format!("MCCFR: {t} iterations, {n} information sets"))
+    });
+    spinner.finish();
+    let s = match s {
+        Ok(s) => s,
+        Err(e) => return failed(e, a.json),
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        return Ok(0);
+    }
+    print_head(
+        &s.game,
+        &s.variants,
+        &s.players,
+        &s.worth,
+        s.payoff.as_deref(),
+    );
+    let x = &s.exploitability;
+    if x.exact {
+        println!("  exact for the average strategy (the whole tree, walked once)");
+        println!(
+            "exploitability {:.6} (a best response gets {:+.6} as {}, {:+.6} as {})",
+            x.value, x.best_response[0], s.players[0], x.best_response[1], s.players[1]
+        );
+    } else {
+        println!(
+            "  estimated from {} games of the average strategy against itself: 95% interval +/- {:.4}",
+            s.eval_games, s.interval95
+        );
+        println!(
+            "exploitability at least {:.4} +/- {:.4}: {} against it gets {:+.4} as {}, {:+.4} as {} ({} games a seat; a best response gets at least as much, the tree is too big to find it)",
+            x.value.max(0.0),
+            x.interval95,
+            x.by,
+            x.best_response[0],
+            s.players[0],
+            x.best_response[1],
+            s.players[1],
+            a.probe_games
+        );
+    }
+    println!(
+        "
+average strategy at each player's first decision of a sampled deal ([cards only they see]):"
+    );
+    for st in &s.openings {
+        let mix: Vec<String> = st
+            .mix
+            .iter()
+            .map(|(c, p)| format!("{c} {:.1}%", 100.0 * p))
+            .collect();
+        println!("  {} {}: {}", st.player, st.knows, mix.join(", "));
+    }
+    let how = match s.sampling {
+        mccfr::Sampling::External => "external",
+        mccfr::Sampling::Outcome => "outcome",
+    };
+    println!(
+        "
+{} iterations of MCCFR ({how} sampling), {} information sets, in {:.1} s",
+        s.iterations, s.infosets, s.seconds
     );
     Ok(0)
 }

@@ -183,17 +183,28 @@ impl State {
                     continue;
                 }
                 let down_seen = face_down_visible(zone, owner, Some(viewer));
-                for (i, (c, down)) in cards.iter().zip(self.face_down(slot)).enumerate() {
+                // What is seen of each card: it (and whether face down),
+                // or only that a face-down card lies there; and where it
+                // came from, where the zone records it.
+                let mut shown = Vec::with_capacity(cards.len());
+                let from = self.origins(slot).map(|o| o.filter(|_| zone.records_from));
+                for (i, ((c, down), o)) in
+                    cards.iter().zip(self.face_down(slot)).zip(from).enumerate()
+                {
                     if down && !down_seen {
                         (slot, i, c).hash(&mut unseen);
-                        CardIx::MAX.hash(&mut seen);
+                        shown.push((CardIx::MAX, true, o));
                     } else {
-                        (c, down).hash(&mut seen);
+                        shown.push((*c, down, o));
                     }
                 }
-                if zone.records_from {
-                    self.origins(slot).for_each(|o| o.hash(&mut seen));
+                // A zone whose order does not matter is seen as a set, as
+                // `State::key` counts it: the same hand drawn in another
+                // order is the same view.
+                if zone.unordered {
+                    shown.sort_unstable();
                 }
+                shown.hash(&mut seen);
             }
         }
         (seen.finish(), unseen.finish())
