@@ -437,9 +437,12 @@ impl Solver<'_> {
         if let Some(w) = *slot {
             return Ok(w);
         }
-        let table = Table::default();
+        // The views of another game differ by its score: its check of
+        // what players see is its own too.
+        let (table, seen) = (Table::default(), Seen::default());
         let shared = Shared {
             table: &table,
+            seen: &seen,
             game_no: st.game_no(),
             ..*self.shared
         };

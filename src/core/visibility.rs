@@ -183,28 +183,46 @@ impl State {
                     continue;
                 }
                 let down_seen = face_down_visible(zone, owner, Some(viewer));
-                // What is seen of each card: it (and whether face down),
-                // or only that a face-down card lies there; and where it
-                // came from, where the zone records it.
-                let mut shown = Vec::with_capacity(cards.len());
-                let from = self.origins(slot).map(|o| o.filter(|_| zone.records_from));
-                for (i, ((c, down), o)) in
-                    cards.iter().zip(self.face_down(slot)).zip(from).enumerate()
-                {
-                    if down && !down_seen {
-                        (slot, i, c).hash(&mut unseen);
-                        shown.push((CardIx::MAX, true, o));
-                    } else {
-                        shown.push((*c, down, o));
-                    }
-                }
                 // A zone whose order does not matter is seen as a set, as
                 // `State::key` counts it: the same hand drawn in another
                 // order is the same view.
-                if zone.unordered {
-                    shown.sort_unstable();
+                if zone.unordered && !self.records(slot) {
+                    // No faces or origins kept: the cards alone.
+                    let mut set: smallvec::SmallVec<[CardIx; 16]> = cards.iter().copied().collect();
+                    set.sort_unstable();
+                    set.hash(&mut seen);
+                    continue;
                 }
-                shown.hash(&mut seen);
+                if zone.unordered {
+                    let from = self.origins(slot).map(|o| o.filter(|_| zone.records_from));
+                    let mut shown: smallvec::SmallVec<[_; 16]> = (cards.iter())
+                        .zip(self.face_down(slot))
+                        .zip(from)
+                        .enumerate()
+                        .map(|(i, ((c, down), o))| {
+                            if down && !down_seen {
+                                (slot, i, c).hash(&mut unseen);
+                                (CardIx::MAX, true, o)
+                            } else {
+                                (*c, down, o)
+                            }
+                        })
+                        .collect();
+                    shown.sort_unstable();
+                    shown.hash(&mut seen);
+                    continue;
+                }
+                for (i, (c, down)) in cards.iter().zip(self.face_down(slot)).enumerate() {
+                    if down && !down_seen {
+                        (slot, i, c).hash(&mut unseen);
+                        CardIx::MAX.hash(&mut seen);
+                    } else {
+                        (c, down).hash(&mut seen);
+                    }
+                }
+                if zone.records_from {
+                    self.origins(slot).for_each(|o| o.hash(&mut seen));
+                }
             }
         }
         (seen.finish(), unseen.finish())
