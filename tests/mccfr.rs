@@ -69,6 +69,7 @@ fn a_traversal_too_wide_for_external_sampling_turns_to_outcome_sampling() {
     };
     let s = mccfr::solve(&kuhn(), limits, &|_, _| {}).unwrap();
     assert_eq!(s.sampling, Sampling::Outcome);
+    assert_eq!(s.iterations, 2_000, "all of them, after the turn");
     let limits = McLimits {
         iterations: 2_000,
         ..McLimits::default()

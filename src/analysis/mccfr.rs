@@ -500,7 +500,7 @@ pub fn solve(game: &Game, limits: McLimits, progress: OnProgress) -> Result<McSo
                 by: "best response".into(),
             },
         ),
-        // Too big a tree: measured by play.
+        // No exact measure (the tree is too big): by play.
         Err(e) if e.kind == ErrorKind::Refused => {
             let (worth, interval) = evaluate(game, &table, limits)?;
             (worth, interval, probe(game, &table, limits)?)
@@ -552,7 +552,7 @@ fn learn(
         me.budget = Some(limits.wide);
     }
     let mut t = 0u64;
-    while t < limits.iterations {
+    'iterations: while t < limits.iterations {
         let seed = super::bot::bot_seed(limits.seed, t as usize, 0);
         let root = State::new_quiet(game, seed)?;
         for i in 0..2 {
@@ -576,7 +576,7 @@ fn learn(
                     me.table = Table::default();
                     me.budget = None;
                     t = 0;
-                    break;
+                    continue 'iterations;
                 }
                 Err(Stop::Error(e)) => return Err(e),
             }

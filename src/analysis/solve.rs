@@ -25,6 +25,7 @@ use serde::Serialize;
 
 use crate::core::{Choice, Forced, Outcome, State};
 use crate::definition::PlayerIx;
+use crate::definition::format::Per;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::Game;
 
@@ -353,9 +354,13 @@ impl Solver<'_> {
                         x.sort_unstable();
                         y.sort_unstable();
                         if x != y {
+                            let whose = match zone.per {
+                                Per::Player => format!("{}'s", def.players[p].id),
+                                _ => "the".into(),
+                            };
                             return Err(self.refuse(format!(
-                                "{}'s `{}` holds cards {} cannot know: {HIDDEN}",
-                                def.players[p].id, zone.id, def.players[viewer].id
+                                "{whose} `{}` holds cards {} cannot know: {HIDDEN}",
+                                zone.id, def.players[viewer].id
                             )));
                         }
                     }
