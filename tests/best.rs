@@ -238,3 +238,24 @@ fn a_default_bot_that_names_no_kind_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn in_a_match_the_last_choice_of_a_game_is_the_equilibriums_too() {
+    // The lopsided duel as a match: each game is one choice, whose
+    // outcomes start the next game, solved apart from the first's table.
+    let dir = root().join("tests/games");
+    let settings = tabula::Settings {
+        variants: vec!["match".into()],
+        sets: vec![("table".into(), 2.into())],
+    };
+    let game = tabula::load("duel", &dir, &settings).unwrap();
+    let start = State::new_quiet(&game, 0).unwrap();
+    let solved = tabula::solve::solve(&game, 0, 1).unwrap();
+    let mut bot = tabula::bot::make("best", 1).unwrap();
+    let mix = bot.policy(&game, &start, 0).expect("solved, not searched");
+    let want = &solved.strategies[0].mix;
+    for ((c, p), (name, q)) in mix.iter().zip(want) {
+        assert_eq!(c.text(&game), name.as_str());
+        assert!((p - q).abs() < 1e-6, "{mix:?} vs {want:?}");
+    }
+}

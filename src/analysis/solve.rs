@@ -965,12 +965,14 @@ pub fn solve_roots(
     let table = Table::default();
     let mut parts = Vec::with_capacity(roots.len());
     let mut last = None;
-    // Positions of later games of a match, solved apart from the table.
-    let mut apart = 0;
+    // Positions solved for each setup (a later game of a match in tables
+    // of its own).
+    let mut states = 0;
     for (p, root) in roots {
+        let before = table.len();
         let s = solve_into(game, root, jobs, limits, progress, &table)?;
         parts.push((*p, s.worth));
-        apart += s.states - table.len();
+        states += s.states - before;
         last = Some(s);
     }
     let Some(mut s) = last else {
@@ -986,7 +988,7 @@ pub fn solve_roots(
     s.first_decision = String::new();
     s.strategies = Vec::new();
     s.matrix = None;
-    s.states = table.len() + apart;
+    s.states = states;
     s.setups = roots.len();
     s.seconds = started.elapsed().as_secs_f64();
     Ok(s)
@@ -1056,6 +1058,14 @@ fn solve_into(
         let matrix = matrix(game, &node);
         Ok((worth, root_strategies(game, node), Some(matrix)))
     })??;
+    let states = table.len() + books.apart.load(Ordering::Relaxed);
+    // The starts of the match's later games go into the table too: the
+    // equilibrium bot's last choice of a game looks them up.
+    for start in books.later.iter() {
+        if let Some(w) = start.value().lock().ok().and_then(|w| *w) {
+            table.insert(*start.key(), w);
+        }
+    }
     Ok(Solution {
         game: def.id.clone(),
         variants: def.applied.clone(),
@@ -1069,7 +1079,7 @@ fn solve_into(
             .unwrap_or_default(),
         strategies,
         matrix,
-        states: table.len() + books.apart.load(Ordering::Relaxed),
+        states,
         setups: 1,
         setup_spread: 0.0,
         seconds: started.elapsed().as_secs_f64(),
