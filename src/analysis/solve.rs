@@ -817,7 +817,7 @@ fn enumerate(game: &Game, make: impl Fn(Forced) -> Result<State>) -> Result<Vec<
             return Err(cannot(
                 game,
                 format!(
-                    "its chance makes more than {MAX_OUTCOMES} {TOO_MUCH_CHANCE} (a shuffle of n cards makes n! orders): solve a deal of it with --seed"
+                    "its chance makes more than {MAX_OUTCOMES} {TOO_MUCH_CHANCE} (a shuffle of n cards makes n! orders): solve a deal of it with --seed, or estimate over sampled deals with --deals N"
                 ),
             ));
         }

@@ -112,7 +112,7 @@ pub enum Command {
     /// Add up the shards of a sim split across machines
     /// (`sim --shard K/N --json`) into the report of the whole run.
     Merge(merge::MergeArgs),
-    /// Solve a two-player zero-sum simultaneous game exactly.
+    /// Solve a two-player zero-sum game: exactly, or by CFR where cards are hidden.
     Solve(solve::SolveArgs),
     /// Re-run a saved game and print the final state.
     Replay {

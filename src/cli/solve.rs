@@ -56,7 +56,7 @@ pub struct SolveArgs {
     /// best response gains, in payoff units).
     #[arg(long, default_value_t = 0.001)]
     pub target: f64,
-    /// Hidden information (CFR+): stop after this many iterations.
+    /// Hidden information (CFR+ or MCCFR): stop after this many iterations.
     #[arg(long, default_value_t = 100_000)]
     pub iterations: u64,
     /// Hidden information: stop CFR+ or MCCFR after this many seconds.
