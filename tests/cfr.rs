@@ -80,37 +80,31 @@ fn a_uniform_strategy_is_exploitable_and_a_tighter_target_gets_closer() {
     assert!((s.worth.value + 1.0 / 18.0).abs() < 1e-4);
 }
 
-#[test]
-fn solve_turns_to_cfr_for_hidden_cards_and_says_so() {
-    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+/// `tabula solve kuhn-poker` with `args`.
+fn solve_kuhn(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args([
             "--games-dir",
             "examples/kuhn-poker/games",
             "solve",
             "kuhn-poker",
-            "--json",
         ])
+        .args(args)
         .current_dir(root())
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn solve_turns_to_cfr_for_hidden_cards_and_says_so() {
+    let o = solve_kuhn(&["--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["method"], "cfr+");
     assert!((v["worth"]["value"].as_f64().unwrap() + 1.0 / 18.0).abs() < 1e-3);
     assert!(v["exploitability"].as_f64().unwrap() < 1e-3);
     // A seed would fix the deal for both: refused.
-    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args([
-            "--games-dir",
-            "examples/kuhn-poker/games",
-            "solve",
-            "kuhn-poker",
-            "--seed",
-            "1",
-        ])
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let o = solve_kuhn(&["--seed", "1"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("leave out --seed"));
 }

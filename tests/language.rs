@@ -279,7 +279,7 @@ fn a_declared_payoff_is_what_solve_sim_and_the_view_report() {
     let game = tabula::load("auction", &games(), &settings).unwrap();
     // Symmetric: the margin of points under best play is 0.
     let s = tabula::solve::solve(&game, 0, 1).unwrap();
-    assert_eq!(s.payoff.as_deref(), Some("points"));
+    assert_eq!(s.head.payoff.as_deref(), Some("points"));
     assert!(s.worth.value.abs() < 1e-9, "{s:?}");
     // Red takes two gems with a coin each, then blue the last: the view
     // gives each player's points as their return.

@@ -17,7 +17,7 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap, FxHasher};
 use serde::Serialize;
 
-use super::solve::{self, Limits, Worth};
+use super::solve::{self, Header, Limits, Worth};
 use crate::core::State;
 use crate::definition::PlayerIx;
 use crate::error::{Error, ErrorKind, Result};
@@ -57,11 +57,8 @@ pub struct InfoStrategy {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CfrSolution {
-    pub game: String,
-    pub variants: Vec<String>,
-    pub params: Vec<(String, crate::definition::format::ParamValue)>,
-    pub players: [String; 2],
-    pub payoff: Option<String>,
+    #[serde(flatten)]
+    pub head: Header,
     pub method: &'static str,
     /// The first player's expected payoff when both play the average
     /// strategy, with the chances of each result.
@@ -662,11 +659,7 @@ pub fn solve(
             })
             .collect();
         Ok(CfrSolution {
-            game: def.id.clone(),
-            variants: def.applied.clone(),
-            params: def.sets.clone(),
-            players: [def.players[0].id.clone(), def.players[1].id.clone()],
-            payoff: def.payoff.map(|x| def.stats[x].id.clone()),
+            head: Header::of(game),
             method: "cfr+",
             worth,
             exploitability: expl,

@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use super::bot::{Bot, mcts};
 use super::cfr;
-use super::solve::{self, Worth};
+use super::solve::{self, Header, Worth};
 use crate::core::{Choice, State};
 use crate::definition::PlayerIx;
 use crate::error::{Error, ErrorKind, Result};
@@ -42,6 +42,15 @@ pub enum Sampling {
     External,
     /// One line of play per iteration, the updated player exploring.
     Outcome,
+}
+
+impl Sampling {
+    pub fn name(self) -> &'static str {
+        match self {
+            Sampling::External => "external",
+            Sampling::Outcome => "outcome",
+        }
+    }
 }
 
 /// When MCCFR stops, and how its result is measured.
@@ -104,11 +113,8 @@ pub struct Exploitability {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct McSolution {
-    pub game: String,
-    pub variants: Vec<String>,
-    pub params: Vec<(String, crate::definition::format::ParamValue)>,
-    pub players: [String; 2],
-    pub payoff: Option<String>,
+    #[serde(flatten)]
+    pub head: Header,
     pub method: &'static str,
     pub sampling: Sampling,
     /// The first player's expected payoff with both playing the average
@@ -486,7 +492,6 @@ pub fn solve(game: &Game, limits: McLimits, progress: OnProgress) -> Result<McSo
         return Err(e);
     }
     let (table, sampling, iterations) = cfr::deep(|| learn(game, limits, started, progress))?;
-    let def = game.def();
     let policy = |key: u64| table.average(key);
     let (worth, interval95, exploitability) = match cfr::judge(game, &policy, limits.exact_nodes) {
         Ok((worth, brs)) => (
@@ -509,11 +514,7 @@ pub fn solve(game: &Game, limits: McLimits, progress: OnProgress) -> Result<McSo
     };
     let openings = openings(game, &table, limits.seed)?;
     Ok(McSolution {
-        game: def.id.clone(),
-        variants: def.applied.clone(),
-        params: def.sets.clone(),
-        players: [def.players[0].id.clone(), def.players[1].id.clone()],
-        payoff: def.payoff.map(|x| def.stats[x].id.clone()),
+        head: Header::of(game),
         method: "mccfr",
         sampling,
         worth,

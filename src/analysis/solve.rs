@@ -104,8 +104,10 @@ pub struct Strategy {
     pub mix: Vec<(String, f64)>,
 }
 
+/// What a solution is of: the game as set up, its two players, and what
+/// the value measures. Serialised flat, beside the solution's own fields.
 #[derive(Debug, Clone, Serialize)]
-pub struct Solution {
+pub struct Header {
     pub game: String,
     pub variants: Vec<String>,
     pub params: Vec<(String, crate::definition::format::ParamValue)>,
@@ -113,6 +115,25 @@ pub struct Solution {
     /// The stat whose margin `worth.value` measures (half of the first
     /// player's minus the second's), or None for win/draw/loss.
     pub payoff: Option<String>,
+}
+
+impl Header {
+    pub(crate) fn of(game: &Game) -> Header {
+        let def = game.def();
+        Header {
+            game: def.id.clone(),
+            variants: def.applied.clone(),
+            params: def.sets.clone(),
+            players: [def.players[0].id.clone(), def.players[1].id.clone()],
+            payoff: def.payoff.map(|x| def.stats[x].id.clone()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Solution {
+    #[serde(flatten)]
+    pub head: Header,
     pub worth: Worth,
     /// The first decision: each decider's optimal strategy.
     pub first_decision: String,
@@ -1040,7 +1061,6 @@ fn solve_into(
             "the position is in the middle of a decision (a choice is made, another not yet): solve from before or after it".into(),
         ));
     }
-    let def = game.def();
     let books = Books::default();
     books.live.store(table.len(), Ordering::Relaxed);
     let shared = books.shared(game, table, limits, progress, root.game_no());
@@ -1067,11 +1087,7 @@ fn solve_into(
         }
     }
     Ok(Solution {
-        game: def.id.clone(),
-        variants: def.applied.clone(),
-        params: def.sets.clone(),
-        players: [def.players[0].id.clone(), def.players[1].id.clone()],
-        payoff: game.def().payoff.map(|x| game.def().stats[x].id.clone()),
+        head: Header::of(game),
         worth,
         first_decision: root
             .decision()

@@ -191,13 +191,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(0);
     }
-    print_head(
-        &s.game,
-        &s.variants,
-        &s.players,
-        &s.worth,
-        s.payoff.as_deref(),
-    );
+    print_head(&s.head, &s.worth);
     if let Some(n) = a.deals {
         println!(
             "  estimated over {n} sampled deals: 95% interval +/- {:.4} (the deals' values spread {:.4} around it)",
@@ -229,7 +223,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     if a.matrix
         && let Some(m) = &s.matrix
     {
-        print_matrix(m, &s.players[0]);
+        print_matrix(m, &s.head.players[0]);
     }
     println!(
         "\n{} states in {:.2} s ({} thread(s))",
@@ -239,7 +233,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         let e = exploit(&game, &roots, &s, &a, kind)?;
         println!(
             "exploitability of {kind}: {:.4} (best response as {}: {:+.4}, as {}: {:+.4}; {:.1} s)",
-            e.gain, s.players[0], e.best[0], s.players[1], e.best[1], e.seconds
+            e.gain, s.head.players[0], e.best[0], s.head.players[1], e.best[1], e.seconds
         );
     }
     Ok(0)
@@ -284,8 +278,8 @@ impl Exploit {
             "bot": self.kind,
             "exploitability": self.gain,
             "best_response": {
-                s.players[0].clone(): self.best[0],
-                s.players[1].clone(): self.best[1],
+                s.head.players[0].clone(): self.best[0],
+                s.head.players[1].clone(): self.best[1],
             },
             "seconds": self.seconds,
         })
@@ -390,32 +384,19 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
         return Ok(0);
     }
-    print_head(
-        &s.game,
-        &s.variants,
-        &s.players,
-        &s.worth,
-        s.payoff.as_deref(),
-    );
+    print_head(&s.head, &s.worth);
     println!(
         "exploitability {:.6} after {} iterations of CFR+ (a best response gets {:+.6} as {}, {:+.6} as {}); the value is the average strategy's, within it",
         s.exploitability,
         s.iterations,
         s.best_response[0],
-        s.players[0],
+        s.head.players[0],
         s.best_response[1],
-        s.players[1]
+        s.head.players[1]
     );
     const SHOWN: usize = 40;
     println!("\naverage strategy at each information set ([cards only they see] moves so far):");
-    for st in s.strategies.iter().take(SHOWN) {
-        let mix: Vec<String> = st
-            .mix
-            .iter()
-            .map(|(c, p)| format!("{c} {:.1}%", 100.0 * p))
-            .collect();
-        println!("  {} {}: {}", st.player, st.knows, mix.join(", "));
-    }
+    print_mixes(s.strategies.iter().take(SHOWN));
     if s.strategies.len() > SHOWN {
         println!(
             "  ... {} more (all under --json)",
@@ -468,19 +449,13 @@ fn run_mccfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
         return Ok(0);
     }
-    print_head(
-        &s.game,
-        &s.variants,
-        &s.players,
-        &s.worth,
-        s.payoff.as_deref(),
-    );
+    print_head(&s.head, &s.worth);
     let x = &s.exploitability;
     if x.exact {
         println!("  exact for the average strategy (the whole tree, walked once)");
         println!(
             "exploitability {:.6} (a best response gets {:+.6} as {}, {:+.6} as {})",
-            x.value, x.best_response[0], s.players[0], x.best_response[1], s.players[1]
+            x.value, x.best_response[0], s.head.players[0], x.best_response[1], s.head.players[1]
         );
     } else {
         println!(
@@ -493,31 +468,19 @@ fn run_mccfr(game: &Game, a: &SolveArgs) -> Result<i32> {
             x.interval95,
             x.by,
             x.best_response[0],
-            s.players[0],
+            s.head.players[0],
             x.best_response[1],
-            s.players[1],
+            s.head.players[1],
             a.probe_games
         );
     }
     println!(
-        "
-average strategy at each player's first decision of a sampled deal ([cards only they see]):"
+        "\naverage strategy at each player's first decision of a sampled deal ([cards only they see]):"
     );
-    for st in &s.openings {
-        let mix: Vec<String> = st
-            .mix
-            .iter()
-            .map(|(c, p)| format!("{c} {:.1}%", 100.0 * p))
-            .collect();
-        println!("  {} {}: {}", st.player, st.knows, mix.join(", "));
-    }
-    let how = match s.sampling {
-        mccfr::Sampling::External => "external",
-        mccfr::Sampling::Outcome => "outcome",
-    };
+    print_mixes(s.openings.iter());
+    let how = s.sampling.name();
     println!(
-        "
-{} iterations of MCCFR ({how} sampling), {} information sets, in {:.1} s",
+        "\n{} iterations of MCCFR ({how} sampling), {} information sets, in {:.1} s",
         s.iterations, s.infosets, s.seconds
     );
     Ok(0)
@@ -525,31 +488,35 @@ average strategy at each player's first decision of a sampled deal ([cards only 
 
 /// The game, its value for the first player with the result's chances,
 /// and what the value measures.
-fn print_head(
-    game: &str,
-    variants: &[String],
-    players: &[String; 2],
-    worth: &solve::Worth,
-    payoff: Option<&str>,
-) {
-    let variants = if variants.is_empty() {
+fn print_head(h: &solve::Header, worth: &solve::Worth) {
+    let variants = if h.variants.is_empty() {
         "-".into()
     } else {
-        variants.join(", ")
+        h.variants.join(", ")
     };
-    let [first, second] = players;
-    println!("{game} (variants {variants})");
+    let [first, second] = &h.players;
+    println!("{} (variants {variants})", h.game);
     println!(
         "value for {first}: {:+.6}  ({first} wins {:.4}, draws {:.4}, {second} wins {:.4})",
         worth.value, worth.win, worth.draw, worth.loss
     );
-    match payoff {
+    match &h.payoff {
         Some(stat) => println!(
             "  payoff: half of {first}'s {stat} minus {second}'s at the end ({first}'s return when they sum to 0)"
         ),
         None => println!(
             "  payoff: +1 a win of {first}, -1 a win of {second}, 0 a draw (half a win each)"
         ),
+    }
+}
+
+/// Each information set's mix, a line each: `player [cards] ...: a 40.0%, b 60.0%`.
+fn print_mixes<'a>(strategies: impl Iterator<Item = &'a cfr::InfoStrategy>) {
+    for st in strategies {
+        let mix: Vec<String> = (st.mix.iter())
+            .map(|(c, p)| format!("{c} {:.1}%", 100.0 * p))
+            .collect();
+        println!("  {} {}: {}", st.player, st.knows, mix.join(", "));
     }
 }
 
