@@ -348,7 +348,8 @@ fn picked(c) {
     let roots = solve::sampled_setups(&game, 600, 0).unwrap();
     assert_eq!(roots.len(), 3);
     assert!(close(roots.iter().map(|(p, _)| p).sum::<f64>(), 1.0));
-    let est = solve::solve_roots(&game, &roots, 1, solve::Limits::default(), &|_| {}).unwrap();
+    let est =
+        solve::solve_roots(&game, &roots, 1, solve::Limits::default(), &|_| {}, &|_| {}).unwrap();
     let half_width = 1.96 * est.setup_spread / 600f64.sqrt();
     assert!(
         (est.worth.value + 1.0 / 3.0).abs() < half_width,

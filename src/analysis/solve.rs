@@ -838,7 +838,7 @@ fn enumerate(game: &Game, make: impl Fn(Forced) -> Result<State>) -> Result<Vec<
             return Err(cannot(
                 game,
                 format!(
-                    "its chance makes more than {MAX_OUTCOMES} {TOO_MUCH_CHANCE} (a shuffle of n cards makes n! orders): solve a deal of it with --seed, or estimate over sampled deals with --deals N"
+                    "its chance makes more than {MAX_OUTCOMES} {TOO_MUCH_CHANCE} (a shuffle of n cards makes n! orders, unless a `deal` from it follows): solve a deal of it with --seed, or estimate over sampled deals with --deals N"
                 ),
             ));
         }
@@ -967,17 +967,24 @@ pub fn solve_within(
     progress: OnProgress,
 ) -> Result<Solution> {
     let roots = setups(game, seed)?;
-    solve_roots(game, &roots, jobs, limits, progress)
+    solve_roots(game, &roots, jobs, limits, progress, &|_| {})
 }
 
 /// The expected solution over `roots` (positions with their chances), in
-/// one table: positions that several setups reach are solved once.
+/// one table: positions that several setups reach are solved once, while
+/// the table holds under a quarter of `max_states`; past that it is
+/// emptied before the next setup, so that a deal of many setups whose
+/// positions never meet (a random deal of all the cards) is solved one
+/// setup's table at a time. `progress` counts the positions of every
+/// setup so far; `on_setup` is told each setup's number (from 1) as it
+/// starts.
 pub fn solve_roots(
     game: &Game,
     roots: &[(f64, State)],
     jobs: usize,
     limits: Limits,
     progress: OnProgress,
+    on_setup: OnProgress,
 ) -> Result<Solution> {
     let started = Instant::now();
     if let [(_, root)] = roots {
@@ -989,9 +996,21 @@ pub fn solve_roots(
     // Positions solved for each setup (a later game of a match in tables
     // of its own).
     let mut states = 0;
-    for (p, root) in roots {
+    for (k, (p, root)) in roots.iter().enumerate() {
+        on_setup(k + 1);
+        if table.len() > limits.max_states / 4 {
+            table.clear();
+        }
         let before = table.len();
-        let s = solve_into(game, root, jobs, limits, progress, &table)?;
+        let so_far = states;
+        let s = solve_into(
+            game,
+            root,
+            jobs,
+            limits,
+            &|n| progress(so_far + n.saturating_sub(before)),
+            &table,
+        )?;
         parts.push((*p, s.worth));
         states += s.states - before;
         last = Some(s);

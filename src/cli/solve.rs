@@ -134,11 +134,17 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         max_states: a.max_states,
         ..solve::Limits::default()
     };
-    let spinner = Spinner::new();
-    let s = roots
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|roots| solve::solve_roots(&game, roots, jobs, limits, &|n| spinner.show(n)));
+    let many = roots.as_ref().map_or(0, Vec::len);
+    let spinner = if many > 1 {
+        Spinner::with("solving setup {msg}: {human_pos} positions ({per_sec})")
+    } else {
+        Spinner::new()
+    };
+    let s = roots.as_ref().map_err(Clone::clone).and_then(|roots| {
+        solve::solve_roots(&game, roots, jobs, limits, &|n| spinner.show(n), &|k| {
+            spinner.say(format!("{k} of {many}"))
+        })
+    });
     let roots = roots.unwrap_or_default();
     spinner.finish();
     let s = match s {

@@ -4,6 +4,7 @@
 //! (`visibility`), its canonical key, and what happens as data (`Event`).
 //! No script engine, no memo, no English sentences.
 
+mod deal;
 mod decision;
 mod event;
 mod flow;
@@ -16,6 +17,7 @@ mod state;
 mod value;
 mod visibility;
 
+pub use deal::shares as deal_shares;
 pub use decision::{Ask, AskCache, Choice, Datum, Decision, Outcome};
 pub use event::Event;
 pub use hooks::{Args, Call, Hooks, MemoStats, Miss, Traceable};

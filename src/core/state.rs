@@ -252,6 +252,44 @@ impl State {
         }
     }
 
+    /// A script's shuffle. While chance is enumerated (`Forced`), the
+    /// order is drawn only when something looks at it (`settle`), so that
+    /// a deal from the pile can draw which cards each player gets at once
+    /// (`arrange_deal`); otherwise it is `shuffle_slot`.
+    pub fn shuffle_later(&mut self, slot: usize) {
+        match &mut self.forced {
+            Some(f) if self.zones[slot].len() > 1 => {
+                if !f.shuffled.contains(&(slot as u32)) {
+                    f.shuffled.push(slot as u32);
+                }
+            }
+            _ => self.shuffle_slot(slot),
+        }
+    }
+    /// Whether `slot`'s shuffle waits (`shuffle_later`).
+    #[inline]
+    pub fn waits_shuffle(&self, slot: usize) -> bool {
+        self.forced
+            .as_ref()
+            .is_some_and(|f| f.shuffled.contains(&(slot as u32)))
+    }
+    /// Draw the order of `slot` if its shuffle waits.
+    pub fn settle(&mut self, slot: usize) {
+        if let Some(f) = &mut self.forced
+            && let Some(i) = f.shuffled.iter().position(|&s| s as usize == slot)
+        {
+            f.shuffled.remove(i);
+            self.shuffle_slot(slot);
+        }
+    }
+    /// Draw the order of every slot whose shuffle waits (a hook's run is
+    /// over: its position is to be complete).
+    pub fn settle_all(&mut self) {
+        while let Some(&s) = self.forced.as_ref().and_then(|f| f.shuffled.first()) {
+            self.settle(s as usize);
+        }
+    }
+
     /// The decision the game waits for, if not over.
     #[inline]
     pub fn decision(&self) -> Option<&Decision> {

@@ -245,6 +245,9 @@ pub const MAX_ASKED_OPTIONS: usize = 100_000;
 impl Ctx {
     /// Read the state (recorded for the memo).
     pub fn read(&mut self, key: Read) -> Val {
+        if self.state.forced().is_some_and(|f| !f.shuffled.is_empty()) {
+            self.settle_read(&key);
+        }
         let v = self.state.read(&key);
         if let Some(t) = &mut self.trace {
             t.push(Op::Read(key, v.clone()));
@@ -261,6 +264,9 @@ impl Ctx {
 
     /// Change the state (recorded for the memo).
     pub fn write(&mut self, w: Write) -> Fallible<()> {
+        if self.state.forced().is_some_and(|f| !f.shuffled.is_empty()) {
+            self.settle_write(&w);
+        }
         if !self.state.write(&w) {
             let why = match &w {
                 Write::AddStat(..) => "add_stat: the stat would leave the 64-bit integer range",
@@ -277,6 +283,32 @@ impl Ctx {
     }
 
     /// The run drew from the RNG: it cannot be replayed from a record.
+    /// A read of the order of a pile whose shuffle waits draws it first
+    /// (`State::shuffle_later`); which cards it holds, and how many, do
+    /// not need it.
+    fn settle_read(&mut self, key: &Read) {
+        match *key {
+            Read::Cards(s) | Read::Entries(s) => self.state.settle(s as usize),
+            Read::Draw { from, to, .. } => {
+                self.state.settle(from as usize);
+                self.state.settle(to as usize);
+            }
+            _ => {}
+        }
+    }
+
+    /// So does a change to such a pile.
+    fn settle_write(&mut self, w: &Write) {
+        match *w {
+            Write::MoveCard { from, to, .. } | Write::MoveAll { from, to, .. } => {
+                self.state.settle(from);
+                self.state.settle(to);
+            }
+            Write::Turn { slot, .. } | Write::TurnAll { slot, .. } => self.state.settle(slot),
+            _ => {}
+        }
+    }
+
     pub fn impure(&mut self) {
         self.trace = None;
     }
@@ -439,7 +471,9 @@ impl RhaiHooks {
                 unreachable!("hook context vanished")
             };
             *events = cx.events;
-            (cx.state, (result.map(|_| ()), cx.trace))
+            let mut state = cx.state;
+            state.settle_all();
+            (state, (result.map(|_| ()), cx.trace))
         })
     }
 

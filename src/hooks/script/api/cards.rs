@@ -89,6 +89,16 @@ pub(super) fn register(engine: &mut Engine) {
             })
         },
     );
+    // Deal `each` cards to every player's `to` zone from the top of a pile,
+    // one at a time in seat order, as a loop of `draw` would (the first
+    // players get one more if the pile runs out part way). Solving, a deal
+    // from a shuffled pile is one chance event of which cards each gets.
+    engine.register_fn(
+        "deal",
+        |from_owner: &str, from: &str, to: &str, each: i64| {
+            with_ctx(|cx| deal(cx, from_owner, from, to, each))
+        },
+    );
     // The name `owner`'s copy shows (a faction's own name for it).
     engine.register_fn("card_name", |card: &str, owner: &str| {
         with_ctx(|cx| {
@@ -156,4 +166,54 @@ fn zone_ids(owner: &str, zone: &str, read: fn(u32) -> Read) -> Fallible<Array> {
             .map(|&c| Dynamic::from(cx.keys.cards[c as usize].clone()))
             .collect())
     })
+}
+
+/// `deal(from_owner, from, to, each)`.
+fn deal(cx: &mut Ctx, from_owner: &str, from: &str, to: &str, each: i64) -> Fallible<()> {
+    let Ok(each) = usize::try_from(each) else {
+        return Err(format!("deal: {each} cards each: the number must be 0 or more").into());
+    };
+    let Some(z) = cx.def.zone(to) else {
+        return unknown_zone(cx, to);
+    };
+    if cx.def.zones[z].per != crate::definition::format::Per::Player {
+        return Err(format!(
+            "deal: `{to}` is one zone for the game; deal goes to a zone each player has"
+        )
+        .into());
+    }
+    let players = cx.def.players.len();
+    let (a, by) = cx.leaving_slot(from_owner, from, z)?;
+    let shares = crate::core::deal_shares(cx.state.slot(a).len(), players, each);
+    let mut waits = false;
+    if cx.state.waits_shuffle(a) {
+        cx.impure();
+        waits = cx
+            .state
+            .arrange_deal(a, &shares, !cx.def.zones[z].unordered);
+    }
+    for round in 0..each {
+        for (p, &share) in shares.iter().enumerate() {
+            if round >= share {
+                continue;
+            }
+            let b = cx.def.slot(z, p);
+            let c = cx.read_int(Read::Draw {
+                from: ix(a),
+                to: ix(b),
+                by,
+            });
+            if c >= 0 {
+                may_hold(cx, z, &[c as CardIx])?;
+            }
+        }
+    }
+    if waits {
+        cx.state.shuffle_later(a);
+    }
+    Ok(())
+}
+
+fn unknown_zone<T>(cx: &Ctx, zone: &str) -> Fallible<T> {
+    super::unknown("zone", zone, cx.def.zones.iter().map(|z| z.id.clone()))
 }

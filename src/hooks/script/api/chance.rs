@@ -45,7 +45,7 @@ pub(super) fn register(engine: &mut Engine) {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
             cx.impure();
-            cx.state.shuffle_slot(slot);
+            cx.state.shuffle_later(slot);
             Ok(())
         })
     });
