@@ -617,3 +617,30 @@ fn draft_deals_all_sixteen_with_hidden_packets() {
         assert_eq!(st.zone(&game, game.def().zone("hand").unwrap(), p).len(), 8);
     }
 }
+
+/// E lists its deals, not the 16! orders of the shuffle: 12,870 ways to
+/// give red 8 of the 16 cards, 1,107 hands once two copies of a card look
+/// alike (the x^8 of (1 + x + x^2)^8), each as likely as the ways to make
+/// it: a hand of both copies of four cards is 1 / 12,870.
+#[test]
+fn random_deal_lists_every_hand_with_its_chance() {
+    let game = load("braverats", &["random-deal"], &[]);
+    let setups = tabula::analysis::solve::setups(&game, None).unwrap();
+    assert_eq!(setups.len(), 1107);
+    let total: f64 = setups.iter().map(|(p, _)| p).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    let hand = game.def().zone("hand").unwrap();
+    for (p, st) in &setups {
+        let red = st.zone(&game, hand, 0);
+        assert_eq!((red.len(), st.zone(&game, hand, 1).len()), (8, 8));
+        // C(2, k) for each card: 2 where red holds one copy, else 1.
+        let ways: u32 = (0..8)
+            .map(|c| match red.iter().filter(|&&x| x == c).count() {
+                1 => 2,
+                _ => 1,
+            })
+            .product();
+        let want = f64::from(ways) / 12_870.0;
+        assert!((p - want).abs() < 1e-12, "{red:?}: {p} against {want}");
+    }
+}
