@@ -12,6 +12,12 @@ use tabula::{Game, Settings};
 /// among x, y, n, w, repeated as wanted), with a hand zone `hand_zone`
 /// (YAML flow mapping body) and a shared deck.
 fn game(deck: &str, hand_zone: &str, setup: &str) -> (tempfile::TempDir, Game) {
+    game_with(deck, hand_zone, "", setup)
+}
+
+/// `game`, with setup steps `steps` (YAML lines) between the deck's
+/// cards and the hook.
+fn game_with(deck: &str, hand_zone: &str, steps: &str, setup: &str) -> (tempfile::TempDir, Game) {
     let tmp = tempfile::tempdir().unwrap();
     let games = tmp.path().join("games");
     std::fs::create_dir_all(&games).unwrap();
@@ -20,7 +26,7 @@ fn game(deck: &str, hand_zone: &str, setup: &str) -> (tempfile::TempDir, Game) {
         "id: dealt\nname: Dealt\nscript: ../scripts/dealt.rhai\nplayers:\n  - {{id: a, name: A}}\n  - {{id: b, name: B}}\n\
          cards:\n  x: {{name: X}}\n  y: {{name: Y}}\n  n: {{name: N}}\n  w: {{name: W}}\n\
          zones:\n  hand: {{per: player, {hand_zone}}}\n  deck: {{per: game, visibility: public}}\n\
-         setup:\n  - put: {{zone: deck, cards: [{deck}]}}\n  - hook: setup\n\
+         setup:\n  - put: {{zone: deck, cards: [{deck}]}}\n{steps}  - hook: setup\n\
          flow:\n  turn:\n    - hook: step\n  max_turns: 3\n"
     );
     let path: PathBuf = games.join("dealt.yaml");
@@ -186,4 +192,36 @@ fn a_deal_to_a_shared_zone_or_of_fewer_than_none_says_why() {
     );
     let e = tabula::State::new_quiet(&g, 0).unwrap_err();
     assert!(e.message.contains("must be 0 or more"), "{e}");
+}
+
+#[test]
+fn a_deal_after_a_setup_step_shuffle_lists_hands_too() {
+    // The deck shuffled by the YAML, dealt by the hook: the hook itself
+    // draws nothing, so the memo keeps a record of it from a game played
+    // first; listing chance must not replay that record.
+    let deck = "x, x, y, y, n, w";
+    let hands = "visibility: public, unordered: true";
+    let steps = "  - shuffle: deck\n";
+    let (_t1, looped) = game(deck, hands, &by_loop(3));
+    let (_t2, dealt) = game_with(deck, hands, steps, r#"    deal("", "deck", "hand", 3);"#);
+    same(&listed(&looped, true), &listed(&dealt, true));
+    // Three x and a y: some of 40 games played first leave the y on top
+    // as the deck was put, the order a replay would read.
+    let (_t4, looped) = game("x, x, x, y", hands, &by_loop(2));
+    let (_t5, dealt) = game_with(
+        "x, x, x, y",
+        hands,
+        steps,
+        r#"    deal("", "deck", "hand", 2);"#,
+    );
+    for seed in 0..40 {
+        tabula::State::new_quiet(&dealt, seed).unwrap();
+    }
+    let listed_dealt = listed(&dealt, true);
+    assert_eq!(listed_dealt.len(), 2, "{listed_dealt:?}");
+    same(&listed(&looped, true), &listed_dealt);
+    // 16 cards: listed by hands, where the orders are too many.
+    let deck = "x, x, x, x, y, y, y, y, n, n, n, n, w, w, w, w";
+    let (_t3, dealt) = game_with(deck, hands, steps, r#"    deal("", "deck", "hand", 8);"#);
+    assert_eq!(solve::setups(&dealt, None).unwrap().len(), 85);
 }

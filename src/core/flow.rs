@@ -51,6 +51,7 @@ impl State {
                 Setup::Put { zone, cards } => {
                     for p in def.owners(*zone) {
                         let slot = def.slot(*zone, p);
+                        self.settle(slot);
                         self.zones[slot].extend_from_slice(cards);
                         if let Some(b) = def.zones[*zone].entry(0) {
                             self.origins[slot].resize(self.zones[slot].len(), b);
@@ -60,7 +61,8 @@ impl State {
                 Setup::Shuffle { zone } => {
                     for p in def.owners(*zone) {
                         let slot = def.slot(*zone, p);
-                        self.shuffle_slot(slot);
+                        // A setup hook may deal from it (`shuffle_later`).
+                        self.shuffle_later(slot);
                     }
                 }
                 Setup::RandomOrder => {
@@ -72,6 +74,7 @@ impl State {
                 Setup::Hook { name } => self.run(game, events, name, Args::None)?,
             }
         }
+        self.settle_all();
         self.turn = 1;
         if self.logging {
             events.push(Event::Turn { turn: 1 });
