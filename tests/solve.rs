@@ -351,6 +351,32 @@ fn picked(c) {
     let est =
         solve::solve_roots(&game, &roots, 1, solve::Limits::default(), &|_| {}, &|_| {}).unwrap();
     let half_width = 1.96 * est.setup_spread / 600f64.sqrt();
+    // A table emptied between setups (a quarter of a budget of 8 is 2
+    // positions) gives the same answer; progress counts every setup's
+    // positions, and each setup is announced in turn.
+    let all = solve::setups(&game, None).unwrap();
+    let whole =
+        solve::solve_roots(&game, &all, 1, solve::Limits::default(), &|_| {}, &|_| {}).unwrap();
+    let seen = std::sync::Mutex::new((Vec::new(), Vec::new()));
+    let small = solve::Limits {
+        max_states: 8,
+        ..solve::Limits::default()
+    };
+    let apart = solve::solve_roots(
+        &game,
+        &all,
+        1,
+        small,
+        &|n| seen.lock().unwrap().0.push(n),
+        &|k| seen.lock().unwrap().1.push(k),
+    )
+    .unwrap();
+    assert!(close(apart.worth.value, whole.worth.value), "{apart:?}");
+    let (counts, setups) = seen.into_inner().unwrap();
+    assert_eq!(setups, vec![1, 2, 3]);
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert_eq!(counts.last(), Some(&apart.states));
+    assert!(apart.states >= whole.states);
     assert!(
         (est.worth.value + 1.0 / 3.0).abs() < half_width,
         "{} +/- {half_width}",

@@ -1003,16 +1003,10 @@ pub fn solve_roots(
         }
         let before = table.len();
         let so_far = states;
-        let s = solve_into(
-            game,
-            root,
-            jobs,
-            limits,
-            &|n| progress(so_far + n.saturating_sub(before)),
-            &table,
-        )?;
+        let s = solve_into(game, root, jobs, limits, &|n| progress(so_far + n), &table)?;
         parts.push((*p, s.worth));
         states += s.states - before;
+        progress(states);
         last = Some(s);
     }
     let Some(mut s) = last else {
