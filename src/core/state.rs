@@ -252,7 +252,8 @@ impl State {
         }
     }
 
-    /// A script's shuffle. While chance is enumerated (`Forced`), the
+    /// A shuffle of a script or a setup step. While chance is enumerated
+    /// (`Forced`), the
     /// order is drawn only when something looks at it (`settle`), so that
     /// a deal from the pile can draw which cards each player gets at once
     /// (`arrange_deal`); otherwise it is `shuffle_slot`.
