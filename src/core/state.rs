@@ -253,10 +253,10 @@ impl State {
     }
 
     /// A shuffle of a script or a setup step. While chance is enumerated
-    /// (`Forced`), the
-    /// order is drawn only when something looks at it (`settle`), so that
-    /// a deal from the pile can draw which cards each player gets at once
-    /// (`arrange_deal`); otherwise it is `shuffle_slot`.
+    /// (`Forced`), the order is drawn only when something looks at it
+    /// (`settle`), so that a deal from the pile can draw which cards each
+    /// player gets at once (`arrange_deal`); otherwise it is
+    /// `shuffle_slot`.
     pub fn shuffle_later(&mut self, slot: usize) {
         match &mut self.forced {
             Some(f) if self.zones[slot].len() > 1 => {
