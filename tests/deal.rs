@@ -2,8 +2,9 @@
 //! one draw of which cards each player gets from a pile whose shuffle
 //! waits. Both must give the same positions with the same chances.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use tabula::analysis::solve;
 use tabula::{Game, Settings};
@@ -18,10 +19,6 @@ fn game(deck: &str, hand_zone: &str, setup: &str) -> (tempfile::TempDir, Game) {
 /// `game`, with setup steps `steps` (YAML lines) between the deck's
 /// cards and the hook.
 fn game_with(deck: &str, hand_zone: &str, steps: &str, setup: &str) -> (tempfile::TempDir, Game) {
-    let tmp = tempfile::tempdir().unwrap();
-    let games = tmp.path().join("games");
-    std::fs::create_dir_all(&games).unwrap();
-    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
     let yaml = format!(
         "id: dealt\nname: Dealt\nscript: ../scripts/dealt.rhai\nplayers:\n  - {{id: a, name: A}}\n  - {{id: b, name: B}}\n\
          cards:\n  x: {{name: X}}\n  y: {{name: Y}}\n  n: {{name: N}}\n  w: {{name: W}}\n\
@@ -29,16 +26,14 @@ fn game_with(deck: &str, hand_zone: &str, steps: &str, setup: &str) -> (tempfile
          setup:\n  - put: {{zone: deck, cards: [{deck}]}}\n{steps}  - hook: setup\n\
          flow:\n  turn:\n    - hook: step\n  max_turns: 3\n"
     );
-    let path: PathBuf = games.join("dealt.yaml");
-    std::fs::write(&path, yaml).unwrap();
     let script = format!(
         "fn setup() {{\n{setup}\n}}\nfn step() {{ ask(\"a\", \"pick\", [\"x\", \"y\"], \"picked\"); }}\n\
          fn picked(c) {{ if has(\"a\", \"hand\", c.a) {{ end_game(\"a\"); }} else {{ end_game(\"b\"); }} }}\n"
     );
-    std::fs::write(tmp.path().join("scripts/dealt.rhai"), script).unwrap();
+    let (tmp, path) = common::game_folder("dealt", &yaml, &script);
     let g = Game::load_path(
         &path,
-        &games,
+        &tmp.path().join("games"),
         &Settings::default(),
         tabula::Build::default(),
     )
@@ -90,12 +85,25 @@ fn by_deal(each: usize, after: &str) -> String {
     format!("    shuffle(\"\", \"deck\");\n    deal(\"\", \"deck\", \"hand\", {each});\n{after}")
 }
 
+/// The game dealt by a loop of `draw`s and by `deal`, `each` to a
+/// player, with `after` run next in both: (guard, looped), (guard, dealt).
+fn both(
+    deck: &str,
+    hands: &str,
+    each: usize,
+    after: &str,
+) -> ((tempfile::TempDir, Game), (tempfile::TempDir, Game)) {
+    (
+        game(deck, hands, &format!("{}\n{after}", by_loop(each))),
+        game(deck, hands, &by_deal(each, after)),
+    )
+}
+
 #[test]
 fn a_deal_into_hands_without_order_is_the_loop_of_draws() {
     let deck = "x, x, y, y, n, w";
     let hands = "visibility: public, unordered: true";
-    let (_t1, looped) = game(deck, hands, &by_loop(3));
-    let (_t2, dealt) = game(deck, hands, &by_deal(3, ""));
+    let ((_t1, looped), (_t2, dealt)) = both(deck, hands, 3, "");
     let (a, b) = (listed(&looped, true), listed(&dealt, true));
     same(&a, &b);
     // a's hand decides b's: the multisets of 3 from x x y y n w, the t^3
@@ -109,8 +117,7 @@ fn a_deal_into_ordered_hands_keeps_the_order_drawn() {
     // the hook ends; hands keep the order cards came in.
     let deck = "x, x, y, y, n, w";
     let hands = "visibility: public";
-    let (_t1, looped) = game(deck, hands, &by_loop(2));
-    let (_t2, dealt) = game(deck, hands, &by_deal(2, ""));
+    let ((_t1, looped), (_t2, dealt)) = both(deck, hands, 2, "");
     same(&listed(&looped, false), &listed(&dealt, false));
 }
 
@@ -122,8 +129,7 @@ fn a_pile_looked_at_after_a_deal_is_shuffled_first() {
     let after = r#"    draw("", "deck", "a", "hand");
     let top = cards("", "deck");
     if top[top.len() - 1] == "w" { move_all("", "deck", "b", "hand"); }"#;
-    let (_t1, looped) = game(deck, hands, &format!("{}\n{after}", by_loop(2)));
-    let (_t2, dealt) = game(deck, hands, &by_deal(2, after));
+    let ((_t1, looped), (_t2, dealt)) = both(deck, hands, 2, after);
     same(&listed(&looped, true), &listed(&dealt, true));
 }
 
@@ -134,10 +140,9 @@ fn a_deal_of_sixteen_lists_its_hands_not_its_orders() {
     // 16 in groups: chance C(4,i)C(4,j)C(4,k)C(4,l) / C(16,8).
     let deck = "x, x, x, x, y, y, y, y, n, n, n, n, w, w, w, w";
     let hands = "visibility: public, unordered: true";
-    let (_t1, looped) = game(deck, hands, &by_loop(8));
+    let ((_t1, looped), (_t2, dealt)) = both(deck, hands, 8, "");
     let e = solve::setups(&looped, None).unwrap_err();
     assert!(e.message.contains(solve::TOO_MUCH_CHANCE), "{e}");
-    let (_t2, dealt) = game(deck, hands, &by_deal(8, ""));
     let got = listed(&dealt, true);
     let choose = |n: u64, k: u64| (0..k).fold(1u64, |c, j| c * (n - j) / (j + 1));
     let mut expected = 0;
@@ -163,8 +168,7 @@ fn a_deal_of_sixteen_lists_its_hands_not_its_orders() {
 fn deal_in_play_is_the_loop_of_draws() {
     let deck = "x, x, y, y, n, w, w";
     let hands = "visibility: public";
-    let (_t1, looped) = game(deck, hands, &by_loop(3));
-    let (_t2, dealt) = game(deck, hands, &by_deal(3, ""));
+    let ((_t1, looped), (_t2, dealt)) = both(deck, hands, 3, "");
     for seed in 0..20 {
         let a = tabula::State::new_quiet(&looped, seed).unwrap();
         let b = tabula::State::new_quiet(&dealt, seed).unwrap();

@@ -176,19 +176,12 @@ fn solve_file(
 /// A two-player test game in a temporary folder: `zones`, `setup` and
 /// `flow` YAML lines and the script, with cards x, y, n, w (ids YAML 1.1 would read as booleans: they stay text).
 fn little(zones: &str, setup: &str, script: &str) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let games = tmp.path().join("games");
-    std::fs::create_dir_all(&games).unwrap();
-    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
     let yaml = format!(
         "id: little\nname: Little\nscript: ../scripts/little.rhai\nplayers:\n  - {{id: a, name: A}}\n  - {{id: b, name: B}}\n\
          cards:\n  x: {{name: X}}\n  y: {{name: Y}}\n  n: {{name: N}}\n  w: {{name: W}}\n\
          zones:\n{zones}\nsetup:\n{setup}\nflow:\n  turn:\n    - hook: step\n  max_turns: 10\n"
     );
-    let path = games.join("little.yaml");
-    std::fs::write(&path, yaml).unwrap();
-    std::fs::write(tmp.path().join("scripts/little.rhai"), script).unwrap();
-    (tmp, path)
+    common::game_folder("little", &yaml, script)
 }
 
 #[test]

@@ -97,13 +97,9 @@ impl State {
         let picks = unrank(len, shares, ordered, self.random_below(n));
         // The deal takes from the top (the end): round by round, a card
         // to each player in seat order.
-        let mut order: Vec<usize> = Vec::with_capacity(len);
-        let dealt: Vec<bool> = {
-            let mut d = vec![false; len];
-            picks.iter().flatten().for_each(|&i| d[i] = true);
-            d
-        };
-        order.extend((0..len).filter(|&i| !dealt[i]));
+        let mut dealt = vec![false; len];
+        picks.iter().flatten().for_each(|&i| dealt[i] = true);
+        let mut order: Vec<usize> = (0..len).filter(|&i| !dealt[i]).collect();
         let rounds = shares.iter().copied().max().unwrap_or(0);
         let mut top: Vec<usize> = Vec::with_capacity(len);
         for round in 0..rounds {

@@ -267,6 +267,11 @@ impl State {
             _ => self.shuffle_slot(slot),
         }
     }
+    /// Whether any pile's shuffle waits (`shuffle_later`).
+    #[inline]
+    pub fn any_waiting(&self) -> bool {
+        self.forced.as_ref().is_some_and(|f| !f.shuffled.is_empty())
+    }
     /// Whether `slot`'s shuffle waits (`shuffle_later`).
     #[inline]
     pub fn waits_shuffle(&self, slot: usize) -> bool {

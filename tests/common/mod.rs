@@ -187,3 +187,17 @@ pub fn play_move(game: &Game, st: &mut State, moves: &[(&str, &str)]) -> Vec<Str
         Err(e) => panic!("{moves:?}: {e}"),
     }
 }
+
+/// A game folder in a temporary directory: `games/ID.yaml` holding `yaml`
+/// (which names `../scripts/ID.rhai`) and `scripts/ID.rhai` holding
+/// `script`; with the YAML's path.
+pub fn game_folder(id: &str, yaml: &str, script: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    let path = games.join(format!("{id}.yaml"));
+    std::fs::write(&path, yaml).unwrap();
+    std::fs::write(tmp.path().join(format!("scripts/{id}.rhai")), script).unwrap();
+    (tmp, path)
+}

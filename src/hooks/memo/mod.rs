@@ -510,7 +510,7 @@ impl<H: Traceable> Memo<H> {
 
 impl<H: Traceable> Hooks for Memo<H> {
     fn run(&self, state: &mut State, call: &Call, events: &mut Vec<Event>) -> Result<()> {
-        if state.logging() || state.forced().is_some_and(|f| !f.shuffled.is_empty()) {
+        if state.logging() || state.any_waiting() {
             // Records hold no log lines; and a pile whose shuffle waits
             // (`State::shuffle_later`) is drawn when a live run looks at
             // it, which a replay would not do.

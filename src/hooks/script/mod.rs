@@ -245,7 +245,7 @@ pub const MAX_ASKED_OPTIONS: usize = 100_000;
 impl Ctx {
     /// Read the state (recorded for the memo).
     pub fn read(&mut self, key: Read) -> Val {
-        if self.state.forced().is_some_and(|f| !f.shuffled.is_empty()) {
+        if self.state.any_waiting() {
             self.settle_read(&key);
         }
         let v = self.state.read(&key);
@@ -264,7 +264,7 @@ impl Ctx {
 
     /// Change the state (recorded for the memo).
     pub fn write(&mut self, w: Write) -> Fallible<()> {
-        if self.state.forced().is_some_and(|f| !f.shuffled.is_empty()) {
+        if self.state.any_waiting() {
             self.settle_write(&w);
         }
         if !self.state.write(&w) {

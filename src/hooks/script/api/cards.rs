@@ -173,9 +173,7 @@ fn deal(cx: &mut Ctx, from_owner: &str, from: &str, to: &str, each: i64) -> Fall
     let Ok(each) = usize::try_from(each) else {
         return Err(format!("deal: {each} cards each: the number must be 0 or more").into());
     };
-    let Some(z) = cx.def.zone(to) else {
-        return unknown_zone(cx, to);
-    };
+    let z = cx.zone(to)?;
     if cx.def.zones[z].per != crate::definition::format::Per::Player {
         return Err(format!(
             "deal: `{to}` is one zone for the game; deal goes to a zone each player has"
@@ -212,8 +210,4 @@ fn deal(cx: &mut Ctx, from_owner: &str, from: &str, to: &str, each: i64) -> Fall
         cx.state.shuffle_later(a);
     }
     Ok(())
-}
-
-fn unknown_zone<T>(cx: &Ctx, zone: &str) -> Fallible<T> {
-    super::unknown("zone", zone, cx.def.zones.iter().map(|z| z.id.clone()))
 }

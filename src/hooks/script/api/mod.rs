@@ -74,11 +74,16 @@ impl Ctx {
         };
         Ok((slot, by))
     }
+    /// A zone's index by id.
+    fn zone(&self, zone: &str) -> Fallible<usize> {
+        match self.def.zone(zone) {
+            Some(z) => Ok(z),
+            None => unknown("zone", zone, self.def.zones.iter().map(|z| z.id.clone())),
+        }
+    }
     /// The zone's index and the slot of `owner`'s copy of it.
     fn zone_slot(&self, owner: &str, zone: &str) -> Fallible<(usize, usize)> {
-        let Some(z) = self.def.zone(zone) else {
-            return unknown("zone", zone, self.def.zones.iter().map(|z| z.id.clone()));
-        };
+        let z = self.zone(zone)?;
         let p = match self.def.zones[z].per {
             crate::definition::format::Per::Game => 0,
             crate::definition::format::Per::Player => self.player(owner)?,
