@@ -42,8 +42,38 @@ pub enum ErrorKind {
     /// Not wrong, but likely a mistake (`check --lint`): a warning.
     Lint,
     /// A valid game that a command cannot handle (`solve` of a game with
-    /// chance): not a mistake in the files.
-    Refused,
+    /// chance): not a mistake in the files. Why, as data: a caller picks
+    /// the next method from it, never from the message's words.
+    Refused(Refusal),
+}
+
+/// Why an analysis refused a game (in JSON: `{"why": "too_much_chance",
+/// "limit": 200000}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum Refusal {
+    /// The method is for another number of players.
+    Players { players: usize },
+    /// Hidden information besides a simultaneous choice (exact solving
+    /// does not apply; CFR+ does).
+    Hidden,
+    /// Chance makes more outcomes at once than can be listed (sampling
+    /// applies: `--deals`, MCCFR).
+    TooMuchChance { limit: usize },
+    /// The whole tree has more nodes than the budget (MCCFR applies).
+    TreeTooBig { limit: usize },
+    /// More positions (or information sets) than the budget.
+    TooManyPositions { limit: usize },
+    /// A line of play runs past the depth budget.
+    TooDeep { limit: usize },
+    /// More players choose at once than the method handles.
+    ManyAtOnce { players: usize },
+    /// The position is in the middle of a simultaneous decision.
+    MidDecision,
+    /// A player has different choices in positions they cannot tell apart.
+    UnclearChoices,
+    /// Anything else (a setup that makes no position, a failed thread).
+    Other,
 }
 
 #[derive(Debug, Clone)]
@@ -84,6 +114,19 @@ impl Error {
 
     pub fn io(path: &Path, err: std::io::Error) -> Error {
         Error::new(ErrorKind::Io, format!("{}: {err}", path_text(path)))
+    }
+
+    /// A refusal: a valid game the method cannot handle, and why.
+    pub fn refused(why: Refusal, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Refused(why), message)
+    }
+
+    /// Why a refusal was made (None for other errors).
+    pub fn refusal(&self) -> Option<Refusal> {
+        match self.kind {
+            ErrorKind::Refused(r) => Some(r),
+            _ => None,
+        }
     }
 
     pub fn usage(message: impl Into<String>) -> Error {
@@ -192,9 +235,12 @@ fn char_offset(src: &str, line: u32, col: u32) -> usize {
 impl Error {
     /// The error as a JSON object for `--json` output: `{"error": {"kind":
     /// "refused", "message": ..., "at": "FILE:LINE:COL" or null, "notes":
-    /// [...]}}`.
+    /// [...]}}`, and for a refusal `"refusal": {"why": ..., ...}`.
     pub fn to_json(&self) -> serde_json::Value {
-        let kind = format!("{:?}", self.kind).to_lowercase();
+        let kind = match self.kind {
+            ErrorKind::Refused(_) => "refused".to_string(),
+            k => format!("{k:?}").to_lowercase(),
+        };
         let at = self
             .at
             .as_ref()
@@ -205,6 +251,7 @@ impl Error {
                 "message": self.message,
                 "at": at,
                 "notes": self.notes,
+                "refusal": self.refusal(),
             }
         })
     }

@@ -75,9 +75,9 @@ pub mod analysis;
 pub mod play;
 
 pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Rules, State};
-pub use analysis::{bot, cfr, chart, mccfr, sim, solve, sweep};
+pub use analysis::{bot, cfr, chart, mccfr, sim, solve, sweep, tree};
 pub use definition::{CardIx, Def, PlayerIx, Settings, format};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Refusal, Result};
 pub use game::{Build, Game, load};
 pub use play::{playthrough, replay, session};
 pub use text::{phrase, view};

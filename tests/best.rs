@@ -218,7 +218,47 @@ fn play_seats_the_equilibrium_bot_and_works_it_out_while_the_person_plays() {
     let o = child.wait_with_output().unwrap();
     let out = ok(&o);
     assert!(out.contains("Elf (best bot)"), "{out}");
-    assert!(out.contains("plays the exact equilibrium"), "{out}");
+    assert!(
+        out.contains("searches while the exact equilibrium is worked out"),
+        "{out}"
+    );
+}
+
+/// The banner says what the default bot really is: where exact play
+/// cannot apply it searches, and says why, without a solve attempt.
+#[test]
+fn the_banner_says_when_the_best_bot_only_searches() {
+    let cache = tempfile::tempdir().unwrap();
+    let play = |args: &[&str]| -> String {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tabula"));
+        cmd.args(args)
+            .current_dir(root())
+            .env_remove("TABULA_GAMES")
+            .env_remove("TABULA_BOT")
+            .env("XDG_CACHE_HOME", cache.path())
+            .env("NO_COLOR", "1");
+        ok(&common::with_input(&mut cmd, "quit\nn\n"))
+    };
+    // Hidden dice: no exact equilibrium (CFR+ is `solve`'s, not the bot's).
+    let dice = play(&[
+        "--games-dir",
+        "tests/reference/games",
+        "play",
+        "liars-dice",
+        "--as",
+        "first",
+    ]);
+    assert!(
+        dice.contains("The best bot searches here: no exact equilibrium, since"),
+        "{dice}"
+    );
+    assert!(dice.contains("cannot know"), "{dice}");
+    // Three players.
+    let path = play(&["play", "the-path", "--set", "players=3", "--as", "p1"]);
+    assert!(path.contains("The best bot searches here"), "{path}");
+    assert!(path.contains("two-player"), "{path}");
+    // Nothing was solved or refused on disk for either.
+    assert!(kept(cache.path(), "bin").is_empty());
 }
 
 #[test]

@@ -625,7 +625,7 @@ fn draft_deals_all_sixteen_with_hidden_packets() {
 #[test]
 fn random_deal_lists_every_hand_with_its_chance() {
     let game = load("braverats", &["random-deal"], &[]);
-    let setups = tabula::analysis::solve::setups(&game, None).unwrap();
+    let setups = tabula::tree::roots(&game, None).unwrap();
     assert_eq!(setups.len(), 1107);
     let total: f64 = setups.iter().map(|(p, _)| p).sum();
     assert!((total - 1.0).abs() < 1e-9, "{total}");

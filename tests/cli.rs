@@ -541,6 +541,9 @@ fn a_refusal_has_its_own_exit_code_and_a_json_error() {
     assert_eq!(o.status.code(), Some(3), "{o:?}");
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["error"]["kind"], "refused");
+    // Why, as data: The Path's shuffled decks are too much chance to list.
+    assert_eq!(v["error"]["refusal"]["why"], "too_much_chance", "{v}");
+    assert_eq!(v["error"]["refusal"]["limit"], 200_000);
     let msg = v["error"]["message"].as_str().unwrap();
     assert!(msg.contains("solve cannot handle the-path"), "{msg}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("error: solve cannot handle"));

@@ -6,7 +6,6 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use tabula::analysis::solve;
 use tabula::{Game, Settings};
 
 /// A two-player game whose setup hook is `setup`, over `deck` (card ids
@@ -50,7 +49,7 @@ fn listed(g: &Game, sets: bool) -> Listed {
     let def = g.def();
     let (hand, deck) = (def.zone("hand").unwrap(), def.zone("deck").unwrap());
     let mut out = BTreeMap::new();
-    for (p, st) in solve::setups(g, None).unwrap() {
+    for (p, st) in tabula::tree::roots(g, None).unwrap() {
         let mut h: Vec<Vec<u16>> = (0..2).map(|o| st.zone(g, hand, o).to_vec()).collect();
         if sets {
             h.iter_mut().for_each(|v| v.sort());
@@ -141,8 +140,11 @@ fn a_deal_of_sixteen_lists_its_hands_not_its_orders() {
     let deck = "x, x, x, x, y, y, y, y, n, n, n, n, w, w, w, w";
     let hands = "visibility: public, unordered: true";
     let ((_t1, looped), (_t2, dealt)) = both(deck, hands, 8, "");
-    let e = solve::setups(&looped, None).unwrap_err();
-    assert!(e.message.contains(solve::TOO_MUCH_CHANCE), "{e}");
+    let e = tabula::tree::roots(&looped, None).unwrap_err();
+    assert!(
+        matches!(e.refusal(), Some(tabula::Refusal::TooMuchChance { .. })),
+        "{e}"
+    );
     let got = listed(&dealt, true);
     let choose = |n: u64, k: u64| (0..k).fold(1u64, |c, j| c * (n - j) / (j + 1));
     let mut expected = 0;
@@ -227,5 +229,5 @@ fn a_deal_after_a_setup_step_shuffle_lists_hands_too() {
     // 16 cards: listed by hands, where the orders are too many.
     let deck = "x, x, x, x, y, y, y, y, n, n, n, n, w, w, w, w";
     let (_t3, dealt) = game_with(deck, hands, steps, r#"    deal("", "deck", "hand", 8);"#);
-    assert_eq!(solve::setups(&dealt, None).unwrap().len(), 85);
+    assert_eq!(tabula::tree::roots(&dealt, None).unwrap().len(), 85);
 }

@@ -234,7 +234,7 @@ fn guessed(c) {
 }"#,
     );
     let e = solve_file(&path, &tmp.path().join("games"), &Settings::default(), 0, 1).unwrap_err();
-    assert_eq!(e.kind, tabula::ErrorKind::Refused);
+    assert_eq!(e.refusal(), Some(tabula::Refusal::Hidden));
     assert!(e.message.contains("b cannot tell apart"), "{e}");
     // A secret ask is refused too.
     let (tmp, path) = little(
@@ -338,7 +338,7 @@ fn picked(c) {
         tabula::Build::default(),
     )
     .unwrap();
-    let roots = solve::sampled_setups(&game, 600, 0).unwrap();
+    let roots = tabula::tree::sampled_roots(&game, 600, 0).unwrap();
     assert_eq!(roots.len(), 3);
     assert!(close(roots.iter().map(|(p, _)| p).sum::<f64>(), 1.0));
     let est =
@@ -347,7 +347,7 @@ fn picked(c) {
     // A table emptied between setups (a quarter of a budget of 8 is 2
     // positions) gives the same answer; progress counts every setup's
     // positions, and each setup is announced in turn.
-    let all = solve::setups(&game, None).unwrap();
+    let all = tabula::tree::roots(&game, None).unwrap();
     let whole =
         solve::solve_roots(&game, &all, 1, solve::Limits::default(), &|_| {}, &|_| {}).unwrap();
     let seen = std::sync::Mutex::new((Vec::new(), Vec::new()));
@@ -390,8 +390,14 @@ fn named(c) {
 }"#,
     );
     let e = solve_all(&tmp, &path).unwrap_err();
-    assert_eq!(e.kind, tabula::ErrorKind::Refused);
+    assert_eq!(
+        e.refusal(),
+        Some(tabula::Refusal::TooMuchChance { limit: 200_000 })
+    );
     assert!(e.message.contains("more than 200000 outcomes"), "{e}");
+    // Refused from a few lines of draws (1 + 10^3 + 10^6 + 10^9 draw
+    // sequences), not after listing 200,000 of them.
+    assert!(e.message.contains("outcomes at once, about 1.0e9"), "{e}");
 }
 
 #[test]
@@ -459,4 +465,67 @@ fn a_match_is_solved_game_by_game_each_worth_what_its_result_does_to_the_match()
     // The first game is played as the match wants, not as one game.
     let red = mix(&s, "red");
     assert!(!close(red[0].1, 2.0 / 3.0), "{red:?}");
+}
+
+/// A solve over many setups split in shares (`solve --shard K/N --json`)
+/// and added up by `tabula merge` is the single run's answer; shares of
+/// another split, a share twice or one missing are refused.
+#[test]
+fn a_solve_split_in_shares_merges_into_the_whole() {
+    // Three deals of a shuffled deck (the game of the test above).
+    let (tmp, path) = little(
+        "  deck: {per: game, visibility: hidden, unordered: true}\n  hand: {per: player, visibility: public}",
+        "  - put: {zone: deck, cards: [x, y, w]}\n  - shuffle: deck\n  - hook: deal",
+        r#"fn deal() { draw("", "deck", "a", "hand"); }
+fn step() { ask(players(), "pick", ["y", "n"], "picked"); }
+fn picked(c) {
+    if has("a", "hand", "x") { end_game("a"); } else { end_game("b"); }
+}"#,
+    );
+    let run = |args: &[&str]| -> std::process::Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(args)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap()
+    };
+    let game = path.to_str().unwrap();
+    let json = |o: &std::process::Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let whole = json(&run(&["solve", game, "--json"]));
+    let mut files = Vec::new();
+    for k in 1..=2 {
+        let share = run(&["solve", game, "--shard", &format!("{k}/2"), "--json"]);
+        let v = json(&share);
+        // Share 1 holds setups 0 and 2, share 2 setup 1.
+        assert_eq!(
+            v["parts"].as_array().unwrap().len(),
+            if k == 1 { 2 } else { 1 }
+        );
+        let f = tmp.path().join(format!("part-{k}.json"));
+        std::fs::write(&f, &share.stdout).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let merged = json(&run(&["merge", &files[1], &files[0], "--json"]));
+    for key in ["value", "win", "draw", "loss"] {
+        let (a, b) = (
+            merged["worth"][key].as_f64().unwrap(),
+            whole["worth"][key].as_f64().unwrap(),
+        );
+        assert!((a - b).abs() < 1e-12, "{key}: {a} merged, {b} whole");
+    }
+    assert_eq!(merged["setups"], 3);
+    let (a, b) = (
+        merged["setup_spread"].as_f64().unwrap(),
+        whole["setup_spread"].as_f64().unwrap(),
+    );
+    assert!((a - b).abs() < 1e-12, "spread: {a} merged, {b} whole");
+    // One share missing, or given twice: refused with which.
+    let o = run(&["merge", &files[0]]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("share 2/2 is missing"));
+    let o = run(&["merge", &files[0], &files[0], &files[1]]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("given twice"));
 }

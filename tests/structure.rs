@@ -100,6 +100,103 @@ fn modules_use_only_earlier_layers() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// The analysis layer's own order: the tree and what a position is worth
+/// at the bottom, the solvers over them, the bots, then what plays bots
+/// against each other. A file may use its own module and earlier ones.
+const ANALYSIS: &[&str] = &[
+    "shard", "worth", "tree", "solve", "evaluate", "cfr", "bot", "mccfr", "method", "response",
+    "sim", "sweep", "chart",
+];
+
+/// The analysis modules a file names, as `super::x` (from a file of
+/// analysis itself) or `crate::analysis::x`.
+fn analysis_uses(text: &str, top: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut prefixes = vec!["crate::analysis::"];
+    if top {
+        prefixes.push("super::");
+    }
+    for prefix in prefixes {
+        for (i, _) in text.match_indices(prefix) {
+            let name: String = text[i + prefix.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if ANALYSIS.contains(&name.as_str()) && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn analysis_modules_use_only_earlier_ones() {
+    let dir = src().join("analysis");
+    let mut wrong = Vec::new();
+    let mut seen = Vec::new();
+    for file in rust_files(&dir) {
+        let rel = file.strip_prefix(&dir).unwrap();
+        let me = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap();
+        let me = me.trim_end_matches(".rs");
+        if me == "mod" {
+            continue;
+        }
+        let Some(mine) = ANALYSIS.iter().position(|m| *m == me) else {
+            wrong.push(format!(
+                "{}: `{me}` is in no place of ANALYSIS",
+                file.display()
+            ));
+            continue;
+        };
+        seen.push(me.to_string());
+        // `super::` names a sibling only from a top-level file of analysis.
+        let top = rel.components().count() == 1;
+        let text = std::fs::read_to_string(&file).unwrap();
+        for used in analysis_uses(&text, top) {
+            let r = ANALYSIS.iter().position(|m| *m == used).unwrap();
+            if r > mine {
+                wrong.push(format!(
+                    "{}: `{me}` uses `{used}`, a later one",
+                    file.display()
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    for m in ANALYSIS {
+        assert!(
+            seen.iter().any(|s| s == m),
+            "no module `{m}` in src/analysis"
+        );
+    }
+    assert_eq!(
+        analysis_uses(
+            "use super::solve::X; crate::analysis::bot::make; super::super::y",
+            true
+        ),
+        vec!["bot", "solve"]
+    );
+}
+
+#[test]
+fn analysis_files_stay_under_about_600_lines() {
+    let mut long = Vec::new();
+    for file in rust_files(&src().join("analysis")) {
+        let n = std::fs::read_to_string(&file).unwrap().lines().count();
+        if n > 650 {
+            long.push(format!("{}: {n} lines", file.display()));
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
 #[test]
 fn the_layer_check_catches_an_upward_use() {
     assert_eq!(

@@ -4,7 +4,13 @@
 pub mod bot;
 pub mod cfr;
 pub mod chart;
+pub mod evaluate;
 pub mod mccfr;
+pub mod method;
+pub mod response;
+pub mod shard;
 pub mod sim;
 pub mod solve;
 pub mod sweep;
+pub mod tree;
+pub mod worth;

@@ -211,7 +211,7 @@ fn exact(game: &Game, cfg: &SimConfig, limits: Limits) -> Exact {
         },
         Err(e) => Exact::NotSolved {
             not_solved: match e.kind {
-                ErrorKind::Refused => e.message,
+                ErrorKind::Refused(_) => e.message,
                 _ => e.to_string(),
             },
         },

@@ -15,7 +15,44 @@ pub struct MergeArgs {
     pub out: super::sim::OutputArgs,
 }
 
+/// The shares of a solve (`solve --shard K/N --json`), if every file is one;
+/// None if none is; an error for a mix.
+fn solve_shares(files: &[PathBuf]) -> Result<Option<Vec<tabula::solve::SolvePart>>> {
+    let mut shares = Vec::new();
+    for f in files {
+        let text = tabula::files::read_text(f).map_err(|e| Error::io(f, e))?;
+        let is_share = serde_json::from_str::<serde_json::Value>(&text)
+            .is_ok_and(|v| v.get("solve_shard").is_some());
+        if !is_share {
+            if shares.is_empty() {
+                return Ok(None);
+            }
+            return Err(Error::usage(format!(
+                "{}: not a share of a solve, as the files before it are",
+                f.display()
+            )));
+        }
+        match serde_json::from_str(&text) {
+            Ok(p) => shares.push(p),
+            Err(e) => {
+                return Err(Error::usage(format!(
+                    "{}:{}:{}: not the JSON of `solve --shard K/N --json`: {e}",
+                    f.display(),
+                    e.line(),
+                    e.column()
+                )));
+            }
+        }
+    }
+    Ok(Some(shares))
+}
+
 pub fn run(a: MergeArgs) -> Result<i32> {
+    if let Some(shares) = solve_shares(&a.files)? {
+        let s = tabula::solve::merge(&shares)?;
+        super::solve::print_merged(&s, a.out.json);
+        return Ok(0);
+    }
     if let Some(c) = &a.out.chart {
         super::chart::check(c)?;
     }

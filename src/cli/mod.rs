@@ -109,8 +109,9 @@ pub enum Command {
     /// Sim (and solve) at every setting of some parameters: one table,
     /// one chart, e.g. `sweep experior wound_limit=20..200:20 --chart w.svg`.
     Sweep(sweep::SweepArgs),
-    /// Add up the shards of a sim split across machines
-    /// (`sim --shard K/N --json`) into the report of the whole run.
+    /// Add up the shards of a sim or a solve split across machines
+    /// (`sim --shard K/N --json`, `solve --shard K/N --json`) into the
+    /// report of the whole run.
     Merge(merge::MergeArgs),
     /// Solve a two-player zero-sum game: exactly, or by CFR where cards are hidden.
     Solve(solve::SolveArgs),
@@ -281,9 +282,5 @@ pub fn main() -> i32 {
 
 /// 3 for a refusal (a valid game the command cannot handle), else 1.
 pub fn exit_code(e: &tabula::Error) -> i32 {
-    if e.kind == tabula::ErrorKind::Refused {
-        3
-    } else {
-        1
-    }
+    if e.refusal().is_some() { 3 } else { 1 }
 }

@@ -16,7 +16,7 @@ use rustyline::{Config, Editor};
 
 use super::GameArgs;
 use super::line::{LineHelper, Words};
-use tabula::bot;
+use tabula::bot::{self, best};
 use tabula::core::{Event, Outcome, below};
 use tabula::definition::PlayerIx;
 use tabula::error::{Error, Result, did_you_mean};
@@ -183,6 +183,8 @@ struct Repl {
     private: Vec<Vec<String>>,
     /// Where this session last saved (saving there again asks nothing).
     saved_to: Option<PathBuf>,
+    /// What a `best` bot was last said to play (None: no such bot).
+    best_plays: Option<best::Plays>,
 }
 
 impl Repl {
@@ -204,6 +206,7 @@ impl Repl {
             at_keyboard: None,
             private: vec![Vec::new(); n],
             saved_to: None,
+            best_plays: None,
         }
     }
 
@@ -259,16 +262,45 @@ impl Repl {
             .iter()
             .any(|s| matches!(s, Seat::Bot(k) if k == "best"))
         {
-            println!(
-                "{}",
-                self.style.dim(&format!(
-                    "(A best bot plays the exact equilibrium once it is worked out, in the background and once for these rules: it is kept in {}. Until then, and where the game is too big to solve, it searches.)",
+            let plays = best::plays(&self.s.game, &self.s.state);
+            let line = match &plays {
+                best::Plays::Equilibrium => {
+                    "(The best bot plays the exact equilibrium, worked out before for these rules.)"
+                        .to_string()
+                }
+                best::Plays::SearchForNow => format!(
+                    "(The best bot searches while the exact equilibrium is worked out in the background, once for these rules (kept in {}); a line says when it plays it. A game too big to solve keeps the search.)",
                     tabula::files::cache_dir().join("equilibrium").display()
-                ))
-            );
+                ),
+                best::Plays::Search(why) => {
+                    format!("(The best bot searches here: no exact equilibrium, since {why}.)")
+                }
+            };
+            println!("{}", self.style.dim(&line));
+            self.best_plays = Some(plays);
         }
         let log = self.s.log.clone();
         self.print_events(&log);
+    }
+
+    /// A line when a best bot's background solve ends: it plays the
+    /// equilibrium from now on, or keeps searching, and why.
+    fn say_best_switch(&mut self) {
+        if self.best_plays != Some(best::Plays::SearchForNow) {
+            return;
+        }
+        let now = best::status(&self.s.game);
+        let line = match &now {
+            best::Plays::SearchForNow => return,
+            best::Plays::Equilibrium => {
+                "(The equilibrium is worked out: the best bot plays it from now on.)".to_string()
+            }
+            best::Plays::Search(why) => {
+                format!("(No exact equilibrium here ({why}): the best bot keeps searching.)")
+            }
+        };
+        println!("{}", self.style.dim(&line));
+        self.best_plays = Some(now);
     }
 
     fn print_events(&mut self, events: &[Event]) {
@@ -432,7 +464,10 @@ impl Repl {
                     print!("\r\x1b[K");
                 }
                 match step {
-                    Ok(Some((_, events))) => self.print_events(&events),
+                    Ok(Some((_, events))) => {
+                        self.print_events(&events);
+                        self.say_best_switch();
+                    }
                     Ok(None) => break,
                     Err(e) => {
                         println!("{}", self.style.red(&format!("error: {e}")));

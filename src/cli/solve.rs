@@ -7,6 +7,7 @@ use std::path::Path;
 use indicatif::ProgressDrawTarget;
 
 use super::GameArgs;
+use tabula::analysis::method;
 use tabula::definition::source;
 use tabula::error::Result;
 use tabula::{Build, Game};
@@ -78,6 +79,11 @@ pub struct SolveArgs {
     /// its value where the tree is too big to walk.
     #[arg(long, default_value_t = 20_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub eval_games: u64,
+    /// Solve only every N-th setup, from the K-th (1 <= K <= N), for a
+    /// solve over many setups split across machines: with --json, `tabula
+    /// merge` adds the shares up into the whole solve's answer.
+    #[arg(long, value_name = "K/N", value_parser = tabula::sim::Shard::parse, conflicts_with_all = ["from", "exploit"])]
+    pub shard: Option<tabula::sim::Shard>,
     /// Stop with a message past this many positions (each about 130 bytes).
     #[arg(long, default_value_t = solve::MAX_STATES)]
     pub max_states: usize,
@@ -107,8 +113,8 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
             let path = source::find(id, dir)?;
             let game = Game::load_path(&path, dir, &a.args.settings(), Build::default())?;
             let roots = match a.deals {
-                Some(n) => solve::sampled_setups(&game, n, a.seed.unwrap_or(0)),
-                None => solve::setups(&game, a.seed),
+                Some(n) => tabula::tree::sampled_roots(&game, n, a.seed.unwrap_or(0)),
+                None => tabula::tree::roots(&game, a.seed),
             };
             (game, roots)
         }
@@ -140,6 +146,22 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     } else {
         Spinner::new()
     };
+    if let Some(shard) = a.shard {
+        let mine = (0..many).filter(|&i| shard.takes(i)).count();
+        let part = roots.as_ref().map_err(Clone::clone).and_then(|roots| {
+            solve::solve_shard(
+                &game,
+                roots,
+                shard,
+                jobs,
+                limits,
+                &|n| spinner.show(n),
+                &|k| spinner.say(format!("{k} of {mine} (share {}/{})", shard.k, shard.n)),
+            )
+        });
+        spinner.finish();
+        return print_share(part, &a);
+    }
     let s = roots.as_ref().map_err(Clone::clone).and_then(|roots| {
         solve::solve_roots(&game, roots, jobs, limits, &|n| spinner.show(n), &|k| {
             spinner.say(format!("{k} of {many}"))
@@ -147,42 +169,49 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
     });
     let roots = roots.unwrap_or_default();
     spinner.finish();
-    let s = match s {
-        Ok(s) => s,
-        // Hidden information: CFR+ from the start (a saved position would
-        // need what each player believes of the cards they cannot see).
-        Err(e) if cfr::applies_after(&e) && a.from.is_none() => {
+    match s {
+        Ok(s) => print_exact(&game, &roots, &s, &a),
+        Err(e) => {
+            let asked = method::Asked {
+                from_position: a.from.is_some(),
+                chosen_setups: a.seed.is_some() || a.deals.is_some(),
+            };
+            match method::after_exact(&game, &e, asked) {
+                Some(next) => turn_to(&game, &a, next),
+                None => failed(e, a.json),
+            }
+        }
+    }
+}
+
+/// Say which method comes next, and why (not under --json), and run it.
+fn turn_to(game: &Game, a: &SolveArgs, next: method::Next) -> Result<i32> {
+    match next {
+        method::Next::Cfr { why } => {
             if !a.json {
-                let why = e.message.split_once(": ").map_or(&*e.message, |(_, w)| w);
-                let why = why.trim_end_matches(solve::HIDDEN).trim_end_matches(": ");
                 println!("hidden information ({why}): exact solving does not apply, so CFR+:");
             }
-            return run_cfr(&game, &a);
+            run_cfr(game, a)
         }
-        // Too much chance to list, and cards hidden: sampled CFR.
-        Err(e)
-            if e.message.contains(solve::TOO_MUCH_CHANCE)
-                && a.from.is_none()
-                && a.seed.is_none()
-                && a.deals.is_none()
-                && let Some(h) = solve::hidden_at_start(&game, 0) =>
-        {
+        method::Next::Mccfr { why } => {
             if !a.json {
-                println!(
-                    "too much chance to list (more than {} outcomes at once) and hidden information ({}), so Monte Carlo CFR:",
-                    solve::MAX_OUTCOMES,
-                    reason(&h.message)
-                        .trim_end_matches(solve::HIDDEN)
-                        .trim_end_matches(": ")
-                );
+                println!("{why}, so Monte Carlo CFR:");
             }
-            return run_mccfr(&game, &a);
+            run_mccfr(game, a)
         }
-        Err(e) => return failed(e, a.json),
-    };
+    }
+}
+
+/// The exact solution: JSON, or the value, strategies and figures asked.
+fn print_exact(
+    game: &Game,
+    roots: &[(f64, tabula::State)],
+    s: &solve::Solution,
+    a: &SolveArgs,
+) -> Result<i32> {
     if a.json {
         // The solution's fields, and each bot's exploitability.
-        let mut v = serde_json::to_value(&s).unwrap_or_default();
+        let mut v = serde_json::to_value(s).unwrap_or_default();
         if let Some(n) = a.deals {
             v["sampled_deals"] = n.into();
             v["interval95"] = (1.96 * s.setup_spread / (n as f64).sqrt()).into();
@@ -190,7 +219,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         if !a.exploit.is_empty() {
             let mut list = Vec::new();
             for kind in &a.exploit {
-                list.push(exploit(&game, &roots, &s, &a, kind)?.to_json(&s));
+                list.push(exploit(game, roots, s, a, kind)?.json(&s.head.players));
             }
             v["exploit"] = serde_json::Value::Array(list);
         }
@@ -236,7 +265,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         s.states, s.seconds, s.threads
     );
     for kind in &a.exploit {
-        let e = exploit(&game, &roots, &s, &a, kind)?;
+        let e = exploit(game, roots, s, a, kind)?;
         println!(
             "exploitability of {kind}: {:.4} (best response as {}: {:+.4}, as {}: {:+.4}; {:.1} s)",
             e.gain, s.head.players[0], e.best[0], s.head.players[1], e.best[1], e.seconds
@@ -268,6 +297,52 @@ fn print_matrix(m: &solve::Matrix, first: &str) {
     }
 }
 
+/// A share of a solve: its JSON for `tabula merge`, or a summary.
+fn print_share(part: Result<solve::SolvePart>, a: &SolveArgs) -> Result<i32> {
+    let part = match part {
+        Ok(p) => p,
+        Err(e) => return failed(e, a.json),
+    };
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&part).unwrap_or_default()
+        );
+        return Ok(0);
+    }
+    let (k, n) = (part.solve_shard.k, part.solve_shard.n);
+    println!(
+        "share {k}/{n} of {}: {} of {} setups solved, {} positions, in {:.2} s (run it with --json and add the shares up with `tabula merge`)",
+        part.head.game,
+        part.parts.len(),
+        part.setups,
+        part.states,
+        part.seconds
+    );
+    for s in &part.parts {
+        println!(
+            "  setup {}: chance {:.6}, value {:+.6}",
+            s.setup + 1,
+            s.chance,
+            s.worth.value
+        );
+    }
+    Ok(0)
+}
+
+/// A merged solve's answer, as `solve` prints one over many setups.
+pub(super) fn print_merged(s: &solve::Solution, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string_pretty(s).unwrap_or_default());
+        return;
+    }
+    print_head(&s.head, &s.worth);
+    println!(
+        "over {} setups (the setup decides {:.4} of it, as a standard deviation); {} positions in {:.2} s of all the shares",
+        s.setups, s.setup_spread, s.states, s.seconds
+    );
+}
+
 /// How much a best response wins against a bot kind.
 struct Exploit {
     kind: String,
@@ -279,13 +354,13 @@ struct Exploit {
 }
 
 impl Exploit {
-    fn to_json(&self, s: &solve::Solution) -> serde_json::Value {
+    fn json(&self, players: &[String; 2]) -> serde_json::Value {
         serde_json::json!({
             "bot": self.kind,
             "exploitability": self.gain,
             "best_response": {
-                s.head.players[0].clone(): self.best[0],
-                s.head.players[1].clone(): self.best[1],
+                players[0].clone(): self.best[0],
+                players[1].clone(): self.best[1],
             },
             "seconds": self.seconds,
         })
@@ -300,7 +375,7 @@ fn exploit(
     kind: &str,
 ) -> Result<Exploit> {
     let started = std::time::Instant::now();
-    let [r0, r1] = solve::best_response(game, roots, kind, a.samples)?;
+    let [r0, r1] = tabula::analysis::response::best_response(game, roots, kind, a.samples)?;
     // Against an optimal opponent a best response gets the game's value in
     // each seat; the excess is what the bot gives away.
     Ok(Exploit {
@@ -375,22 +450,42 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     spinner.finish();
     let s = match s {
         Ok(s) => s,
-        Err(e) if cfr::too_big(&e) => {
-            if !a.json {
-                println!(
-                    "too big for CFR+ over the whole tree ({}), so Monte Carlo CFR:",
-                    reason(&e.message)
-                );
-            }
-            return run_mccfr(game, a);
+        Err(e) => {
+            return match method::after_cfr(&e) {
+                Some(next) => turn_to(game, a, next),
+                None => failed(e, a.json),
+            };
         }
-        Err(e) => return failed(e, a.json),
     };
+    // Each bot's policy measured on the same tree.
+    let mut exploits = Vec::new();
+    for kind in &a.exploit {
+        let started = std::time::Instant::now();
+        let e = tabula::analysis::response::evaluate_bot(game, kind, a.samples, a.max_states)?;
+        exploits.push(Exploit {
+            kind: kind.clone(),
+            best: e.best_response,
+            gain: e.exploitability,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        let mut v = serde_json::to_value(&s).unwrap_or_default();
+        if !exploits.is_empty() {
+            let players = &s.head.players;
+            let list = exploits.iter().map(|x| x.json(players)).collect();
+            v["exploit"] = serde_json::Value::Array(list);
+        }
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(0);
     }
     print_head(&s.head, &s.worth);
+    for x in &exploits {
+        println!(
+            "{} bot: exploitability {:.6} (a best response gets {:+.6} as {}, {:+.6} as {})",
+            x.kind, x.gain, x.best[0], s.head.players[0], x.best[1], s.head.players[1]
+        );
+    }
     println!(
         "exploitability {:.6} after {} iterations of CFR+ (a best response gets {:+.6} as {}, {:+.6} as {}); the value is the average strategy's, within it",
         s.exploitability,
@@ -414,11 +509,6 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         s.infosets, s.nodes, s.setups, s.seconds
     );
     Ok(0)
-}
-
-/// A refusal's reason: its message after "solve cannot handle GAME: ".
-fn reason(message: &str) -> &str {
-    message.split_once(": ").map_or(message, |(_, w)| w)
 }
 
 /// Monte Carlo CFR where the tree is too big to walk whole: the average

@@ -89,11 +89,11 @@ impl State {
     pub fn arrange_deal(&mut self, slot: usize, shares: &[usize], ordered: bool) -> bool {
         let len = self.zones[slot].len();
         let n = deals(len, shares, ordered).filter(|&n| n <= u64::from(u32::MAX));
-        let (Some(n), Some(f)) = (n, self.forced.as_mut()) else {
+        let (Some(n), true) = (n, self.forced.is_some()) else {
             self.settle(slot);
             return false;
         };
-        f.shuffled.retain(|&s| s as usize != slot);
+        self.waiting.retain(|&s| s as usize != slot);
         let picks = unrank(len, shares, ordered, self.random_below(n));
         // The deal takes from the top (the end): round by round, a card
         // to each player in seat order.

@@ -74,7 +74,7 @@ impl State {
                 Setup::Hook { name } => self.run(game, events, name, Args::None)?,
             }
         }
-        self.settle_all();
+        self.settle_all(game);
         self.turn = 1;
         if self.logging {
             events.push(Event::Turn { turn: 1 });

@@ -45,9 +45,6 @@ pub struct Forced {
     pub draws: Vec<u32>,
     pub used: usize,
     pub wanted: Option<u32>,
-    /// Slots whose shuffle waits until their order is looked at
-    /// (`State::shuffle_later`).
-    pub shuffled: Vec<u32>,
 }
 
 impl Forced {

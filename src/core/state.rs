@@ -27,6 +27,10 @@ pub struct State {
     pub(super) rng: ChaCha8Rng,
     /// Draws given in place of the RNG's (`Forced`): chance enumerated.
     pub(super) forced: Option<super::Forced>,
+    /// Slots whose shuffle waits until their order is looked at
+    /// (`shuffle_later`): only while chance is enumerated. A pile in a
+    /// zone marked `unordered` may wait from one position to the next.
+    pub(super) waiting: Vec<u32>,
     /// Next flow step to run.
     pub(super) cursor: usize,
     pub(super) turn: u32,
@@ -80,6 +84,7 @@ impl State {
             origins: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced,
+            waiting: Vec::new(),
             cursor: 0,
             turn: 0,
             active: 0,
@@ -258,40 +263,40 @@ impl State {
     /// player gets at once (`arrange_deal`); otherwise it is
     /// `shuffle_slot`.
     pub fn shuffle_later(&mut self, slot: usize) {
-        match &mut self.forced {
-            Some(f) if self.zones[slot].len() > 1 => {
-                if !f.shuffled.contains(&(slot as u32)) {
-                    f.shuffled.push(slot as u32);
-                }
+        if self.forced.is_some() && self.zones[slot].len() > 1 {
+            if !self.waiting.contains(&(slot as u32)) {
+                self.waiting.push(slot as u32);
             }
-            _ => self.shuffle_slot(slot),
+        } else {
+            self.shuffle_slot(slot);
         }
     }
     /// Whether any pile's shuffle waits (`shuffle_later`).
     #[inline]
     pub fn any_waiting(&self) -> bool {
-        self.forced.as_ref().is_some_and(|f| !f.shuffled.is_empty())
+        !self.waiting.is_empty()
     }
     /// Whether `slot`'s shuffle waits (`shuffle_later`).
     #[inline]
     pub fn waits_shuffle(&self, slot: usize) -> bool {
-        self.forced
-            .as_ref()
-            .is_some_and(|f| f.shuffled.contains(&(slot as u32)))
+        self.waiting.contains(&(slot as u32))
     }
     /// Draw the order of `slot` if its shuffle waits.
     pub fn settle(&mut self, slot: usize) {
-        if let Some(f) = &mut self.forced
-            && let Some(i) = f.shuffled.iter().position(|&s| s as usize == slot)
-        {
-            f.shuffled.remove(i);
+        if let Some(i) = self.waiting.iter().position(|&s| s as usize == slot) {
+            self.waiting.remove(i);
             self.shuffle_slot(slot);
         }
     }
     /// Draw the order of every slot whose shuffle waits (a hook's run is
-    /// over: its position is to be complete).
-    pub fn settle_all(&mut self) {
-        while let Some(&s) = self.forced.as_ref().and_then(|f| f.shuffled.first()) {
+    /// over: its position is to be complete), but for the piles of zones
+    /// marked `unordered`: their order never matters, so they stay a set
+    /// of cards whose order is drawn only when a later hook looks at it
+    /// (two positions that differ only in it are one, `State::key`).
+    pub fn settle_all(&mut self, game: &(impl super::AsDef + ?Sized)) {
+        let def = game.def();
+        let unordered = |s: u32| def.zones[def.zone_of_slot(s as usize)].unordered;
+        while let Some(&s) = self.waiting.iter().find(|&&s| !unordered(s)) {
             self.settle(s as usize);
         }
     }
@@ -502,6 +507,7 @@ impl State {
             origins: Vec::new(),
             rng: self.rng.clone(),
             forced: None,
+            waiting: Vec::new(),
             cursor: 0,
             turn: 0,
             active: 0,

@@ -371,6 +371,17 @@ impl Def {
             Per::Game => z.slot,
         }
     }
+    /// The zone a state slot belongs to (slots are laid out zone by zone).
+    pub fn zone_of_slot(&self, slot: usize) -> usize {
+        let per = |z: &Zone| match z.per {
+            Per::Player => self.nplayers(),
+            Per::Game => 1,
+        };
+        self.zones
+            .iter()
+            .position(|z| slot < z.slot + per(z))
+            .unwrap_or(0)
+    }
     /// The owners to iterate for a zone: every player, or just one slot.
     pub fn owners(&self, zone: usize) -> std::ops::Range<PlayerIx> {
         match self.zones[zone].per {

@@ -219,6 +219,47 @@ pub fn prepare(game: Game, st: State) {
     });
 }
 
+/// What the `best` bot plays in a game and setting, as known now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Plays {
+    /// The exact equilibrium: it is solved (or read from the cache).
+    Equilibrium,
+    /// The search bot, for now: the solve is under way or not yet begun.
+    SearchForNow,
+    /// The search bot, for good here, and why.
+    Search(String),
+}
+
+/// What `best` plays in `game` from `st`: the search bot where exact play
+/// cannot apply (not two players, or hidden cards a player cannot deduce
+/// at the start, found at once from the definition and the setup), or
+/// where a solve refused; the equilibrium once one is known.
+pub fn plays(game: &Game, st: &State) -> Plays {
+    if let Some(e) = solve::refusal(game).or_else(|| solve::hidden_at(game, st)) {
+        let why = e.message.split_once(": ").map_or(&*e.message, |(_, w)| w);
+        let why = why.trim_end_matches(solve::HIDDEN).trim_end_matches(": ");
+        return Plays::Search(why.to_string());
+    }
+    status(game)
+}
+
+/// `plays` as far as this process knows it, cheaply: whether a solve
+/// found the equilibrium or refused (for a line when that changes).
+pub fn status(game: &Game) -> Plays {
+    let k = known(game);
+    if let Some(why) = k.refused.lock().ok().and_then(|r| r.clone()) {
+        let why = why
+            .split_once(": ")
+            .map_or(why.clone(), |(_, w)| w.to_string());
+        return Plays::Search(why);
+    }
+    if k.values.read().is_ok_and(|v| !v.is_empty()) {
+        Plays::Equilibrium
+    } else {
+        Plays::SearchForNow
+    }
+}
+
 /// Why `best` plays as the search bot in this game and setting, once known
 /// (a refusal kept on disk counts): None while it may still solve.
 pub fn refusal(game: &Game) -> Option<String> {
@@ -341,7 +382,7 @@ impl Best {
         };
         // Moves followed by chance are worth the mix of where it leads.
         let value = |moves: &[(PlayerIx, Choice)]| -> Option<f64> {
-            let outs = solve::outcomes(game, st, moves).ok()?;
+            let outs = crate::analysis::tree::children(game, st, moves).ok()?;
             outs.iter()
                 .map(|(p, s)| one(s).map(|v| p * v))
                 .sum::<Option<f64>>()

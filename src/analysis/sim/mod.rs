@@ -21,7 +21,6 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use crate::analysis::bot;
 use crate::analysis::bot::bot_seed;
@@ -53,35 +52,7 @@ impl SimConfig {
     }
 }
 
-/// The K-th of N shares of a run's games (1-based, as `--shard K/N`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub k: u64,
-    pub n: u64,
-}
-
-impl Shard {
-    /// `K/N` with 1 <= K <= N.
-    pub fn parse(s: &str) -> std::result::Result<Shard, String> {
-        let bad = || format!("`{s}`: expected K/N with 1 <= K <= N, e.g. 3/8");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (k, n) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if k == 0 || k > n {
-            return Err(bad());
-        }
-        Ok(Shard { k, n })
-    }
-
-    /// Game numbers of this share of `games` games: consecutive ranges
-    /// that cover them all, sizes differing by at most one.
-    pub fn range(self, games: u64) -> Range<u64> {
-        let at = |k: u64| (u128::from(games) * u128::from(k) / u128::from(self.n)) as u64;
-        at(self.k - 1)..at(self.k)
-    }
-}
+pub use super::shard::Shard;
 
 /// One simulated game.
 #[derive(Debug, Clone, PartialEq)]

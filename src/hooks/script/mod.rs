@@ -5,7 +5,10 @@
 //! through the core's operations, so a run can be traced.
 
 mod api;
+mod ctx;
 mod value;
+
+pub(crate) use ctx::Ctx;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -17,7 +20,7 @@ use rhai::{
 };
 use thread_local::ThreadLocal;
 
-use crate::core::ops::{Op, Read, Val, Write};
+use crate::core::ops::Op;
 use crate::core::{Args, Call, Event, Hooks, State, Traceable};
 use crate::definition::{Def, ScriptRef};
 use crate::error::{Error, ErrorKind, Pos, Result};
@@ -217,102 +220,10 @@ pub(crate) struct Keys {
     pub cards: Vec<ImmutableString>,
 }
 
-/// What a running hook can reach.
-pub(crate) struct Ctx {
-    pub def: Arc<Def>,
-    pub keys: Arc<Keys>,
-    pub state: State,
-    pub events: Vec<Event>,
-    /// The reads and writes of this run, when it is being recorded.
-    pub trace: Option<Vec<Op>>,
-    /// What this run has logged and asked so far, against its budgets.
-    pub spent: Spent,
-}
-
-/// A hook run's use of the budgets that keep a runaway script from filling
-/// memory before the operation limit stops it.
-#[derive(Default)]
-pub(crate) struct Spent {
-    pub log_bytes: usize,
-    pub options: usize,
-}
-
 /// Log text one hook run may write.
 pub const MAX_LOG_BYTES: usize = 1024 * 1024;
 /// Options (summed over deciders) one hook run may ask for.
 pub const MAX_ASKED_OPTIONS: usize = 100_000;
-
-impl Ctx {
-    /// Read the state (recorded for the memo).
-    pub fn read(&mut self, key: Read) -> Val {
-        if self.state.any_waiting() {
-            self.settle_read(&key);
-        }
-        let v = self.state.read(&key);
-        if let Some(t) = &mut self.trace {
-            t.push(Op::Read(key, v.clone()));
-        }
-        v
-    }
-
-    pub fn read_int(&mut self, key: Read) -> i64 {
-        match self.read(key) {
-            Val::Int(i) => i,
-            Val::Cards(c) => c.len() as i64,
-        }
-    }
-
-    /// Change the state (recorded for the memo).
-    pub fn write(&mut self, w: Write) -> Fallible<()> {
-        if self.state.any_waiting() {
-            self.settle_write(&w);
-        }
-        if !self.state.write(&w) {
-            let why = match &w {
-                Write::AddStat(..) => "add_stat: the stat would leave the 64-bit integer range",
-                Write::AddVar(..) => "add_var: the var would leave the 64-bit integer range",
-                Write::MoveCard { .. } => "move_card: the card is not in that zone",
-                _ => "the change cannot apply to this state",
-            };
-            return Err(why.into());
-        }
-        if let Some(t) = &mut self.trace {
-            t.push(Op::Write(w));
-        }
-        Ok(())
-    }
-
-    /// The run drew from the RNG: it cannot be replayed from a record.
-    /// A read of the order of a pile whose shuffle waits draws it first
-    /// (`State::shuffle_later`); which cards it holds, and how many, do
-    /// not need it.
-    fn settle_read(&mut self, key: &Read) {
-        match *key {
-            Read::Cards(s) | Read::Entries(s) => self.state.settle(s as usize),
-            Read::Draw { from, to, .. } => {
-                self.state.settle(from as usize);
-                self.state.settle(to as usize);
-            }
-            _ => {}
-        }
-    }
-
-    /// So does a change to such a pile.
-    fn settle_write(&mut self, w: &Write) {
-        match *w {
-            Write::MoveCard { from, to, .. } | Write::MoveAll { from, to, .. } => {
-                self.state.settle(from);
-                self.state.settle(to);
-            }
-            Write::Turn { slot, .. } | Write::TurnAll { slot, .. } => self.state.settle(slot),
-            _ => {}
-        }
-    }
-
-    pub fn impure(&mut self) {
-        self.trace = None;
-    }
-}
 
 thread_local! {
     static CTX: RefCell<Option<Ctx>> = const { RefCell::new(None) };
@@ -439,14 +350,13 @@ impl RhaiHooks {
         let engine = self.engines.get_or(|| new_engine(&self.dir));
         state.lend(|state| {
             CTX.with(|c| {
-                *c.borrow_mut() = Some(Ctx {
-                    def: self.def.clone(),
-                    keys: self.keys.clone(),
+                *c.borrow_mut() = Some(Ctx::new(
+                    self.def.clone(),
+                    self.keys.clone(),
                     state,
-                    events: std::mem::take(events),
-                    trace: record.then(Vec::new),
-                    spent: Spent::default(),
-                })
+                    std::mem::take(events),
+                    record,
+                ))
             });
             let result = match call.args {
                 Args::None => self.invoke(engine, call.hook, ()),
@@ -470,10 +380,9 @@ impl RhaiHooks {
             let Some(cx) = cx else {
                 unreachable!("hook context vanished")
             };
-            *events = cx.events;
-            let mut state = cx.state;
-            state.settle_all();
-            (state, (result.map(|_| ()), cx.trace))
+            let (state, run_events, trace) = cx.finish();
+            *events = run_events;
+            (state, (result.map(|_| ()), trace))
         })
     }
 

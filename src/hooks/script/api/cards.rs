@@ -37,7 +37,7 @@ pub(super) fn register(engine: &mut Engine) {
                 let c = cx.card(card)?;
                 let (z, b) = cx.zone_slot(to_owner, to)?;
                 let (a, by) = cx.leaving_slot(from_owner, from, z)?;
-                if !cx.state.slot(a).contains(&c) {
+                if cx.read_int(Read::Has(ix(a), c)) == 0 {
                     return Err(format!("`{card}` is not in {from_owner} {from}").into());
                 }
                 may_hold(cx, z, &[c])?;
@@ -182,14 +182,9 @@ fn deal(cx: &mut Ctx, from_owner: &str, from: &str, to: &str, each: i64) -> Fall
     }
     let players = cx.def.players.len();
     let (a, by) = cx.leaving_slot(from_owner, from, z)?;
-    let shares = crate::core::deal_shares(cx.state.slot(a).len(), players, each);
-    let mut waits = false;
-    if cx.state.waits_shuffle(a) {
-        cx.impure();
-        waits = cx
-            .state
-            .arrange_deal(a, &shares, !cx.def.zones[z].unordered);
-    }
+    let left = cx.read_int(Read::Count(ix(a))) as usize;
+    let shares = crate::core::deal_shares(left, players, each);
+    let waits = cx.arrange_deal(a, &shares, !cx.def.zones[z].unordered);
     for round in 0..each {
         for (p, &share) in shares.iter().enumerate() {
             if round >= share {
@@ -207,7 +202,7 @@ fn deal(cx: &mut Ctx, from_owner: &str, from: &str, to: &str, each: i64) -> Fall
         }
     }
     if waits {
-        cx.state.shuffle_later(a);
+        cx.wait_again(a);
     }
     Ok(())
 }

@@ -13,8 +13,7 @@ pub(super) fn register(engine: &mut Engine) {
             if n <= 0 {
                 return Err(format!("random({n}): n must be positive").into());
             }
-            cx.impure();
-            Ok(cx.state.random_below(n as u64) as i64)
+            Ok(cx.random_below(n as u64) as i64)
         })
     });
     engine.register_fn("roll", |die: &str| {
@@ -22,10 +21,9 @@ pub(super) fn register(engine: &mut Engine) {
             let Some(d) = cx.def.die(die) else {
                 return unknown("die", die, cx.def.dice.iter().map(|d| d.id.clone()));
             };
-            cx.impure();
-            let faces = &cx.def.dice[d].faces;
-            let f = cx.state.random_below(faces.len() as u64) as usize;
-            Ok(ImmutableString::from(faces[f].as_str()))
+            let n = cx.def.dice[d].faces.len() as u64;
+            let f = cx.random_below(n) as usize;
+            Ok(ImmutableString::from(cx.def.dice[d].faces[f].as_str()))
         })
     });
     // Face `i` (0-based) of a die, as a flow step's `set:` stores it.
@@ -44,8 +42,7 @@ pub(super) fn register(engine: &mut Engine) {
     engine.register_fn("shuffle", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
-            cx.impure();
-            cx.state.shuffle_later(slot);
+            cx.shuffle(slot);
             Ok(())
         })
     });

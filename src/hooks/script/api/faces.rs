@@ -78,7 +78,7 @@ fn turn(cx: &mut Ctx, what: &str, owner: &str, zone: &str, at: TurnAt, down: boo
     if cx.write(Write::Turn { at, slot, down }).is_ok() {
         return Ok(());
     }
-    let n = cx.state.slot(slot).len();
+    let n = cx.read_int(Read::Count(ix(slot))) as usize;
     let way = if down { "up" } else { "down" };
     Err(match at {
         TurnAt::Card(c) => format!(

@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub(super) fn register(engine: &mut Engine) {
     // Whether the game is being watched (false in bots' playouts). Scripts
     // need not ask: `log` builds its text only then (below).
-    engine.register_fn("logging", || with_ctx(|cx| Ok(cx.state.logging())));
+    engine.register_fn("logging", || with_ctx(|cx| Ok(cx.logging())));
     lazy_log(engine);
     engine.register_fn("end_game", |winner: &str| {
         with_ctx(|cx| {
@@ -262,7 +262,7 @@ fn ask(
     then: &str,
     details: Map,
 ) -> Fallible<()> {
-    let (players, logging) = with_ctx(|cx| Ok((deciders(cx, who)?, cx.state.logging())))?;
+    let (players, logging) = with_ctx(|cx| Ok((deciders(cx, who)?, cx.logging())))?;
     let lists = with_ctx(|cx| per_decider(cx, name, &players, options))?;
     if players.is_empty() || lists.iter().any(Array::is_empty) {
         return Err(format!("ask `{name}`: no players or no options").into());
@@ -405,7 +405,7 @@ fn lazy_log(engine: &mut Engine) {
     let log = |context: &mut rhai::EvalContext,
                to: Option<&rhai::Expression>,
                text: &rhai::Expression| {
-        if !with_ctx(|cx| Ok(cx.state.logging()))? {
+        if !with_ctx(|cx| Ok(cx.logging()))? {
             return Ok(Dynamic::UNIT);
         }
         let to = match to {

@@ -45,9 +45,8 @@ pub(super) fn register(engine: &mut Engine) {
     // With the game's RNG, so seed + moves reproduce a game.
     engine.register_fn("shuffle", |list: &mut Array| {
         with_ctx(|cx| {
-            cx.impure();
             for i in (1..list.len()).rev() {
-                let j = cx.state.random_below(i as u64 + 1) as usize;
+                let j = cx.random_below(i as u64 + 1) as usize;
                 list.swap(i, j);
             }
             Ok(())
@@ -58,8 +57,7 @@ pub(super) fn register(engine: &mut Engine) {
             if list.is_empty() {
                 return Ok(Dynamic::UNIT);
             }
-            cx.impure();
-            let i = cx.state.random_below(list.len() as u64) as usize;
+            let i = cx.random_below(list.len() as u64) as usize;
             Ok(list[i].clone())
         })
     });

@@ -22,17 +22,20 @@ use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use super::bot::{Bot, mcts};
+mod measure;
+
 use super::cfr;
 use super::solve::{self, Header, Worth};
+use super::tree;
 use crate::core::{Choice, State};
 use crate::definition::PlayerIx;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Refusal, Result};
 use crate::game::Game;
+pub use measure::Policy;
+use measure::{evaluate, openings, probe};
 
 /// How the players' choices are sampled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -132,20 +135,6 @@ pub struct McSolution {
     pub openings: Vec<cfr::InfoStrategy>,
 }
 
-/// A player's information set at `st`: what they see, with others' secret
-/// choices taken back (as play shows it), and who they are.
-pub(crate) fn info_key(game: &Game, st: &State, p: PlayerIx) -> u64 {
-    let chosen = st
-        .decision()
-        .is_some_and(|d| d.chosen.iter().any(Option::is_some));
-    let seen = if chosen {
-        st.unseen_choices_taken_back(p).seen_and_unseen(game, p).0
-    } else {
-        st.seen_and_unseen(game, p).0
-    };
-    cfr::mix(&[seen, p as u64])
-}
-
 struct Set {
     start: u32,
     n: u32,
@@ -167,7 +156,7 @@ impl Table {
             let s = s as usize;
             if self.sets[s].n as usize != n {
                 return Err(Error::new(
-                    ErrorKind::Refused,
+                    ErrorKind::Refused(Refusal::UnclearChoices),
                     format!(
                         "solve cannot handle {}: a player has different choices in positions they cannot tell apart",
                         game.id()
@@ -178,7 +167,7 @@ impl Table {
         }
         if self.sets.len() >= max {
             return Err(Error::new(
-                ErrorKind::Refused,
+                ErrorKind::Refused(Refusal::TooManyPositions { limit: max }),
                 format!(
                     "solve cannot handle {}: MCCFR met more than {max} information sets (a smaller setting fits)",
                     game.id()
@@ -303,7 +292,9 @@ impl Learner<'_> {
     fn decider(&self, st: &State, depth: usize) -> Walk<PlayerIx> {
         if depth >= self.depth_limit {
             return Err(Stop::Error(Error::new(
-                ErrorKind::Refused,
+                ErrorKind::Refused(Refusal::TooDeep {
+                    limit: self.depth_limit,
+                }),
                 format!(
                     "solve cannot handle {}: a line of play runs past {} decisions without ending",
                     self.game.id(),
@@ -313,7 +304,7 @@ impl Learner<'_> {
         }
         st.first_waiting().ok_or_else(|| {
             Stop::Error(Error::new(
-                ErrorKind::Refused,
+                ErrorKind::Refused(Refusal::Other),
                 format!(
                     "solve cannot handle {}: a position that is neither over nor waits for a choice",
                     self.game.id()
@@ -339,7 +330,7 @@ impl Learner<'_> {
         }
         let p = self.decider(st, depth)?;
         let legal = st.legal(p).to_vec();
-        let key = info_key(self.game, st, p);
+        let key = tree::observation(self.game, st, p);
         let s = self
             .table
             .set(self.game, key, legal.len(), self.limits.max_infosets)?;
@@ -373,7 +364,7 @@ impl Learner<'_> {
         let p = self.decider(st, depth)?;
         let legal = st.legal(p).to_vec();
         let n = legal.len();
-        let key = info_key(self.game, st, p);
+        let key = tree::observation(self.game, st, p);
         let s = self
             .table
             .set(self.game, key, n, self.limits.max_infosets)?;
@@ -411,77 +402,6 @@ impl Learner<'_> {
     }
 }
 
-/// The average strategy of a table as a bot: it samples the mix of the
-/// information set it is in (uniform in one the learning never met).
-pub struct Policy<'a> {
-    pub table: &'a Table,
-    rng: ChaCha8Rng,
-}
-
-impl<'a> Policy<'a> {
-    pub fn new(table: &'a Table, seed: u64) -> Policy<'a> {
-        Policy {
-            table,
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
-}
-
-impl Bot for Policy<'_> {
-    fn name(&self) -> &str {
-        "mccfr"
-    }
-    fn choose(&mut self, game: &Game, state: &State, player: PlayerIx) -> Option<Choice> {
-        let mix = self.policy(game, state, player)?;
-        let probs: Vec<f64> = mix.iter().map(|(_, p)| *p).collect();
-        Some(mix[sample(&mut self.rng, &probs)].0.clone())
-    }
-    fn policy(
-        &mut self,
-        game: &Game,
-        state: &State,
-        player: PlayerIx,
-    ) -> Option<Vec<(Choice, f64)>> {
-        let legal = state.legal(player);
-        if legal.is_empty() {
-            return None;
-        }
-        let probs = (self.table.average(info_key(game, state, player)))
-            .filter(|p| p.len() == legal.len())
-            .unwrap_or_else(|| vec![1.0 / legal.len() as f64; legal.len()]);
-        Some(legal.iter().cloned().zip(probs).collect())
-    }
-}
-
-/// One game from `seed` between two bots: the first player's payoff and
-/// its result.
-fn duel(game: &Game, seed: u64, bots: &mut [&mut dyn Bot; 2]) -> Result<Worth> {
-    let mut st = State::new_quiet(game, seed)?;
-    let mut n = 0usize;
-    while let Some(p) = st.first_waiting() {
-        n += 1;
-        if n > solve::MAX_DEPTH {
-            return Err(Error::new(
-                ErrorKind::Refused,
-                format!("a game of {} ran past {n} decisions", game.id()),
-            ));
-        }
-        let c = bots[p]
-            .choose(game, &st, p)
-            .ok_or_else(|| Error::usage("a bot found no legal choice"))?;
-        st.apply_unchecked(game, p, c)?;
-    }
-    Ok(Worth::at(game, &st))
-}
-
-/// The mean of `xs` and its 95% interval.
-fn mean95(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len().max(1) as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, 1.96 * (var / n).sqrt())
-}
-
 /// What MCCFR reports as it goes: iterations done and information sets.
 pub type OnProgress<'a> = &'a (dyn Fn(u64, usize) + Sync);
 
@@ -491,27 +411,28 @@ pub fn solve(game: &Game, limits: McLimits, progress: OnProgress) -> Result<McSo
     if let Some(e) = solve::refusal(game) {
         return Err(e);
     }
-    let (table, sampling, iterations) = cfr::deep(|| learn(game, limits, started, progress))?;
+    let (table, sampling, iterations) = tree::deep(|| learn(game, limits, started, progress))?;
     let policy = |key: u64| table.average(key);
-    let (worth, interval95, exploitability) = match cfr::judge(game, &policy, limits.exact_nodes) {
-        Ok((worth, brs)) => (
-            worth,
-            0.0,
-            Exploitability {
-                exact: true,
-                value: (brs[0] + brs[1]) / 2.0,
-                interval95: 0.0,
-                best_response: brs,
-                by: "best response".into(),
-            },
-        ),
-        // No exact measure (the tree is too big): by play.
-        Err(e) if e.kind == ErrorKind::Refused => {
-            let (worth, interval) = evaluate(game, &table, limits)?;
-            (worth, interval, probe(game, &table, limits)?)
-        }
-        Err(e) => return Err(e),
-    };
+    let (worth, interval95, exploitability) =
+        match super::evaluate::judge(game, &policy, limits.exact_nodes) {
+            Ok((worth, brs)) => (
+                worth,
+                0.0,
+                Exploitability {
+                    exact: true,
+                    value: (brs[0] + brs[1]) / 2.0,
+                    interval95: 0.0,
+                    best_response: brs,
+                    by: "best response".into(),
+                },
+            ),
+            // No exact measure (the tree is too big): by play.
+            Err(e) if e.refusal().is_some() => {
+                let (worth, interval) = evaluate(game, &table, limits)?;
+                (worth, interval, probe(game, &table, limits)?)
+            }
+            Err(e) => return Err(e),
+        };
     let openings = openings(game, &table, limits.seed)?;
     Ok(McSolution {
         head: Header::of(game),
@@ -591,96 +512,4 @@ fn learn(
         }
     }
     Ok((me.table, sampling, t))
-}
-
-/// The average strategy against itself over `eval_games` games.
-fn evaluate(game: &Game, table: &Table, limits: McLimits) -> Result<(Worth, f64)> {
-    let games: Vec<Worth> = (0..limits.eval_games)
-        .into_par_iter()
-        .map(|k| {
-            let seed = super::bot::bot_seed(limits.seed ^ 0xE7A1, k as usize, 0);
-            let (mut a, mut b) = (Policy::new(table, seed), Policy::new(table, seed ^ 1));
-            duel(game, seed, &mut [&mut a, &mut b])
-        })
-        .collect::<Result<_>>()?;
-    let values: Vec<f64> = games.iter().map(|w| w.value).collect();
-    let (_, interval) = mean95(&values);
-    let w = 1.0 / games.len().max(1) as f64;
-    Ok((Worth::mix(games.into_iter().map(|g| (w, g))), interval))
-}
-
-/// A lower bound of the exploitability: the search bot against the
-/// average strategy, `probe_games` in each seat.
-fn probe(game: &Game, table: &Table, limits: McLimits) -> Result<Exploitability> {
-    let budget = mcts::Budget {
-        iterations: limits.probe_iterations,
-        time: None,
-    };
-    let mut gains = Vec::new();
-    let mut brs = [0.0; 2];
-    for (seat, br) in brs.iter_mut().enumerate() {
-        let got: Vec<f64> = (0..limits.probe_games)
-            .into_par_iter()
-            .map(|k| {
-                let seed = super::bot::bot_seed(limits.seed ^ 0x9B0E, k as usize, seat);
-                let mut search = mcts::Mcts::new(seed, budget);
-                let mut policy = Policy::new(table, seed ^ 1);
-                let w = if seat == 0 {
-                    duel(game, seed, &mut [&mut search, &mut policy])?
-                } else {
-                    duel(game, seed, &mut [&mut policy, &mut search])?
-                };
-                Ok(if seat == 0 { w.value } else { -w.value })
-            })
-            .collect::<Result<_>>()?;
-        *br = mean95(&got).0;
-        gains.push(got);
-    }
-    // The bound is the mean of the two seats' returns: pair the seats'
-    // games for its interval.
-    let paired: Vec<f64> = gains[0]
-        .iter()
-        .zip(&gains[1])
-        .map(|(a, b)| (a + b) / 2.0)
-        .collect();
-    let (value, interval95) = mean95(&paired);
-    Ok(Exploitability {
-        exact: false,
-        value,
-        interval95,
-        best_response: brs,
-        by: format!("mcts:{}", limits.probe_iterations),
-    })
-}
-
-/// The average strategy of each player at their first decision from the
-/// setup of `seed`.
-fn openings(game: &Game, table: &Table, seed: u64) -> Result<Vec<cfr::InfoStrategy>> {
-    let def = game.def();
-    let mut st = State::new_quiet(game, super::bot::bot_seed(seed, 0, 0))?;
-    let mut out = Vec::new();
-    let mut seen = [false; 2];
-    let mut policy = Policy::new(table, seed);
-    while let Some(p) = st.first_waiting() {
-        if seen.iter().all(|s| *s) || out.len() > 8 {
-            break;
-        }
-        let mix = policy.policy(game, &st, p).unwrap_or_default();
-        if !seen[p] {
-            seen[p] = true;
-            out.push(cfr::InfoStrategy {
-                player: def.players[p].id.clone(),
-                knows: cfr::knows_now(game, &st, p),
-                mix: mix
-                    .iter()
-                    .map(|(c, q)| (c.text(game).to_string(), *q))
-                    .collect(),
-            });
-        }
-        let Some(c) = policy.choose(game, &st, p) else {
-            break;
-        };
-        st.apply_unchecked(game, p, c)?;
-    }
-    Ok(out)
 }

@@ -1,0 +1,201 @@
+//! What a running hook can reach: the definition, its log and budgets, and
+//! the state behind a door. The state is private to this file, so every
+//! API function reaches it through `read` and `write` (traced for the
+//! memo) or through a chance draw (which marks the run as not replayable):
+//! the memo's rule, "a hook reaches the state only through the
+//! operations", is a type, not a convention.
+
+use std::sync::Arc;
+
+use super::{Fallible, Keys};
+use crate::core::ops::{Op, Read, Val, Write};
+use crate::core::{Event, State};
+use crate::definition::Def;
+
+pub(crate) struct Ctx {
+    pub def: Arc<Def>,
+    pub keys: Arc<Keys>,
+    state: State,
+    pub events: Vec<Event>,
+    /// The reads and writes of this run, when it is being recorded.
+    trace: Option<Vec<Op>>,
+    /// What this run has logged and asked so far, against its budgets.
+    pub spent: Spent,
+    /// Waiting piles of `unordered` zones whose order this run drew: they
+    /// wait again when it ends (their order never matters to the rules).
+    rewait: Vec<usize>,
+}
+
+/// A hook run's use of the budgets that keep a runaway script from filling
+/// memory before the operation limit stops it.
+#[derive(Default)]
+pub(crate) struct Spent {
+    pub log_bytes: usize,
+    pub options: usize,
+}
+
+impl Ctx {
+    /// A run on `state`; with `record`, its operations are traced.
+    pub fn new(
+        def: Arc<Def>,
+        keys: Arc<Keys>,
+        state: State,
+        events: Vec<Event>,
+        record: bool,
+    ) -> Ctx {
+        Ctx {
+            def,
+            keys,
+            state,
+            events,
+            trace: record.then(Vec::new),
+            spent: Spent::default(),
+            rewait: Vec::new(),
+        }
+    }
+
+    /// The run's end: the state (every waiting pile drawn, so that a
+    /// position holds its cards in an order), its events, and its trace
+    /// (None if it drew from the RNG).
+    pub fn finish(self) -> (State, Vec<Event>, Option<Vec<Op>>) {
+        let mut state = self.state;
+        state.settle_all(&*self.def);
+        for s in self.rewait {
+            state.shuffle_later(s);
+        }
+        (state, self.events, self.trace)
+    }
+
+    /// Read the state (recorded for the memo).
+    pub fn read(&mut self, key: Read) -> Val {
+        let mut one_drawn = None;
+        if self.state.any_waiting() {
+            one_drawn = self.settle_read(&key);
+        }
+        let v = self.state.read(&key);
+        if let Some(s) = one_drawn {
+            self.state.shuffle_later(s);
+        }
+        if let Some(t) = &mut self.trace {
+            t.push(Op::Read(key, v.clone()));
+        }
+        v
+    }
+
+    pub fn read_int(&mut self, key: Read) -> i64 {
+        match self.read(key) {
+            Val::Int(i) => i,
+            Val::Cards(c) => c.len() as i64,
+        }
+    }
+
+    /// Change the state (recorded for the memo).
+    pub fn write(&mut self, w: Write) -> Fallible<()> {
+        if self.state.any_waiting() {
+            self.settle_write(&w);
+        }
+        if !self.state.write(&w) {
+            let why = match &w {
+                Write::AddStat(..) => "add_stat: the stat would leave the 64-bit integer range",
+                Write::AddVar(..) => "add_var: the var would leave the 64-bit integer range",
+                Write::MoveCard { .. } => "move_card: the card is not in that zone",
+                _ => "the change cannot apply to this state",
+            };
+            return Err(why.into());
+        }
+        if let Some(t) = &mut self.trace {
+            t.push(Op::Write(w));
+        }
+        Ok(())
+    }
+
+    /// A uniform draw in `0..n` from the game's RNG: the run cannot be
+    /// replayed from a record.
+    pub fn random_below(&mut self, n: u64) -> u64 {
+        self.impure();
+        self.state.random_below(n)
+    }
+
+    /// Shuffle a pile (while solve lists chance, the shuffle waits until
+    /// its order is looked at: `State::shuffle_later`).
+    pub fn shuffle(&mut self, slot: usize) {
+        self.impure();
+        self.state.shuffle_later(slot);
+    }
+
+    /// For a deal of `shares` from `slot`: when the pile's shuffle waits,
+    /// draw once which cards each player gets and put them on top in the
+    /// order the deal takes them (`ordered`: whether the hands keep an
+    /// order). True if the rest of the pile waits again after the deal.
+    pub fn arrange_deal(&mut self, slot: usize, shares: &[usize], ordered: bool) -> bool {
+        if !self.state.waits_shuffle(slot) {
+            return false;
+        }
+        self.impure();
+        self.state.arrange_deal(slot, shares, ordered)
+    }
+
+    /// The rest of a pile dealt from waits again (see `arrange_deal`).
+    pub fn wait_again(&mut self, slot: usize) {
+        self.state.shuffle_later(slot);
+    }
+
+    /// Whether the game is watched (its log lines kept). The memo replays
+    /// only runs on quiet states, so a script may branch on it.
+    pub fn logging(&self) -> bool {
+        self.state.logging()
+    }
+
+    /// The run drew from the RNG: it cannot be replayed from a record.
+    pub fn impure(&mut self) {
+        self.trace = None;
+    }
+
+    /// A read of the order of a pile whose shuffle waits draws it first
+    /// (`State::shuffle_later`); which cards it holds, and how many, do
+    /// not need it.
+    ///
+    /// A draw from the waiting pile of an `unordered` zone draws only its
+    /// top card (one chance event of as many outcomes as cards): the rest
+    /// waits on, and its slot is returned, to wait again after the draw.
+    fn settle_read(&mut self, key: &Read) -> Option<usize> {
+        match *key {
+            Read::Cards(s) | Read::Entries(s) => self.settle(s as usize),
+            Read::Draw { from, to, .. } => {
+                let from = from as usize;
+                self.settle(to as usize);
+                if self.unordered(from) && self.state.waits_shuffle(from) {
+                    self.impure();
+                    self.state.arrange_deal(from, &[1], true);
+                    return Some(from);
+                }
+                self.settle(from);
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// So does a change to such a pile.
+    fn settle_write(&mut self, w: &Write) {
+        match *w {
+            Write::MoveCard { from, to, .. } | Write::MoveAll { from, to, .. } => {
+                self.settle(from);
+                self.settle(to);
+            }
+            Write::Turn { slot, .. } | Write::TurnAll { slot, .. } => self.settle(slot),
+            _ => {}
+        }
+    }
+
+    fn settle(&mut self, slot: usize) {
+        if self.unordered(slot) && self.state.waits_shuffle(slot) {
+            self.rewait.push(slot);
+        }
+        self.state.settle(slot);
+    }
+
+    fn unordered(&self, slot: usize) -> bool {
+        self.def.zones[self.def.zone_of_slot(slot)].unordered
+    }
+}

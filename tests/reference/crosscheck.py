@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Play the same games in tabula and in OpenSpiel, move for move.
+
+    python3 tests/reference/crosscheck.py [--tabula PATH] [--games N] [GAME ...]
+
+For each game it plays N games (default 30) with random legal moves: tabula
+is driven through replay files (`tabula replay FILE --json --as P`, one
+call per seat per step; the seed is the game's number), OpenSpiel gets the
+same moves, and its chance outcomes are read off tabula's views (the cards
+dealt, the dice rolled). At every step the legal moves must be the same
+sets, both games must end together, and the returns must agree. Needs a
+built tabula (default: `tabula` on the PATH, else target/release/tabula).
+"""
+
+import argparse
+import ast
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pyspiel
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GAMES_DIR = os.path.join(HERE, "games")
+sys.path.insert(0, HERE)
+from openspiel import ENTRIES  # noqa: E402
+
+
+def tabula_view(tabula, key, seed, moves, viewer, tmp):
+    game, params, _, _ = ENTRIES[key]
+    path = os.path.join(tmp, "replay.json")  # JSON is YAML
+    replay = {"game": os.path.join(GAMES_DIR, game + ".yaml"), "seed": seed, "moves": moves}
+    if params:
+        replay["params"] = params
+    with open(path, "w") as f:
+        json.dump(replay, f)
+    out = subprocess.run(
+        [tabula, "replay", path, "--json", "--as", viewer], capture_output=True, text=True
+    )
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    return json.loads(out.stdout)
+
+
+# ---- Per game: tabula's option text -> OpenSpiel action, and chance. ----
+
+
+def kuhn_action(state, p, text):
+    return {"check": 0, "fold": 0, "bet": 1, "call": 1}[text]
+
+
+def leduc_action(state, p, text):
+    return {"fold": 0, "call": 1, "check": 1, "raise": 2}[text]
+
+
+def liars_action(state, p, text):
+    sides = state.get_game().get_parameters()["dice_sides"]
+    if text == "liar":
+        return 2 * sides
+    q, f = map(int, text.split("x"))
+    return (q - 1) * sides + (f - 1)
+
+
+def ttt_action(state, p, text):
+    return int(text) - 1
+
+
+def blotto_action(state, p, text):
+    want = [int(x) for x in text.split("-")]
+    for a in state.legal_actions(p):
+        if ast.literal_eval(state.action_to_string(p, a)) == want:
+            return a
+    raise KeyError(text)
+
+
+def goofspiel_action(state, p, text):
+    return int(text.split("-")[1]) - 1
+
+
+def pig_action(state, p, text):
+    return {"roll": 0, "stop": 1}[text]
+
+
+RANKS = {"jack": 0, "queen": 1, "king": 2}
+
+
+def own(view, zone, p):
+    z = view["zones"][zone][p]
+    return z if isinstance(z, list) else None
+
+
+def kuhn_chance(state, views, prev, history):
+    # Cards are dealt to the first player, then the second.
+    who = ["first", "second"][state.move_number()]
+    card = own(views[who], "hand", who)[0]
+    return RANKS[card]
+
+
+def leduc_chance(state, views, prev, history):
+    outs = dict(state.chance_outcomes())
+    n = state.move_number()
+    if n == 0:
+        rank = RANKS[own(views["first"], "hand", "first")[0]]
+    elif n == 1:
+        rank = RANKS[own(views["second"], "hand", "second")[0]]
+    else:
+        rank = RANKS[views["first"]["zones"]["board"][""][0]]
+    # Any card of that rank still in the deck (suits do not matter).
+    for c in (2 * rank, 2 * rank + 1):
+        if c in outs:
+            return c
+    raise RuntimeError("no card of that rank left")
+
+
+def liars_chance(state, views, prev, history):
+    who = ["first", "second"][state.move_number()]
+    die = own(views[who], "cup", who)[0]
+    return int(die.split("-")[1]) - 1
+
+
+def pig_chance(state, views, prev, history):
+    v, pv = views["first"], prev["first"]
+    tt, ptt = v["vars"]["turn_total"], pv["vars"]["turn_total"]
+    if tt == 0:
+        return 0  # a 1: the turn is lost
+    return tt - ptt - 1
+
+
+SPEC = {
+    "kuhn-poker": (kuhn_action, kuhn_chance),
+    "leduc-poker": (leduc_action, leduc_chance),
+    "liars-dice": (liars_action, liars_chance),
+    "liars-dice-sides3": (liars_action, liars_chance),
+    "tic-tac-toe": (ttt_action, None),
+    "blotto": (blotto_action, None),
+    "goofspiel": (goofspiel_action, None),
+    "pig": (pig_action, pig_chance),
+    "pig-small": (pig_action, pig_chance),
+}
+
+
+def returns_of(view, players):
+    if "payoff" in view and view["payoff"] is not None:
+        return [view["payoff"][p] for p in players]
+    if view.get("draw") or view["winner"] is None:
+        return [0.0, 0.0]
+    return [1.0 if p == view["winner"] else -1.0 for p in players]
+
+
+def play_one(tabula, tid, seed, tmp, rng):
+    to_action, chance = SPEC[tid]
+    game = pyspiel.load_game(ENTRIES[tid][2])
+    state = game.new_initial_state()
+    moves = []
+    history = []  # the player who made each move
+    prev = None
+    steps = 0
+    while True:
+        first = tabula_view(tabula, tid, seed, moves, players_of(tid)[0], tmp)
+        players = list(first["players"])
+        views = {players[0]: first, players[1]: tabula_view(tabula, tid, seed, moves, players[1], tmp)}
+        while state.is_chance_node():
+            a = chance(state, views, prev, history)
+            assert a in dict(state.chance_outcomes()), (tid, seed, a)
+            state.apply_action(a)
+        if first["over"]:
+            assert state.is_terminal(), (tid, seed, moves, "tabula ended, OpenSpiel did not")
+            tr = returns_of(first, players)
+            assert tr == list(state.returns()), (tid, seed, moves, tr, state.returns())
+            return steps, tr
+        assert not state.is_terminal(), (tid, seed, moves, "OpenSpiel ended, tabula did not")
+        waiting = first["decision"]["waiting"]
+        move = {}
+        joint = {}
+        for p in waiting:
+            opts = views[p]["decision"]["options"]
+            pi = players.index(p)
+            mapped = sorted(to_action(state, pi, o) for o in opts)
+            legal = sorted(state.legal_actions(pi))
+            assert mapped == legal, (tid, seed, moves, p, opts, legal)
+            o = rng.choice(opts)
+            move[p] = o
+            joint[pi] = to_action(state, pi, o)
+        if state.is_simultaneous_node():
+            assert len(waiting) == 2, (tid, seed, moves)
+            state.apply_actions([joint[0], joint[1]])
+        else:
+            assert [players.index(p) for p in waiting] == [state.current_player()], (tid, seed, moves)
+            state.apply_action(joint[state.current_player()])
+        moves.append(move)
+        history.append(waiting[0])
+        prev = views
+        steps += 1
+
+
+_PLAYERS = {}
+
+
+def players_of(tid):
+    """The player ids, in seat order, from the game file's `players:` list."""
+    if tid not in _PLAYERS:
+        path = os.path.join(GAMES_DIR, ENTRIES[tid][0] + ".yaml")
+        ids = []
+        with open(path) as f:
+            inside = False
+            for line in f:
+                if line.startswith("players:"):
+                    inside = True
+                    continue
+                if inside:
+                    if line.strip().startswith("- {id:"):
+                        ids.append(line.split("id:")[1].split(",")[0].strip())
+                    elif line.strip() and not line.startswith(" "):
+                        break
+        _PLAYERS[tid] = ids
+    return _PLAYERS[tid]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tabula", default=shutil.which("tabula") or os.path.join(HERE, "../../target/release/tabula"))
+    ap.add_argument("--games", type=int, default=30)
+    ap.add_argument("ids", nargs="*")
+    args = ap.parse_args()
+    ids = args.ids or list(SPEC)
+    rng = random.Random(0)
+    with tempfile.TemporaryDirectory() as tmp:
+        for tid in ids:
+            total = 0
+            results = {}
+            for seed in range(args.games):
+                steps, r = play_one(args.tabula, tid, seed, tmp, rng)
+                total += steps
+                results[tuple(r)] = results.get(tuple(r), 0) + 1
+            print(f"{tid}: {args.games} games, {total} moves, all agree; returns {results}")
+
+
+if __name__ == "__main__":
+    main()
