@@ -528,4 +528,19 @@ fn picked(c) {
     assert!(String::from_utf8_lossy(&o.stderr).contains("share 2/2 is missing"));
     let o = run(&["merge", &files[0], &files[0], &files[1]]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("given twice"));
+    // A share of another split, and one of another --seed.
+    let third = tmp.path().join("third.json");
+    std::fs::write(
+        &third,
+        run(&["solve", game, "--shard", "1/3", "--json"]).stdout,
+    )
+    .unwrap();
+    let o = run(&["merge", &files[1], third.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("split into 3 shares, not 2"));
+    let seeded = tmp.path().join("seeded.json");
+    let share = run(&["solve", game, "--deals", "5", "--shard", "1/2", "--json"]);
+    std::fs::write(&seeded, &share.stdout).unwrap();
+    let o = run(&["merge", seeded.to_str().unwrap(), &files[1]]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not of the same solve"), "{err}");
 }

@@ -104,7 +104,7 @@ fn modules_use_only_earlier_layers() {
 /// at the bottom, the solvers over them, the bots, then what plays bots
 /// against each other. A file may use its own module and earlier ones.
 const ANALYSIS: &[&str] = &[
-    "shard", "worth", "tree", "solve", "evaluate", "cfr", "bot", "mccfr", "method", "response",
+    "shard", "tree", "worth", "solve", "evaluate", "cfr", "bot", "mccfr", "method", "response",
     "sim", "sweep", "chart",
 ];
 

@@ -36,14 +36,14 @@ pub fn after_exact(game: &Game, e: &Error, asked: Asked) -> Option<Next> {
     }
     match e.refusal()? {
         Refusal::Hidden => Some(Next::Cfr {
-            why: reason(&e.message),
+            why: solve::reason(&e.message),
         }),
         Refusal::TooMuchChance { limit } if !asked.chosen_setups => {
             let hidden = solve::hidden_at_start(game, 0)?;
             Some(Next::Mccfr {
                 why: format!(
                     "too much chance to list (more than {limit} outcomes at once) and hidden information ({})",
-                    reason(&hidden.message)
+                    solve::reason(&hidden.message)
                 ),
             })
         }
@@ -58,18 +58,9 @@ pub fn after_cfr(e: &Error) -> Option<Next> {
         Refusal::TreeTooBig { .. } | Refusal::TooMuchChance { .. } => Some(Next::Mccfr {
             why: format!(
                 "too big for CFR+ over the whole tree ({})",
-                reason(&e.message)
+                solve::reason(&e.message)
             ),
         }),
         _ => None,
     }
-}
-
-/// A refusal's reason: its message after "solve cannot handle GAME: ",
-/// without the note that exact solving handles no hidden information.
-fn reason(message: &str) -> String {
-    let why = message.split_once(": ").map_or(message, |(_, w)| w);
-    why.trim_end_matches(solve::HIDDEN)
-        .trim_end_matches(": ")
-        .to_string()
 }

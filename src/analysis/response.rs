@@ -58,7 +58,13 @@ pub struct BotPolicy<'a> {
 
 impl Policy for BotPolicy<'_> {
     fn probs(&self, game: &Game, st: &State, p: PlayerIx) -> Option<Vec<f64>> {
-        let mix = policy(game, st, p, self.kind, self.samples);
+        // Seeded by what the player sees: the same mix at every position
+        // of an information set, whichever the tree lists first.
+        let seed = tree::observation(game, st, p);
+        let mix = policy(game, st, p, self.kind, self.samples, seed);
+        if mix.iter().map(|(_, q)| q).sum::<f64>() <= 0.0 {
+            return None;
+        }
         let probs = st
             .legal(p)
             .iter()
@@ -78,12 +84,19 @@ pub fn evaluate_bot(game: &Game, kind: &str, samples: u32, max_nodes: usize) -> 
     evaluate::evaluate(game, &BotPolicy { kind, samples }, max_nodes)
 }
 
-fn policy(game: &Game, st: &State, p: PlayerIx, kind: &str, samples: u32) -> Vec<(Choice, f64)> {
+/// `kind`'s mix for `p` at `st`; a sampled one from seeds made from `base`.
+fn policy(
+    game: &Game,
+    st: &State,
+    p: PlayerIx,
+    kind: &str,
+    samples: u32,
+    base: u64,
+) -> Vec<(Choice, f64)> {
     let legal = st.legal(p).to_vec();
     if legal.len() == 1 {
         return legal.into_iter().map(|c| (c, 1.0)).collect();
     }
-    let base = st.key(game) as u64;
     // A bot that knows its policy says it (random, best): exact.
     if let Some(pi) = crate::analysis::bot::make(kind, base).and_then(|mut b| b.policy(game, st, p))
     {
@@ -132,15 +145,27 @@ impl Br<'_> {
         if let Some(v) = self.memo.get(&k) {
             return Ok(*v);
         }
-        if self.depth >= self.limits.max_depth || self.memo.len() >= self.limits.max_states {
+        if self.depth >= self.limits.max_depth {
+            return Err(cannot(
+                game,
+                Refusal::TooDeep {
+                    limit: self.limits.max_depth,
+                },
+                format!(
+                    "a best response follows a line of play past {} decisions",
+                    self.limits.max_depth
+                ),
+            ));
+        }
+        if self.memo.len() >= self.limits.max_states {
             return Err(cannot(
                 game,
                 Refusal::TooManyPositions {
                     limit: self.limits.max_states,
                 },
                 format!(
-                    "a best response needs more than {} decisions in a line or {} positions",
-                    self.limits.max_depth, self.limits.max_states
+                    "a best response needs more than {} positions",
+                    self.limits.max_states
                 ),
             ));
         }
@@ -162,35 +187,35 @@ impl Br<'_> {
 
     fn decide(&mut self, st: &State) -> Result<f64> {
         let (game, me, kind, samples) = (self.game, self.me, self.kind, self.samples);
-        let waiting = st.waiting();
-        Ok(if waiting.len() == 2 {
-            let opp = 1 - me;
-            let pi = policy(game, st, opp, kind, samples);
-            let mut best = f64::NEG_INFINITY;
-            for m in st.legal(me).to_vec() {
-                let mut v = 0.0;
-                for (o, q) in &pi {
-                    v += q * self.expect(st, &[(me, m.clone()), (opp, o.clone())])?;
+        Ok(match tree::node(st) {
+            tree::Node::Together { players, .. } if players.len() == 2 => {
+                let opp = 1 - me;
+                let pi = policy(game, st, opp, kind, samples, st.key(game) as u64);
+                let mut best = f64::NEG_INFINITY;
+                for m in st.legal(me).to_vec() {
+                    let mut v = 0.0;
+                    for (o, q) in &pi {
+                        v += q * self.expect(st, &[(me, m.clone()), (opp, o.clone())])?;
+                    }
+                    best = best.max(v);
                 }
-                best = best.max(v);
+                best
             }
-            best
-        } else if let Some(&p) = waiting.first() {
-            if p == me {
+            tree::Node::One(p) if p == me => {
                 let mut best = f64::NEG_INFINITY;
                 for m in st.legal(me).to_vec() {
                     best = best.max(self.expect(st, &[(me, m)])?);
                 }
                 best
-            } else {
+            }
+            tree::Node::One(p) => {
                 let mut v = 0.0;
-                for (o, q) in policy(game, st, p, kind, samples) {
+                for (o, q) in policy(game, st, p, kind, samples, st.key(game) as u64) {
                     v += q * self.expect(st, &[(p, o)])?;
                 }
                 v
             }
-        } else {
-            0.0
+            _ => 0.0,
         })
     }
 }

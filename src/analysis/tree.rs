@@ -9,7 +9,9 @@
 //! an observation (`observation`: what they see now, others' secret
 //! choices taken back) and its words (`label`); a perfect-recall
 //! information state folds observations and the player's own choices
-//! along a line (`recall`). Nothing outside this file derives them anew.
+//! along a line (`Recall`). The solvers, the evaluator and the best
+//! responses take chance, joint moves and keys from here; the bots and
+//! MCCFR, which play one decider at a time, still walk `State` directly.
 
 use std::hash::{Hash, Hasher};
 
@@ -87,22 +89,28 @@ pub fn returns(game: &Game, st: &State) -> Vec<f64> {
 /// combination of the choices of those who choose at once (the first
 /// player's choices outermost).
 pub fn joint_moves(st: &State) -> Vec<Joint> {
-    let mut out: Vec<Joint> = vec![Vec::new()];
-    for p in st.waiting() {
-        let legal = st.legal(p);
-        out = out
-            .into_iter()
-            .flat_map(|j| {
-                legal.iter().map(move |c| {
-                    let mut j = j.clone();
-                    j.push((p, c.clone()));
-                    j
-                })
-            })
-            .collect();
+    let players = st.waiting();
+    if players.is_empty() {
+        return Vec::new();
     }
-    if out.len() == 1 && out[0].is_empty() {
-        out.clear();
+    let legal: Vec<&[Choice]> = players.iter().map(|&p| st.legal(p)).collect();
+    let total: usize = legal.iter().map(|l| l.len()).product();
+    let mut out = Vec::with_capacity(total);
+    // An odometer over the choices, the last player's turning fastest.
+    let mut at = vec![0usize; players.len()];
+    for _ in 0..total {
+        out.push(
+            (players.iter().zip(&legal).zip(&at))
+                .map(|((&p, l), &i)| (p, l[i].clone()))
+                .collect(),
+        );
+        for k in (0..at.len()).rev() {
+            at[k] += 1;
+            if at[k] < legal[k].len() {
+                break;
+            }
+            at[k] = 0;
+        }
     }
     out
 }
@@ -159,11 +167,6 @@ fn enumerate(game: &Game, make: impl Fn(Forced) -> Result<State>) -> Result<Vec<
         first.unforce();
         return Ok(vec![(1.0, first)]);
     };
-    // Refuse at once what would be refused after MAX_OUTCOMES runs.
-    let estimate = draw_sequences(&make, n)?;
-    if estimate > 4.0 * MAX_OUTCOMES as f64 {
-        return Err(too_much_chance(game, Some(estimate)));
-    }
     let mut out: Vec<(f64, State)> = Vec::new();
     let mut at: rustc_hash::FxHashMap<u128, usize> = rustc_hash::FxHashMap::default();
     let mut made = 1usize;
@@ -175,6 +178,14 @@ fn enumerate(game: &Game, make: impl Fn(Forced) -> Result<State>) -> Result<Vec<
         made += 1;
         if made > MAX_OUTCOMES {
             return Err(too_much_chance(game, None));
+        }
+        // Past a thousand, refuse at once what would be refused after
+        // MAX_OUTCOMES runs (small events never pay for the probe).
+        if made == PROBE_AFTER {
+            let estimate = draw_sequences(&make, n)?;
+            if estimate > 4.0 * MAX_OUTCOMES as f64 {
+                return Err(too_much_chance(game, Some(estimate)));
+            }
         }
         let mut s = make(Forced {
             draws: draws.clone(),
@@ -199,6 +210,9 @@ fn enumerate(game: &Game, make: impl Fn(Forced) -> Result<State>) -> Result<Vec<
 
 /// Lines of draws `draw_sequences` follows.
 const PROBES: u64 = 4;
+
+/// Draw sequences listed before the size of the rest is estimated.
+const PROBE_AFTER: usize = 1_000;
 
 /// How many draw sequences (nodes of the tree of draws) `make`'s chance
 /// makes, estimated by following a few lines of draws at random and
@@ -315,8 +329,9 @@ pub fn observation(game: &Game, st: &State, p: PlayerIx) -> u64 {
 
 /// What `p` sees at `st`, in words: the cards only they see, `[a b]`
 /// (a card of theirs laid face down included), then each zone everyone
-/// sees that holds cards (`Public card: q`), a face-down card only its
-/// owner sees as `?`. The moves so far are the rest of an information set.
+/// sees that holds cards, `(Public card: q; second Shown: 3)`, a face-down
+/// card only its owner sees as `?`. The moves so far are the rest of an
+/// information set.
 pub fn label(game: &Game, st: &State, p: PlayerIx) -> String {
     use crate::core::{face_down_visible, zone_visible};
     use crate::definition::format::Per;
@@ -359,9 +374,8 @@ pub fn label(game: &Game, st: &State, p: PlayerIx) -> String {
         }
     }
     let mut out = format!("[{}]", own.join(" "));
-    for part in public {
-        out.push_str(" | ");
-        out.push_str(&part);
+    if !public.is_empty() {
+        out.push_str(&format!(" ({})", public.join("; ")));
     }
     out
 }

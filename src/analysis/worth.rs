@@ -32,6 +32,12 @@ impl Worth {
         if let Some(r) = st.payoff(game) {
             w.value = (r[0] - r.get(1).copied().unwrap_or(0)) as f64 / 2.0;
         }
+        // Half the margin of the returns (`tree::returns`), worked out
+        // here without a list: this runs at every leaf of every solve.
+        debug_assert!({
+            let r = super::tree::returns(game, st);
+            (w.value - (r[0] - r.get(1).copied().unwrap_or(0.0)) / 2.0).abs() < 1e-9
+        });
         w
     }
     pub(crate) fn of(outcome: Option<Outcome>) -> Worth {

@@ -18,20 +18,25 @@ pub struct MergeArgs {
 /// The shares of a solve (`solve --shard K/N --json`), if every file is one;
 /// None if none is; an error for a mix.
 fn solve_shares(files: &[PathBuf]) -> Result<Option<Vec<tabula::solve::SolvePart>>> {
-    let mut shares = Vec::new();
+    let mut texts = Vec::new();
     for f in files {
         let text = tabula::files::read_text(f).map_err(|e| Error::io(f, e))?;
         let is_share = serde_json::from_str::<serde_json::Value>(&text)
             .is_ok_and(|v| v.get("solve_shard").is_some());
-        if !is_share {
-            if shares.is_empty() {
-                return Ok(None);
-            }
-            return Err(Error::usage(format!(
-                "{}: not a share of a solve, as the files before it are",
-                f.display()
-            )));
-        }
+        texts.push((f, text, is_share));
+    }
+    let shares = texts.iter().filter(|t| t.2).count();
+    if shares == 0 {
+        return Ok(None);
+    }
+    if let Some((f, ..)) = texts.iter().find(|t| !t.2) {
+        return Err(Error::usage(format!(
+            "{}: not a share of a solve (`solve --shard K/N --json`), as {shares} of the files are: merge adds up the shares of one run",
+            f.display()
+        )));
+    }
+    let mut shares = Vec::new();
+    for (f, text, _) in texts {
         match serde_json::from_str(&text) {
             Ok(p) => shares.push(p),
             Err(e) => {
@@ -49,6 +54,11 @@ fn solve_shares(files: &[PathBuf]) -> Result<Option<Vec<tabula::solve::SolvePart
 
 pub fn run(a: MergeArgs) -> Result<i32> {
     if let Some(shares) = solve_shares(&a.files)? {
+        if a.out.chart.is_some() || a.out.csv {
+            return Err(Error::usage(
+                "merge: a solve's shares add up to one value: --json or text, no --chart or --csv",
+            ));
+        }
         let s = tabula::solve::merge(&shares)?;
         super::solve::print_merged(&s, a.out.json);
         return Ok(0);

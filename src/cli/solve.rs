@@ -51,7 +51,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "KIND")]
     pub exploit: Vec<String>,
     /// Decisions sampled per state to estimate a search bot's policy.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     pub samples: u32,
     /// Hidden information (CFR+): stop at this exploitability (how much a
     /// best response gains, in payoff units).
@@ -461,7 +461,11 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     let mut exploits = Vec::new();
     for kind in &a.exploit {
         let started = std::time::Instant::now();
-        let e = tabula::analysis::response::evaluate_bot(game, kind, a.samples, a.max_states)?;
+        let e = match tabula::analysis::response::evaluate_bot(game, kind, a.samples, a.max_states)
+        {
+            Ok(e) => e,
+            Err(e) => return failed(e, a.json),
+        };
         exploits.push(Exploit {
             kind: kind.clone(),
             best: e.best_response,
@@ -496,7 +500,9 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         s.head.players[1]
     );
     const SHOWN: usize = 40;
-    println!("\naverage strategy at each information set ([cards only they see] moves so far):");
+    println!(
+        "\naverage strategy at each information set ([cards only they see] (what all see) moves so far):"
+    );
     print_mixes(s.strategies.iter().take(SHOWN));
     if s.strategies.len() > SHOWN {
         println!(

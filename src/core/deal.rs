@@ -93,7 +93,7 @@ impl State {
             self.settle(slot);
             return false;
         };
-        self.waiting.retain(|&s| s as usize != slot);
+        self.unshuffled.retain(|&s| s as usize != slot);
         let picks = unrank(len, shares, ordered, self.random_below(n));
         // The deal takes from the top (the end): round by round, a card
         // to each player in seat order.

@@ -48,9 +48,6 @@ impl State {
         }
         both(&|h| (st.turn, st.active, st.cursor, st.game_no).hash(h));
         both(&|h| st.order.hash(h));
-        // A pile whose shuffle waits (an `unordered` zone, while chance is
-        // listed) deals at random; the same cards settled deal in order.
-        both(&|h| st.waiting.hash(h));
         both(&|h| st.match_wins.hash(h));
         both(&|h| st.reveal_first.hash(h));
         both(&|h| {

@@ -28,9 +28,10 @@ pub struct State {
     /// Draws given in place of the RNG's (`Forced`): chance enumerated.
     pub(super) forced: Option<super::Forced>,
     /// Slots whose shuffle waits until their order is looked at
-    /// (`shuffle_later`): only while chance is enumerated. A pile in a
-    /// zone marked `unordered` may wait from one position to the next.
-    pub(super) waiting: Vec<u32>,
+    /// (`shuffle_later`): a shuffle made while chance is enumerated. A
+    /// pile of a zone marked `unordered` may wait from one position to the
+    /// next (a set of cards, keyed as one), also after `unforce`.
+    pub(super) unshuffled: Vec<u32>,
     /// Next flow step to run.
     pub(super) cursor: usize,
     pub(super) turn: u32,
@@ -84,7 +85,7 @@ impl State {
             origins: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced,
-            waiting: Vec::new(),
+            unshuffled: Vec::new(),
             cursor: 0,
             turn: 0,
             active: 0,
@@ -264,8 +265,8 @@ impl State {
     /// `shuffle_slot`.
     pub fn shuffle_later(&mut self, slot: usize) {
         if self.forced.is_some() && self.zones[slot].len() > 1 {
-            if !self.waiting.contains(&(slot as u32)) {
-                self.waiting.push(slot as u32);
+            if !self.unshuffled.contains(&(slot as u32)) {
+                self.unshuffled.push(slot as u32);
             }
         } else {
             self.shuffle_slot(slot);
@@ -274,17 +275,17 @@ impl State {
     /// Whether any pile's shuffle waits (`shuffle_later`).
     #[inline]
     pub fn any_waiting(&self) -> bool {
-        !self.waiting.is_empty()
+        !self.unshuffled.is_empty()
     }
     /// Whether `slot`'s shuffle waits (`shuffle_later`).
     #[inline]
     pub fn waits_shuffle(&self, slot: usize) -> bool {
-        self.waiting.contains(&(slot as u32))
+        self.unshuffled.contains(&(slot as u32))
     }
     /// Draw the order of `slot` if its shuffle waits.
     pub fn settle(&mut self, slot: usize) {
-        if let Some(i) = self.waiting.iter().position(|&s| s as usize == slot) {
-            self.waiting.remove(i);
+        if let Some(i) = self.unshuffled.iter().position(|&s| s as usize == slot) {
+            self.unshuffled.remove(i);
             self.shuffle_slot(slot);
         }
     }
@@ -296,7 +297,7 @@ impl State {
     pub fn settle_all(&mut self, game: &(impl super::AsDef + ?Sized)) {
         let def = game.def();
         let unordered = |s: u32| def.zones[def.zone_of_slot(s as usize)].unordered;
-        while let Some(&s) = self.waiting.iter().find(|&&s| !unordered(s)) {
+        while let Some(&s) = self.unshuffled.iter().find(|&&s| !unordered(s)) {
             self.settle(s as usize);
         }
     }
@@ -507,7 +508,7 @@ impl State {
             origins: Vec::new(),
             rng: self.rng.clone(),
             forced: None,
-            waiting: Vec::new(),
+            unshuffled: Vec::new(),
             cursor: 0,
             turn: 0,
             active: 0,

@@ -236,9 +236,7 @@ pub enum Plays {
 /// where a solve refused; the equilibrium once one is known.
 pub fn plays(game: &Game, st: &State) -> Plays {
     if let Some(e) = solve::refusal(game).or_else(|| solve::hidden_at(game, st)) {
-        let why = e.message.split_once(": ").map_or(&*e.message, |(_, w)| w);
-        let why = why.trim_end_matches(solve::HIDDEN).trim_end_matches(": ");
-        return Plays::Search(why.to_string());
+        return Plays::Search(solve::reason(&e.message));
     }
     status(game)
 }
@@ -248,10 +246,7 @@ pub fn plays(game: &Game, st: &State) -> Plays {
 pub fn status(game: &Game) -> Plays {
     let k = known(game);
     if let Some(why) = k.refused.lock().ok().and_then(|r| r.clone()) {
-        let why = why
-            .split_once(": ")
-            .map_or(why.clone(), |(_, w)| w.to_string());
-        return Plays::Search(why);
+        return Plays::Search(solve::reason(&why));
     }
     if k.values.read().is_ok_and(|v| !v.is_empty()) {
         Plays::Equilibrium

@@ -194,6 +194,15 @@ pub fn hidden_at(game: &Game, st: &State) -> Option<Error> {
     Solver::new(&shared).check_root(st).err()
 }
 
+/// A refusal's reason: its message after "solve cannot handle GAME: ",
+/// without the note that exact solving handles no hidden information.
+pub(crate) fn reason(message: &str) -> String {
+    let why = message.split_once(": ").map_or(message, |(_, w)| w);
+    why.trim_end_matches(HIDDEN)
+        .trim_end_matches(": ")
+        .to_string()
+}
+
 /// "solve cannot handle GAME: why".
 pub(crate) fn cannot(game: &Game, kind: Refusal, why: String) -> Error {
     Error::refused(kind, format!("solve cannot handle {}: {why}", game.id()))
@@ -238,25 +247,13 @@ pub fn solve_roots(
     if let [(_, root)] = roots {
         return solve_position(game, root, jobs, limits, progress);
     }
-    let table = Table::default();
     let mut parts = Vec::with_capacity(roots.len());
     let mut last = None;
-    // Positions solved for each setup (a later game of a match in tables
-    // of its own).
-    let mut states = 0;
-    for (k, (p, root)) in roots.iter().enumerate() {
-        on_setup(k + 1);
-        if table.len() > limits.max_states / 4 {
-            table.clear();
-        }
-        let before = table.len();
-        let so_far = states;
-        let s = solve_into(game, root, jobs, limits, &|n| progress(so_far + n), &table)?;
-        parts.push((*p, s.worth));
-        states += s.states - before;
-        progress(states);
+    let all = roots.iter().enumerate();
+    let states = solve_each(game, all, jobs, limits, progress, on_setup, |_, p, s| {
+        parts.push((p, s.worth));
         last = Some(s);
-    }
+    })?;
     let Some(mut s) = last else {
         return Err(cannot(
             game,
@@ -278,6 +275,36 @@ pub fn solve_roots(
     s.setups = roots.len();
     s.seconds = started.elapsed().as_secs_f64();
     Ok(s)
+}
+
+/// Solve each of `roots` (its place in the list, and the setup with its
+/// chance) in one table while it holds under a quarter of `max_states`,
+/// emptied past that; `each` gets every setup's solution. The positions
+/// solved in all (a later game of a match in tables of its own).
+fn solve_each<'r>(
+    game: &Game,
+    roots: impl Iterator<Item = (usize, &'r (f64, State))>,
+    jobs: usize,
+    limits: Limits,
+    progress: OnProgress,
+    on_setup: OnProgress,
+    mut each: impl FnMut(usize, f64, Solution),
+) -> Result<usize> {
+    let table = Table::default();
+    let mut states = 0;
+    for (done, (i, (p, root))) in roots.enumerate() {
+        on_setup(done + 1);
+        if table.len() > limits.max_states / 4 {
+            table.clear();
+        }
+        let before = table.len();
+        let so_far = states;
+        let s = solve_into(game, root, jobs, limits, &|n| progress(so_far + n), &table)?;
+        states += s.states - before;
+        progress(states);
+        each(i, *p, s);
+    }
+    Ok(states)
 }
 
 /// `solve_within` from a given position (a saved game): its value, and the

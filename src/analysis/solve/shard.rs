@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Header, Limits, OnProgress, Solution, Table, Worth, solve_into};
+use super::{Header, Limits, OnProgress, Solution, Worth, solve_each};
 use crate::analysis::shard::Shard;
 use crate::core::State;
-use crate::error::{Error, Refusal, Result};
+use crate::error::{Error, Result};
 use crate::game::Game;
 
 /// One setup's exact worth, with its chance and its place in the list.
@@ -30,8 +30,10 @@ pub struct SolvePart {
     pub head: Header,
     /// The rules files' fingerprint: shares of edited rules do not add up.
     pub rules: u64,
-    /// Setups of the whole run.
+    /// Setups of the whole run, and a fingerprint of them (their positions
+    /// and chances: another `--seed` or `--deals` makes others).
     pub setups: usize,
+    pub setups_key: u64,
     pub parts: Vec<SetupWorth>,
     pub states: usize,
     pub seconds: f64,
@@ -49,34 +51,37 @@ pub fn solve_shard(
     on_setup: OnProgress,
 ) -> Result<SolvePart> {
     let started = Instant::now();
-    let table = Table::default();
     let mut parts = Vec::new();
-    let mut states = 0;
     let mine = roots.iter().enumerate().filter(|(i, _)| shard.takes(*i));
-    for (done, (i, (p, root))) in mine.enumerate() {
-        on_setup(done + 1);
-        if table.len() > limits.max_states / 4 {
-            table.clear();
-        }
-        let before = table.len();
-        let so_far = states;
-        let s = solve_into(game, root, jobs, limits, &|n| progress(so_far + n), &table)?;
-        states += s.states - before;
+    let states = solve_each(game, mine, jobs, limits, progress, on_setup, |i, p, s| {
         parts.push(SetupWorth {
             setup: i,
-            chance: *p,
+            chance: p,
             worth: s.worth,
         });
-    }
+    })?;
     Ok(SolvePart {
         solve_shard: shard,
         head: Header::of(game),
         rules: game.fingerprint(),
         setups: roots.len(),
+        setups_key: setups_key(game, roots),
         parts,
         states,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// A fingerprint of a list of setups.
+fn setups_key(game: &Game, roots: &[(f64, State)]) -> u64 {
+    let parts: Vec<u64> = roots
+        .iter()
+        .flat_map(|(p, st)| {
+            let k = st.key(game);
+            [p.to_bits(), k as u64, (k >> 64) as u64]
+        })
+        .collect();
+    crate::analysis::tree::mix(&parts)
 }
 
 /// The whole run's solution from all its shares, each once, in any order:
@@ -88,7 +93,12 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
         return Err(Error::usage("merge: no shares given"));
     };
     let n = first.solve_shard.n;
-    let mut seen = vec![false; usize::try_from(n).unwrap_or(usize::MAX).min(1 << 20)];
+    if n == 0 || n > 1 << 20 {
+        return Err(Error::usage(format!(
+            "merge: a split into {n} shares (edited?)"
+        )));
+    }
+    let mut seen = vec![false; n as usize];
     for p in parts {
         let differs = if p.solve_shard.n != n {
             Some(format!("split into {} shares, not {n}", p.solve_shard.n))
@@ -98,10 +108,17 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
             Some("its rules files differ (edited between the runs)".to_string())
         } else if p.setups != first.setups {
             Some(format!("{} setups in all, not {}", p.setups, first.setups))
+        } else if p.setups_key != first.setups_key {
+            Some("other setups (another --seed or --deals)".to_string())
         } else {
             None
         };
         let k = p.solve_shard.k;
+        if k == 0 || k > n {
+            return Err(Error::usage(format!(
+                "merge: a share numbered {k} of {n} (edited?): shares run from 1 to {n}"
+            )));
+        }
         if let Some(why) = differs {
             return Err(Error::usage(format!(
                 "merge: share {k}/{} is not of the same solve as share {}/{n}: {why}",
@@ -129,7 +146,7 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
     // In the order of the whole run, so that the sums are the same.
     all.sort_by_key(|s| s.setup);
     if all.is_empty() {
-        return Err(cannot_merge("its setups make no position"));
+        return Err(Error::usage("merge: the shares hold no setup"));
     }
     let worth = Worth::mix(all.iter().map(|s| (s.chance, s.worth)));
     let spread = all
@@ -149,8 +166,4 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
         seconds: parts.iter().map(|p| p.seconds).sum(),
         threads: 1,
     })
-}
-
-fn cannot_merge(why: &str) -> Error {
-    Error::refused(Refusal::Other, format!("merge: {why}"))
 }

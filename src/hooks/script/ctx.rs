@@ -55,8 +55,9 @@ impl Ctx {
     }
 
     /// The run's end: the state (every waiting pile drawn, so that a
-    /// position holds its cards in an order), its events, and its trace
-    /// (None if it drew from the RNG).
+    /// position holds its cards in an order, but for those of `unordered`
+    /// zones, which stay sets), its events, and its trace (None if it drew
+    /// from the RNG).
     pub fn finish(self) -> (State, Vec<Event>, Option<Vec<Op>>) {
         let mut state = self.state;
         state.settle_all(&*self.def);
@@ -137,6 +138,7 @@ impl Ctx {
 
     /// The rest of a pile dealt from waits again (see `arrange_deal`).
     pub fn wait_again(&mut self, slot: usize) {
+        self.impure();
         self.state.shuffle_later(slot);
     }
 
@@ -176,10 +178,21 @@ impl Ctx {
         None
     }
 
-    /// So does a change to such a pile.
+    /// So does a change to such a pile, but for what needs no order of
+    /// an `unordered` one: a card named by id leaving it, cards joining it.
     fn settle_write(&mut self, w: &Write) {
         match *w {
-            Write::MoveCard { from, to, .. } | Write::MoveAll { from, to, .. } => {
+            Write::MoveCard { from, to, .. } => {
+                if !self.unordered(from) {
+                    self.settle(from);
+                }
+                if !self.unordered(to) {
+                    self.settle(to);
+                }
+            }
+            // The cards keep their order where they go, unless it is a set
+            // too.
+            Write::MoveAll { from, to, .. } if !self.unordered(to) => {
                 self.settle(from);
                 self.settle(to);
             }
