@@ -303,11 +303,10 @@ fn named(c) {
     assert!(close(s.worth.loss, 4.0 / 9.0), "{:?}", s.worth);
 }
 
-#[test]
-fn a_random_setup_is_solved_over_every_deal_it_makes() {
-    // A shuffle of x, y and w deals a's card, face up: a wins with x,
-    // whatever is chosen after (one pick each, matched: a's pennies).
-    let (tmp, path) = little(
+/// A shuffle of x, y and w deals a's card, face up: a wins with x,
+/// whatever is chosen after (one pick each, matched: a's pennies).
+fn three_deals() -> (tempfile::TempDir, PathBuf) {
+    little(
         "  deck: {per: game, visibility: hidden, unordered: true}\n  hand: {per: player, visibility: public}",
         "  - put: {zone: deck, cards: [x, y, w]}\n  - shuffle: deck\n  - hook: deal",
         r#"fn deal() { draw("", "deck", "a", "hand"); }
@@ -315,7 +314,12 @@ fn step() { ask(players(), "pick", ["y", "n"], "picked"); }
 fn picked(c) {
     if has("a", "hand", "x") { end_game("a"); } else { end_game("b"); }
 }"#,
-    );
+    )
+}
+
+#[test]
+fn a_random_setup_is_solved_over_every_deal_it_makes() {
+    let (tmp, path) = three_deals();
     let s = solve_all(&tmp, &path).unwrap();
     // Three deals (3! orders of the deck, merged by what they deal).
     assert_eq!(s.setups, 3);
@@ -472,16 +476,7 @@ fn a_match_is_solved_game_by_game_each_worth_what_its_result_does_to_the_match()
 /// another split, a share twice or one missing are refused.
 #[test]
 fn a_solve_split_in_shares_merges_into_the_whole() {
-    // Three deals of a shuffled deck (the game of the test above).
-    let (tmp, path) = little(
-        "  deck: {per: game, visibility: hidden, unordered: true}\n  hand: {per: player, visibility: public}",
-        "  - put: {zone: deck, cards: [x, y, w]}\n  - shuffle: deck\n  - hook: deal",
-        r#"fn deal() { draw("", "deck", "a", "hand"); }
-fn step() { ask(players(), "pick", ["y", "n"], "picked"); }
-fn picked(c) {
-    if has("a", "hand", "x") { end_game("a"); } else { end_game("b"); }
-}"#,
-    );
+    let (tmp, path) = three_deals();
     let run = |args: &[&str]| -> std::process::Output {
         std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(args)
