@@ -89,15 +89,20 @@ pub fn returns(game: &Game, st: &State) -> Vec<f64> {
 /// combination of the choices of those who choose at once (the first
 /// player's choices outermost).
 pub fn joint_moves(st: &State) -> Vec<Joint> {
-    let players = st.waiting();
+    joint_moves_of(st, &st.waiting())
+}
+
+/// `joint_moves` of `players` (those `st` waits for), for a caller that
+/// has them already: a solver calls this at every position.
+pub fn joint_moves_of(st: &State, players: &[PlayerIx]) -> Vec<Joint> {
     if players.is_empty() {
         return Vec::new();
     }
-    let legal: Vec<&[Choice]> = players.iter().map(|&p| st.legal(p)).collect();
+    let legal: smallvec::SmallVec<[&[Choice]; 4]> = players.iter().map(|&p| st.legal(p)).collect();
     let total: usize = legal.iter().map(|l| l.len()).product();
     let mut out = Vec::with_capacity(total);
     // An odometer over the choices, the last player's turning fastest.
-    let mut at = vec![0usize; players.len()];
+    let mut at: smallvec::SmallVec<[usize; 4]> = smallvec::smallvec![0; players.len()];
     for _ in 0..total {
         out.push(
             (players.iter().zip(&legal).zip(&at))

@@ -310,7 +310,7 @@ impl Solver<'_> {
             }
         };
         // The first player's choices outermost: the matrix row by row.
-        let moves = tree::joint_moves(&st);
+        let moves = tree::joint_moves_of(&st, &waiting);
         Ok(Frame {
             key,
             st,
