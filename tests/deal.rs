@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use tabula::{Game, Settings};
+use tabula::Game;
 
 /// A two-player game whose setup hook is `setup`, over `deck` (card ids
 /// among x, y, n, w, repeated as wanted), with a hand zone `hand_zone`
@@ -29,15 +29,7 @@ fn game_with(deck: &str, hand_zone: &str, steps: &str, setup: &str) -> (tempfile
         "fn setup() {{\n{setup}\n}}\nfn step() {{ ask(\"a\", \"pick\", [\"x\", \"y\"], \"picked\"); }}\n\
          fn picked(c) {{ if has(\"a\", \"hand\", c.a) {{ end_game(\"a\"); }} else {{ end_game(\"b\"); }} }}\n"
     );
-    let (tmp, path) = common::game_folder("dealt", &yaml, &script);
-    let g = Game::load_path(
-        &path,
-        &tmp.path().join("games"),
-        &Settings::default(),
-        tabula::Build::default(),
-    )
-    .unwrap();
-    (tmp, g)
+    common::load_folder("dealt", &yaml, &script)
 }
 
 /// (a's hand, b's hand, the deck) -> chance.

@@ -253,14 +253,7 @@ fn a_deck_marked_unordered_is_still_dealt_at_random() {
     );
     assert_ne!(yaml, marked, "the deck's line was found");
     let script = std::fs::read_to_string(root().join("scripts/leduc-poker.rhai")).unwrap();
-    let (tmp, path) = common::game_folder("leduc-poker", &marked, &script);
-    let g = Game::load_path(
-        &path,
-        &tmp.path().join("games"),
-        &Settings::default(),
-        tabula::Build::default(),
-    )
-    .unwrap();
+    let (_tmp, g) = common::load_folder("leduc-poker", &marked, &script);
     let limits = CfrLimits {
         target: 1e-3,
         ..CfrLimits::default()

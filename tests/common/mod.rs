@@ -191,6 +191,14 @@ pub fn play_move(game: &Game, st: &mut State, moves: &[(&str, &str)]) -> Vec<Str
 /// A game folder in a temporary directory: `games/ID.yaml` holding `yaml`
 /// (which names `../scripts/ID.rhai`) and `scripts/ID.rhai` holding
 /// `script`; with the YAML's path.
+/// `game_folder`, the game loaded from it (kept with its folder).
+pub fn load_folder(id: &str, yaml: &str, script: &str) -> (tempfile::TempDir, Game) {
+    let (tmp, path) = game_folder(id, yaml, script);
+    let dir = tmp.path().join("games");
+    let g = Game::load_path(&path, &dir, &Settings::default(), tabula::Build::default()).unwrap();
+    (tmp, g)
+}
+
 pub fn game_folder(id: &str, yaml: &str, script: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let games = tmp.path().join("games");
