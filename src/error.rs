@@ -64,6 +64,9 @@ pub enum Refusal {
     TreeTooBig { limit: usize },
     /// More positions (or information sets) than the budget.
     TooManyPositions { limit: usize },
+    /// The work, estimated before it starts, would take longer than the
+    /// time allowed (a bot's solve, which a game waits for).
+    TooSlow { seconds: u64 },
     /// A line of play runs past the depth budget.
     TooDeep { limit: usize },
     /// More players choose at once than the method handles.

@@ -181,3 +181,20 @@ fn solve_turns_to_mccfr_for_lucky_draw_and_says_so() {
         "{out}"
     );
 }
+
+#[test]
+fn a_bots_exploitability_by_play_is_a_lower_bound_of_the_exact_one() {
+    // Uniform play in Kuhn gives away 0.458333 (OpenSpiel's NashConv of
+    // the uniform policy, 0.916667, halved); the search bot's gain against
+    // the random bot is at most that, and clearly above nothing.
+    let limits = McLimits {
+        probe_games: 400,
+        probe_iterations: 200,
+        ..McLimits::default()
+    };
+    let x = mccfr::probe_bot(&kuhn(), "random", limits).unwrap();
+    assert!(!x.exact);
+    assert!(x.value - x.interval95 < 0.458334, "{x:?}");
+    assert!(x.value - x.interval95 > 0.1, "{x:?}");
+    assert!(mccfr::probe_bot(&kuhn(), "no-such-bot", limits).is_err());
+}

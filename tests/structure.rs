@@ -104,8 +104,8 @@ fn modules_use_only_earlier_layers() {
 /// at the bottom, the solvers over them, the bots, then what plays bots
 /// against each other. A file may use its own module and earlier ones.
 const ANALYSIS: &[&str] = &[
-    "shard", "tree", "worth", "solve", "evaluate", "cfr", "bot", "mccfr", "method", "response",
-    "sim", "sweep", "chart",
+    "shard", "tree", "estimate", "worth", "solve", "evaluate", "cfr", "bot", "mccfr", "method",
+    "response", "sim", "sweep", "chart",
 ];
 
 /// The analysis modules a file names, as `super::x` (from a file of

@@ -12,6 +12,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::estimate;
 use super::tree::{self, Recall};
 use super::worth::Worth;
 use crate::core::State;
@@ -106,13 +107,16 @@ pub struct Evaluation {
 }
 
 impl Builder<'_> {
-    fn too_big(&self) -> Error {
+    /// The refusal of a tree over the budget (found before listing it, and
+    /// how, or while listing it).
+    fn too_big(&self, found: Option<String>) -> Error {
+        let about = found.map_or(String::new(), |n| format!(" ({n})"));
         Error::new(
             ErrorKind::Refused(Refusal::TreeTooBig {
                 limit: self.max_nodes,
             }),
             format!(
-                "solve cannot handle {}: its game tree has more than {} nodes (CFR+ walks the whole tree; a smaller setting, e.g. fewer cards or a lower `max_turns`, fits)",
+                "solve cannot handle {}: its game tree has more than {} nodes{about} (CFR+ walks the whole tree; a smaller setting, e.g. fewer cards or a lower `max_turns`, fits)",
                 self.game.id(),
                 self.max_nodes
             ),
@@ -121,7 +125,7 @@ impl Builder<'_> {
 
     fn push(&mut self, n: Node) -> Result<u32> {
         if self.tree.nodes.len() >= self.max_nodes {
-            return Err(self.too_big());
+            return Err(self.too_big(None));
         }
         self.tree.nodes.push(n);
         Ok((self.tree.nodes.len() - 1) as u32)
@@ -471,6 +475,10 @@ pub(crate) fn whole_tree(
     listed(game, seed, max_nodes, None)
 }
 
+/// Positions the tree's size is counted over before it is listed, at
+/// most (a count of more takes seconds; the bound on positions stands in).
+const COUNTED_POSITIONS: usize = 200_000;
+
 fn listed(
     game: &Game,
     seed: Option<u64>,
@@ -485,6 +493,26 @@ fn listed(
         depth_limit: tree::MAX_DEPTH,
         policy,
     };
+    // A tree over the budget is refused before it is listed: counted over
+    // its positions, or where they are too many to count, by the bound on
+    // them (the tree has a node for each at least).
+    let budget = max_nodes as f64;
+    let counted = estimate::tree_nodes(game, &roots, COUNTED_POSITIONS, budget)?;
+    let over = match counted {
+        Some(n) => (n > budget).then(|| format!("{n:.3e}, counted over its positions")),
+        None => {
+            let size = estimate::positions(game, &roots, budget, &mut |_, _| Ok(()))?;
+            (size.at_least > budget).then(|| {
+                format!(
+                    "at least {:.1e}, estimated from {} random lines of play",
+                    size.at_least, size.lines
+                )
+            })
+        }
+    };
+    if let Some(why) = over {
+        return Err(b.too_big(Some(why)));
+    }
     let trails = [Trail::default(), Trail::default()];
     let setups = roots.len();
     let root = b.chance(roots, &trails, 0)?;

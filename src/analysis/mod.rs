@@ -4,6 +4,7 @@
 pub mod bot;
 pub mod cfr;
 pub mod chart;
+pub mod estimate;
 pub mod evaluate;
 pub mod mccfr;
 pub mod method;

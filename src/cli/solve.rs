@@ -547,11 +547,66 @@ fn run_mccfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         Ok(s) => s,
         Err(e) => return failed(e, a.json),
     };
+    // Each bot measured as the average strategy is: a best response where
+    // the tree fits, else the search bot's play against it (a lower bound).
+    let mut exploits = Vec::new();
+    for kind in &a.exploit {
+        let started = std::time::Instant::now();
+        let exact = s.exploitability.exact.then(|| {
+            tabula::analysis::response::evaluate_bot(game, kind, a.samples, limits.exact_nodes)
+        });
+        let measured = match exact {
+            Some(Ok(e)) => Ok(mccfr::Exploitability {
+                exact: true,
+                value: e.exploitability,
+                interval95: 0.0,
+                best_response: e.best_response,
+                by: "best response".into(),
+            }),
+            Some(Err(e)) if e.refusal().is_none() => Err(e),
+            _ => mccfr::probe_bot(game, kind, limits),
+        };
+        match measured {
+            Ok(x) => exploits.push((kind.clone(), x, started.elapsed().as_secs_f64())),
+            Err(e) => return failed(e, a.json),
+        }
+    }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        let mut v = serde_json::to_value(&s).unwrap_or_default();
+        if !exploits.is_empty() {
+            let list = exploits
+                .iter()
+                .map(|(kind, x, secs)| {
+                    let mut e = serde_json::to_value(x).unwrap_or_default();
+                    e["bot"] = kind.clone().into();
+                    e["seconds"] = (*secs).into();
+                    e
+                })
+                .collect();
+            v["exploit"] = serde_json::Value::Array(list);
+        }
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(0);
     }
     print_head(&s.head, &s.worth);
+    let [first, second] = &s.head.players;
+    for (kind, x, _) in &exploits {
+        if x.exact {
+            println!(
+                "{kind} bot: exploitability {:.6} (a best response gets {:+.6} as {first}, {:+.6} as {second})",
+                x.value, x.best_response[0], x.best_response[1]
+            );
+        } else {
+            println!(
+                "{kind} bot: exploitability at least {:.4} +/- {:.4} ({} against it gets {:+.4} as {first}, {:+.4} as {second})",
+                x.value.max(0.0),
+                x.interval95,
+                x.by,
+                x.best_response[0],
+                x.best_response[1]
+            );
+        }
+    }
     let x = &s.exploitability;
     if x.exact {
         println!("  exact for the average strategy (the whole tree, walked once)");

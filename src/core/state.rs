@@ -204,6 +204,11 @@ impl State {
             None => super::below(&mut self.rng, n),
         }
     }
+    /// Draw chance from a fresh RNG seeded with `seed` from now on (a
+    /// search's sampled lines each their own; the key does not change).
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
     /// Take `forced`'s draws from now on instead of the RNG's.
     pub fn force(&mut self, forced: super::Forced) {
         self.forced = Some(forced);

@@ -26,6 +26,12 @@ use crate::game::Game;
 /// (BraveRats takes 880,665).
 pub const BUDGET: usize = 3_000_000;
 
+/// Seconds of one thread's work a bot's solve may take, as estimated
+/// before it starts (BraveRats: at least 24 s, 46 s in fact): a sim of a
+/// game whose solve would take longer plays it with the search bot rather
+/// than stall.
+pub const SOLVE_SECONDS: f64 = 120.0;
+
 /// A strategy: each choice and its probability.
 type Mix = Arc<[(Choice, f64)]>;
 
@@ -294,6 +300,7 @@ impl Best {
         if values.is_none() {
             let limits = Limits {
                 max_states: self.budget,
+                max_seconds: Some(SOLVE_SECONDS),
                 ..Limits::default()
             };
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -24,7 +24,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rustc_hash::FxHashMap;
 
 use super::Bot;
-use crate::core::{Choice, Outcome, State, below};
+use crate::core::{Choice, State, below};
 use crate::definition::PlayerIx;
 use crate::game::Game;
 
@@ -136,26 +136,17 @@ fn text_hash(w: &str) -> u64 {
     })
 }
 
-/// Each player's reward in 0..=1: 1 for a win, shared on a draw; with a
-/// declared payoff, where each return lies between the lowest and highest.
+/// Each player's reward in 0..=1: their return (`tree::returns`) placed
+/// between the lowest and the highest (a win 1, a loss 0), and a share of
+/// one each where all are equal (a draw).
 fn rewards(game: &Game, state: &State, n: usize) -> Vec<f64> {
-    if let Some(r) = state.payoff(game) {
-        let (lo, hi) = (r.iter().min().copied(), r.iter().max().copied());
-        let (lo, hi) = (lo.unwrap_or(0), hi.unwrap_or(0));
-        return r
-            .iter()
-            .map(|&x| {
-                if hi > lo {
-                    (x - lo) as f64 / (hi - lo) as f64
-                } else {
-                    0.5
-                }
-            })
-            .collect();
-    }
-    match state.outcome() {
-        Some(Outcome::Win(w)) => (0..n).map(|p| if p == w { 1.0 } else { 0.0 }).collect(),
-        _ => vec![1.0 / n as f64; n],
+    let r = crate::analysis::tree::returns(game, state);
+    let lo = r.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if hi > lo {
+        r.iter().map(|x| (x - lo) / (hi - lo)).collect()
+    } else {
+        vec![1.0 / n.max(1) as f64; n]
     }
 }
 

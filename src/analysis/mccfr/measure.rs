@@ -108,6 +108,29 @@ pub(super) fn evaluate(game: &Game, table: &Table, limits: McLimits) -> Result<(
 /// A lower bound of the exploitability: the search bot against the
 /// average strategy, `probe_games` in each seat.
 pub(super) fn probe(game: &Game, table: &Table, limits: McLimits) -> Result<Exploitability> {
+    probe_with(game, limits, &|seed| Box::new(Policy::new(table, seed)))
+}
+
+/// A lower bound of the exploitability of the bot `kind` (`bot::make`),
+/// where the tree is too big for a best response: what the search bot
+/// gains against it, `probe_games` in each seat.
+pub fn probe_bot(game: &Game, kind: &str, limits: McLimits) -> Result<Exploitability> {
+    if crate::analysis::bot::make(kind, 0).is_none() {
+        return Err(Error::usage(crate::analysis::bot::kind_problem(kind)));
+    }
+    probe_with(game, limits, &|seed| {
+        crate::analysis::bot::make(kind, seed)
+            .unwrap_or_else(|| Box::new(crate::analysis::bot::RandomBot::new(seed)))
+    })
+}
+
+/// The search bot against the bots `make` makes (from a seed), in each
+/// seat.
+fn probe_with<'a>(
+    game: &Game,
+    limits: McLimits,
+    make: &(dyn Fn(u64) -> Box<dyn Bot + 'a> + Sync),
+) -> Result<Exploitability> {
     let budget = mcts::Budget {
         iterations: limits.probe_iterations,
         time: None,
@@ -120,11 +143,11 @@ pub(super) fn probe(game: &Game, table: &Table, limits: McLimits) -> Result<Expl
             .map(|k| {
                 let seed = crate::analysis::bot::bot_seed(limits.seed ^ 0x9B0E, k as usize, seat);
                 let mut search = mcts::Mcts::new(seed, budget);
-                let mut policy = Policy::new(table, seed ^ 1);
+                let mut other = make(seed ^ 1);
                 let w = if seat == 0 {
-                    duel(game, seed, &mut [&mut search, &mut policy])?
+                    duel(game, seed, &mut [&mut search, &mut *other])?
                 } else {
-                    duel(game, seed, &mut [&mut policy, &mut search])?
+                    duel(game, seed, &mut [&mut *other, &mut search])?
                 };
                 Ok(if seat == 0 { w.value } else { -w.value })
             })

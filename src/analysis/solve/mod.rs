@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use serde::Serialize;
 
-use crate::analysis::tree;
+use crate::analysis::{estimate, tree};
 mod lp;
 mod search;
 mod shard;
@@ -122,6 +122,10 @@ pub struct Limits {
     pub max_states: usize,
     /// Decisions along one line of play (the solver recurses along it).
     pub max_depth: usize,
+    /// Seconds of one thread's work the solve may take, as estimated
+    /// before it starts (`estimate::positions`): None for no limit (a
+    /// person asked for this solve and sees its progress).
+    pub max_seconds: Option<f64>,
 }
 
 /// The default budgets: 20 million positions is about 2.6 GB.
@@ -133,6 +137,7 @@ impl Default for Limits {
         Limits {
             max_states: MAX_STATES,
             max_depth: MAX_DEPTH,
+            max_seconds: None,
         }
     }
 }
@@ -365,6 +370,9 @@ fn solve_into(
         }
         let mut solver = Solver::new(&shared);
         solver.check_root(root)?;
+        if table.is_empty() {
+            fits(&mut solver, root, jobs)?;
+        }
         solve_first_moves(&shared, root)?;
         let worth = solver.worth(root)?;
         let node = solver.node(root)?;
@@ -394,6 +402,54 @@ fn solve_into(
         seconds: started.elapsed().as_secs_f64(),
         threads: jobs.max(1),
     })
+}
+
+/// Whether a solve from `root` can fit its limits, from random lines of
+/// play (`estimate::positions`), before any is spent: a game far too big
+/// is refused in seconds. The lines' positions are checked as the solve
+/// would check them (a line too deep is one the solve would meet too), so
+/// that hidden information is what a game is refused for where it has
+/// both.
+fn fits(solver: &mut Solver, root: &State, jobs: usize) -> Result<()> {
+    let limits = solver.shared.limits;
+    let game = solver.game;
+    let stop_above = limits.max_states as f64;
+    let roots = [(1.0, root.clone())];
+    let size = estimate::positions(game, &roots, stop_above, &mut |st, depth| {
+        if depth >= limits.max_depth {
+            return Err(solver.too_deep());
+        }
+        solver.check(st)
+    })?;
+    let from = format!("estimated from {} random lines of play", size.lines);
+    if size.at_least > stop_above {
+        return Err(cannot(
+            game,
+            Refusal::TooManyPositions {
+                limit: limits.max_states,
+            },
+            format!(
+                "it needs more than {} positions (at least {:.1e}, {from}; raise --max-states, or make the game smaller, e.g. a lower `max_turns`)",
+                limits.max_states, size.at_least
+            ),
+        ));
+    }
+    let seconds = size.seconds_at_least() / jobs.max(1) as f64;
+    if let Some(most) = limits.max_seconds
+        && seconds > most
+    {
+        return Err(cannot(
+            game,
+            Refusal::TooSlow {
+                seconds: most as u64,
+            },
+            format!(
+                "it would take more than {most:.0} s (at least {seconds:.0} s for {:.1e} positions, {from})",
+                size.at_least
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The positions after the first decision, solved in parallel (on the

@@ -279,6 +279,14 @@ impl Solver<'_> {
         Ok(w)
     }
 
+    /// The refusal of a line of play past the depth budget.
+    pub(super) fn too_deep(&self) -> Error {
+        let limit = self.shared.limits.max_depth;
+        self.refuse(Refusal::TooDeep { limit }, format!(
+            "a line of play runs past {limit} decisions without ending (does the game always end? a turn limit, `max_turns`, makes sure; a lower one shortens the search)"
+        ))
+    }
+
     /// A position to solve: checked, and its children's moves listed.
     pub(super) fn frame(&mut self, st: State, key: u128) -> Result<Frame> {
         self.check(&st)?;
@@ -286,10 +294,7 @@ impl Solver<'_> {
         // The turn number is part of a position, so a game that need not
         // end shows as a line that does not: a depth budget finds both.
         if self.depth >= limits.max_depth {
-            return Err(self.refuse(Refusal::TooDeep { limit: limits.max_depth }, format!(
-                "a line of play runs past {} decisions without ending (does the game always end? a turn limit, `max_turns`, makes sure; a lower one shortens the search)",
-                limits.max_depth
-            )));
+            return Err(self.too_deep());
         }
         self.depth += 1;
         let waiting = st.waiting();

@@ -1,0 +1,138 @@
+//! The size estimates a method is refused by before it spends anything
+//! (src/analysis/estimate.rs), against the exact counts of the exact
+//! solver and of CFR+'s listed tree: the position bound never exceeds the
+//! count and is not far below it, the tree estimate is near the tree, and
+//! a game over a budget is refused from them at once.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tabula::analysis::estimate;
+use tabula::cfr::{self, CfrLimits};
+use tabula::solve::{self, Limits};
+use tabula::{Game, Refusal, Settings, State, tree};
+
+fn reference(id: &str) -> Game {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/games");
+    match tabula::load(id, &dir, &Settings::default()) {
+        Ok(g) => g,
+        Err(e) => panic!("{id}: {}", e.render(false)),
+    }
+}
+
+#[test]
+fn the_position_bound_holds_and_is_not_far_below_the_count() {
+    let games = [
+        reference("tic-tac-toe"),
+        reference("pig"),
+        reference("goofspiel"),
+        common::load("experior", &[], &[("wound_limit", 5), ("max_turns", 12)]),
+        common::load("braverats", &[], &[("victories_to_win", 2)]),
+    ];
+    for game in &games {
+        let root = State::new_quiet(game, 0).unwrap();
+        let exact = solve::solve_within(game, Some(0), 2, Limits::default(), &|_| {})
+            .unwrap()
+            .states as f64;
+        let roots = [(1.0, root)];
+        let est = estimate::positions(game, &roots, f64::INFINITY, &mut |_, _| Ok(())).unwrap();
+        let id = game.id();
+        assert!(est.at_least <= exact, "{id}: {} > {exact}", est.at_least);
+        assert!(
+            est.at_least >= exact / 10.0,
+            "{id}: {} of {exact}",
+            est.at_least
+        );
+        assert!(est.moves >= 1.0 && est.move_seconds > 0.0, "{id}: {est:?}");
+    }
+}
+
+#[test]
+fn the_tree_count_is_the_listed_tree() {
+    for id in ["kuhn-poker", "leduc-poker", "liars-dice", "tic-tac-toe"] {
+        let game = reference(id);
+        // One iteration: the tree is listed whole all the same.
+        let once = CfrLimits {
+            max_iterations: 1,
+            ..CfrLimits::default()
+        };
+        let listed = cfr::solve(&game, None, once, &|_, _| {}).unwrap().nodes as f64;
+        let roots = tree::roots(&game, None).unwrap();
+        let counted = estimate::tree_nodes(&game, &roots, 1_000_000, f64::INFINITY).unwrap();
+        assert_eq!(counted, Some(listed), "{id}");
+        // Too many positions to count: no figure.
+        let few = estimate::tree_nodes(&game, &roots, 3, f64::INFINITY).unwrap();
+        assert_eq!(few, None, "{id}");
+    }
+}
+
+#[test]
+fn a_solve_over_its_budget_is_refused_before_it_starts() {
+    let game = reference("tic-tac-toe");
+    let progress = AtomicUsize::new(0);
+    let count = |n: usize| {
+        progress.fetch_max(n, Ordering::Relaxed);
+    };
+    // 4,520 positions: a budget of 200 is refused by the estimate, with
+    // no position solved.
+    let small = Limits {
+        max_states: 200,
+        ..Limits::default()
+    };
+    let e = solve::solve_within(&game, Some(0), 1, small, &count).unwrap_err();
+    assert_eq!(
+        e.refusal(),
+        Some(Refusal::TooManyPositions { limit: 200 }),
+        "{e}"
+    );
+    assert!(e.message.contains("estimated from"), "{e}");
+    assert_eq!(progress.load(Ordering::Relaxed), 0);
+    // A time budget far below the work.
+    let quick = Limits {
+        max_seconds: Some(1e-4),
+        ..Limits::default()
+    };
+    let e = solve::solve_within(&game, Some(0), 1, quick, &count).unwrap_err();
+    assert!(matches!(e.refusal(), Some(Refusal::TooSlow { .. })), "{e}");
+    // CFR+ over a tree of 294,877 nodes with room for 20,000.
+    let dice = reference("liars-dice");
+    let tight = CfrLimits {
+        max_nodes: 20_000,
+        ..CfrLimits::default()
+    };
+    let e = cfr::solve(&dice, None, tight, &|_, _| {}).unwrap_err();
+    assert_eq!(
+        e.refusal(),
+        Some(Refusal::TreeTooBig { limit: 20_000 }),
+        "{e}"
+    );
+    assert!(e.message.contains("counted over its positions"), "{e}");
+}
+
+#[test]
+fn the_best_bot_over_its_budget_plays_at_once_and_keeps_why() {
+    let cache = tempfile::tempdir().unwrap();
+    let game =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/games/tic-tac-toe.yaml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["sim", game.to_str().unwrap(), "--bot", "x=best:200"])
+        .args(["--games", "2", "--jobs", "1"])
+        .env("XDG_CACHE_HOME", cache.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = cache.path().join("tabula/equilibrium");
+    let kept: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(kept[0].starts_with("200\n"), "{kept:?}");
+    assert!(kept[0].contains("estimated from"), "{kept:?}");
+}
