@@ -265,9 +265,10 @@ impl fmt::Display for Error {
         if let Some(p) = &self.at {
             write!(f, "{}:{}:{}: ", path_text(&p.file), p.line, p.col)?;
         }
-        write!(f, "{}", self.message)?;
+        // Escaped: a message quotes files and scripts, and is printed.
+        write!(f, "{}", printable(&self.message))?;
         for n in &self.notes {
-            write!(f, "\n  {n}")?;
+            write!(f, "\n  {}", printable(n))?;
         }
         Ok(())
     }
@@ -285,9 +286,6 @@ pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, k)| format!("did you mean `{k}`?"))
 }
 
-/// Text from a file or a script made safe for a terminal: control
-/// characters (an escape sequence that would clear the screen or move the
-/// cursor) shown as `\u{1b}`; newlines and tabs kept.
 /// A path as text, losslessly: bytes that are not UTF-8 as `\xNN`, control
 /// characters escaped (a name from a hostile folder reaches no terminal).
 pub fn path_text(path: &Path) -> String {
@@ -301,6 +299,9 @@ pub fn path_text(path: &Path) -> String {
     out
 }
 
+/// Text from a file or a script made safe for a terminal: control
+/// characters (an escape sequence that would clear the screen or move the
+/// cursor) shown as `\u{1b}`; newlines and tabs kept.
 pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
         return s.into();

@@ -1,28 +1,184 @@
-//! Reading the text files a user names (games, scripts, saves) within a
-//! budget: `/dev/zero` or a huge file is refused, not read into memory.
+//! Reading the files a user names (games, scripts, saves, shards) and the
+//! ones tabula reads back (its cache) within a budget, and writing files
+//! whole: `/dev/zero`, a FIFO or a huge file is refused, not read into
+//! memory nor waited on, and a write never goes through a link.
 
-use std::io::Read;
+use std::io::{Error, ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The largest game file, script or save read: far above any real one.
+/// The largest game file, script, save or shard read: far above any real
+/// one.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// A file's text, if it is at most `MAX_FILE_BYTES` long and UTF-8.
-pub fn read_text(path: &Path) -> std::io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "longer than {} MiB, the most a game, script or save may be",
-                MAX_FILE_BYTES / (1024 * 1024)
-            ),
-        ));
+/// What a file that is not a regular one is, in a user's words.
+pub fn kind(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
     }
-    String::from_utf8(bytes)
-        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_symlink() {
+        "a link"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// `n` bytes, as a person reads a size.
+fn size(n: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    match n {
+        n if n >= MIB && n % MIB == 0 => format!("{} MiB", n / MIB),
+        n if n >= 1024 && n % 1024 == 0 => format!("{} KiB", n / 1024),
+        n => format!("{n} bytes"),
+    }
+}
+
+/// A file's bytes, if it is a regular file (or a link to one) of at most
+/// `max` bytes; `what` names the file's kind in the message ("a save").
+/// Anything else is refused before it is read: a FIFO would block, a
+/// device never end. The caller names the path (`Error::io`).
+pub fn read_bytes(path: &Path, max: u64, what: &str) -> std::io::Result<Vec<u8>> {
+    let refuse = |t| {
+        Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{}, not a file: {what} is read from a regular file",
+                kind(t)
+            ),
+        )
+    };
+    let too_long = || {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!("longer than {}, the most {what} may be", size(max)),
+        )
+    };
+    let t = std::fs::metadata(path)?.file_type();
+    if !t.is_file() {
+        return Err(refuse(t));
+    }
+    // Opened without waiting and checked again: the file may have been
+    // swapped for a FIFO since.
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = open.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.file_type().is_file() {
+        return Err(refuse(meta.file_type()));
+    }
+    if meta.len() > max {
+        return Err(too_long());
+    }
+    // A file that grows while it is read stops at the cap all the same.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_long());
+    }
+    Ok(bytes)
+}
+
+/// A file's text, if `read_bytes` takes it and it is UTF-8.
+pub fn read_utf8(path: &Path, max: u64, what: &str) -> std::io::Result<String> {
+    let bytes = read_bytes(path, max, what)?;
+    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// A game file's, script's or save's text (at most `MAX_FILE_BYTES`).
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    read_utf8(path, MAX_FILE_BYTES, "a game, script or save")
+}
+
+/// Whether `write_atomic` can write `path` (`what`, e.g. "a chart"): its
+/// folder exists and takes a new file, and the path is no link nor
+/// anything but a regular file. Checked before a long run, not after it.
+pub fn check_writable(path: &Path, what: &str) -> std::io::Result<()> {
+    refuse_unless_file(path, what)?;
+    let dir = folder(path);
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(m) => {
+            return Err(Error::new(
+                ErrorKind::NotADirectory,
+                format!("{} is {}, not a folder", dir.display(), kind(m.file_type())),
+            ));
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no folder {} to write {what} in", dir.display()),
+            ));
+        }
+        Err(e) => return Err(e),
+    }
+    // The one sure test of a folder's permissions: a file made there (and
+    // removed at once).
+    tempfile::NamedTempFile::new_in(dir).map(drop).map_err(|e| {
+        Error::new(
+            e.kind(),
+            format!("{what} cannot be written there: {}", plain(&e)),
+        )
+    })
+}
+
+/// Write a file whole or not at all: a temporary file with an unpredictable
+/// name, created exclusively beside the target (never through a link
+/// planted there), synced, then renamed over the target. A target that is
+/// a link or not a regular file (a device, a folder) is refused, not
+/// replaced; `what` names the file in the message ("a chart").
+pub fn write_atomic(path: &Path, bytes: &[u8], what: &str) -> std::io::Result<()> {
+    refuse_unless_file(path, what)?;
+    // The temporary file's random name is no business of the user's.
+    let fail = |e: Error| Error::new(e.kind(), plain(&e));
+    let mut tmp = tempfile::NamedTempFile::new_in(folder(path)).map_err(fail)?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// An error for a target that exists and is not a regular file.
+fn refuse_unless_file(path: &Path, what: &str) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{}; {what} goes to a regular file (name another)",
+                kind(meta.file_type())
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The folder a file is written in (`.` for a bare name).
+fn folder(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// An error's message without the temporary file's path tempfile adds.
+fn plain(e: &Error) -> String {
+    let msg = e.to_string();
+    msg.split(" at path ").next().unwrap_or(&msg).to_string()
 }
 
 /// Where tabula keeps what it can compute again (the built-in games

@@ -137,7 +137,7 @@ fn fingerprint<'a>(files: impl Iterator<Item = &'a PathBuf>) -> u64 {
     use std::hash::Hasher;
     let mut h = rustc_hash::FxHasher::default();
     for f in files {
-        match std::fs::read(f) {
+        match crate::files::read_bytes(f, crate::files::MAX_FILE_BYTES, "a game or script") {
             Ok(bytes) => {
                 h.write_usize(bytes.len());
                 h.write(&bytes);

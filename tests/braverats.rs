@@ -383,7 +383,7 @@ fn engine_agrees_with_the_oracle_on_many_random_games() {
                 },
                 seed,
                 moves: moves.clone(),
-                positions: vec![],
+                ..Replay::default()
             };
             let played = tabula::replay::play(&replay, None, &common::games_dir()).unwrap();
             let v = tabula::view::view(&played.game, &played.state, None);
@@ -478,7 +478,7 @@ fn imperio_matches_braverats_game_for_game() {
                     settings: br_settings(&vs),
                     seed,
                     moves: a,
-                    positions: vec![],
+                    ..Replay::default()
                 },
                 None,
                 &common::games_dir(),
@@ -490,7 +490,7 @@ fn imperio_matches_braverats_game_for_game() {
                     settings: br_settings(&vs),
                     seed,
                     moves: b,
-                    positions: vec![],
+                    ..Replay::default()
                 },
                 None,
                 &common::games_dir(),

@@ -316,7 +316,10 @@ fn piped_play_session_saves_a_replay_that_replays() {
     assert!(out.contains("Saved to"), "{out}");
     let text = std::fs::read_to_string(&save).unwrap();
     assert!(
-        text.starts_with("game: experior\nseed: 5\nmoves:\n  - {human: strong-sword, elf: "),
+        text.starts_with("game: experior\nseed: 5\nrules: \"")
+            && text.contains(
+                "\nseats: {human: person, elf: random}\nmoves:\n  - {human: strong-sword, elf: "
+            ),
         "{text}"
     );
     assert_eq!(text.matches("- {").count(), 2, "{text}");

@@ -141,7 +141,7 @@ fn random_games_end_conserve_cards_replay_and_hide() {
                 },
                 seed,
                 moves,
-                positions: vec![],
+                ..Replay::default()
             };
             let again = tabula::replay::play(&r, None, &common::games_dir()).unwrap();
             assert_eq!(

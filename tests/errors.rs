@@ -375,7 +375,7 @@ fn a_battery_of_broken_files_each_gets_a_positioned_message() {
         (
             "duplicate key",
             |y| y.replace("id: experior\n", "id: experior\nid: again\n"),
-            "duplicate mapping key: id",
+            "`id` is given twice in one mapping",
         ),
         (
             "duplicate card",
@@ -385,7 +385,7 @@ fn a_battery_of_broken_files_each_gets_a_positioned_message() {
                     "  quick-sword: {name: Quick bow",
                 )
             },
-            "duplicate mapping key: quick-sword",
+            "`quick-sword` is given twice in one mapping",
         ),
         (
             "misspelt section",

@@ -136,3 +136,48 @@ fn the_best_bot_over_its_budget_plays_at_once_and_keeps_why() {
     assert!(kept[0].starts_with("200\n"), "{kept:?}");
     assert!(kept[0].contains("estimated from"), "{kept:?}");
 }
+
+#[test]
+fn a_decision_wider_than_the_budget_is_refused_not_listed() {
+    // 200 x 200 numbers chosen at once: 40,000 joint choices in one
+    // position, over a budget of 10,000 positions.
+    let yaml = "\
+id: wide
+name: Wide
+script: ../scripts/wide.rhai
+players:
+  - {id: a}
+  - {id: b}
+flow:
+  turn:
+    - hook: pick
+";
+    let script = r#"
+fn pick() { ask(["a", "b"], "number", 1..=200, "picked"); }
+fn picked(choice) {
+    if choice.a > choice.b { end_game("a"); } else if choice.a < choice.b { end_game("b"); } else { end_game(); }
+}
+"#;
+    let (_tmp, game) = common::load_folder("wide", yaml, script);
+    let small = Limits {
+        max_states: 10_000,
+        ..Limits::default()
+    };
+    let e = solve::solve_within(&game, Some(0), 1, small, &|_| {}).unwrap_err();
+    assert_eq!(
+        e.refusal(),
+        Some(Refusal::TooManyPositions { limit: 10_000 })
+    );
+    assert!(e.message.contains("40000 joint choices"), "{e}");
+    // CFR+ refuses it as fast with room for 10,000 nodes.
+    let tight = CfrLimits {
+        max_nodes: 10_000,
+        ..CfrLimits::default()
+    };
+    let e = cfr::solve(&game, None, tight, &|_, _| {}).unwrap_err();
+    assert_eq!(
+        e.refusal(),
+        Some(Refusal::TreeTooBig { limit: 10_000 }),
+        "{e}"
+    );
+}

@@ -85,7 +85,7 @@ proptest! {
             settings: Settings { variants: variants.iter().map(|v| v.to_string()).collect(), sets: vec![] },
             seed,
             moves,
-            positions: vec![],
+            ..Replay::default()
         };
         let again = tabula::replay::play(&r, None, &common::games_dir()).unwrap();
         prop_assert_eq!(view(&game, &st, None), view(&again.game, &again.state, None));

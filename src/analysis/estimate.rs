@@ -222,6 +222,10 @@ impl Counter<'_> {
                 n += width;
             }
         }
+        if width > self.stop_above {
+            // Over already, before its joint moves are listed.
+            return Ok(Some(n + width));
+        }
         for joint in tree::joint_moves_of(st, &waiting) {
             let outs = tree::children(self.game, st, &joint)?;
             let Some(k) = self.chance(&outs)? else {

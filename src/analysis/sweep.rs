@@ -143,13 +143,21 @@ pub struct SweepConfig<'a> {
 
 /// Run the sweep. `progress(done, total)` counts games over all settings.
 pub fn run(cfg: &SweepConfig, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Sweep> {
-    let settings = grid(&cfg.axes);
-    if settings.len() > MAX_SETTINGS {
+    // Counted before the grid is built: three axes of 1,000 values would
+    // be a billion settings in memory before the check.
+    let count = (cfg.axes.iter()).try_fold(1usize, |n, a| n.checked_mul(a.values.len()));
+    if count.is_none_or(|n| n > MAX_SETTINGS) {
+        let sizes: Vec<String> = cfg
+            .axes
+            .iter()
+            .map(|a| a.values.len().to_string())
+            .collect();
         return Err(Error::usage(format!(
             "{} settings, more than {MAX_SETTINGS}: sweep fewer values",
-            settings.len()
+            count.map_or_else(|| sizes.join(" x "), |n| n.to_string())
         )));
     }
+    let settings = grid(&cfg.axes);
     let mut seen = Vec::new();
     for a in &cfg.axes {
         if seen.contains(&&a.param) {
@@ -157,23 +165,27 @@ pub fn run(cfg: &SweepConfig, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Sw
         }
         seen.push(&a.param);
     }
-    // Every setting's rules load before any runs: a value out of range
-    // is reported at once, not after an hour of sims.
-    let games = settings
-        .iter()
-        .map(|setting| {
-            let mut s = cfg.base.clone();
-            s.sets.retain(|(k, _)| !setting.iter().any(|(p, _)| p == k));
-            s.sets.extend(setting.iter().cloned());
-            Game::load_path(cfg.path, cfg.dir, &s, cfg.build).map_err(|e| {
-                let at: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                e.note(format!("at the setting {}", at.join(" ")))
-            })
+    let load = |setting: &[(String, ParamValue)]| {
+        let mut s = cfg.base.clone();
+        s.sets.retain(|(k, _)| !setting.iter().any(|(p, _)| p == k));
+        s.sets.extend(setting.iter().cloned());
+        Game::load_path(cfg.path, cfg.dir, &s, cfg.build).map_err(|e| {
+            let at: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            e.note(format!("at the setting {}", at.join(" ")))
         })
-        .collect::<Result<Vec<Game>>>()?;
+    };
+    // Every setting's rules load before any runs: a value out of range
+    // is reported at once, not after an hour of sims. Each is dropped
+    // after its check and loaded again for its run, so that one game at a
+    // time is in memory.
+    for setting in &settings {
+        load(setting)?;
+    }
     let total = cfg.sim.games * settings.len() as u64;
     let mut rows = Vec::new();
-    for (i, (game, setting)) in games.iter().zip(settings).enumerate() {
+    let mut head = None;
+    for (i, setting) in settings.into_iter().enumerate() {
+        let game = &load(&setting)?;
         let before = cfg.sim.games * i as u64;
         // A sweep of the number of players seats random bots on the
         // seats the configuration does not name.
@@ -186,11 +198,13 @@ pub fn run(cfg: &SweepConfig, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Sw
             report: sim::report(game, &sim_cfg, &tally),
             exact,
         });
+        let def = game.def();
+        head.get_or_insert_with(|| (def.id.clone(), def.applied.clone()));
     }
-    let def = games.first().map(Game::def);
+    let (game, variants) = head.unwrap_or_default();
     Ok(Sweep {
-        game: def.map(|d| d.id.clone()).unwrap_or_default(),
-        variants: def.map(|d| d.applied.clone()).unwrap_or_default(),
+        game,
+        variants,
         axes: cfg.axes.clone(),
         games: cfg.sim.games,
         seed: cfg.sim.seed,
@@ -267,6 +281,35 @@ mod tests {
             };
             assert!(e.contains(says), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn too_many_settings_are_refused_before_the_grid_is_built() {
+        // A billion settings: refused from the axes' sizes, before the grid
+        // (or any game) is made.
+        let cfg = SweepConfig {
+            path: Path::new("no-such-game.yaml"),
+            dir: Path::new("."),
+            base: Settings::default(),
+            axes: vec![axis("a=1..1000"), axis("b=1..1000"), axis("c=1..1000")],
+            sim: SimConfig {
+                games: 1,
+                seed: 0,
+                bots: vec![],
+                jobs: 1,
+                max_decisions: 1,
+                shard: None,
+            },
+            solve: None,
+            build: Build::default(),
+        };
+        let Err(e) = run(&cfg, &|_, _| {}) else {
+            panic!("a billion settings ran");
+        };
+        assert!(
+            e.message.contains("1000000000 settings, more than 1000"),
+            "{e}"
+        );
     }
 
     #[test]

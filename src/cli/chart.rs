@@ -5,16 +5,20 @@ use std::path::Path;
 use tabula::chart::{self, Chart};
 use tabula::error::{Error, Result};
 
-/// Whether `--chart FILE` names a kind of file we write: checked before a
-/// run, not after it.
+/// Whether `--chart FILE` names a kind of file we write, in a folder that
+/// takes it: checked before a run, not after it.
 pub fn check(path: &Path) -> Result<()> {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("svg" | "html" | "htm") => Ok(()),
-        _ => Err(Error::usage(format!(
-            "--chart {}: the file must end in .svg or .html",
-            path.display()
-        ))),
+        Some("svg" | "html" | "htm") => {}
+        _ => {
+            return Err(Error::usage(format!(
+                "--chart {}: the file must end in .svg or .html",
+                path.display()
+            )));
+        }
     }
+    tabula::files::check_writable(path, "a chart")
+        .map_err(|e| Error::usage(format!("--chart {}: {e}", path.display())))
 }
 
 pub fn write(path: &Path, c: &Chart) -> Result<()> {
@@ -28,7 +32,8 @@ pub fn write(path: &Path, c: &Chart) -> Result<()> {
             escape(&c.title)
         )
     };
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+    tabula::files::write_atomic(path, text.as_bytes(), "a chart")
+        .map_err(|e| Error::io(path, e))?;
     eprintln!("chart written to {}", path.display());
     Ok(())
 }

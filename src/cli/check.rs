@@ -61,7 +61,8 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
     };
     if opts.lint {
         match base.lint() {
-            Ok(warnings) => {
+            Ok(mut warnings) => {
+                warnings.extend(tabula::play::commands::shadowed(base.def()));
                 for w in &warnings {
                     eprintln!("{}", w.render(super::color_err()));
                 }

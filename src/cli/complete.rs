@@ -12,7 +12,7 @@ use tabula::definition::source;
 /// built-in library (its folder, written out when the binary last ran).
 fn folders() -> Vec<PathBuf> {
     let mut dirs = vec![source::games_dir(None)];
-    if let Ok(lib) = super::library::games_folder() {
+    if let Ok((lib, _)) = super::library::games_folder() {
         dirs.push(lib);
     }
     dirs

@@ -4,27 +4,94 @@
 //! files a player can open.
 
 use std::hash::Hasher;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use tabula::error::{Error, Result};
+use tabula::error::{Error, Result, path_text};
+use tabula::files;
 
 include!(concat!(env!("OUT_DIR"), "/library.rs"));
 
 /// The library's games folder, written out first (again, for any file
-/// there that differs from the embedded one, e.g. edited by hand).
-pub fn games_folder() -> Result<PathBuf> {
-    let root = tabula::files::cache_dir().join(format!("library-{:016x}", fingerprint()));
+/// there that differs from the embedded one), and what was found there and
+/// replaced, for the user to be told: an edit to the written-out copy, or
+/// a link or a FIFO where a file or a folder of the library belongs.
+pub fn games_folder() -> Result<(PathBuf, Vec<String>)> {
+    let root = files::cache_dir().join(format!("library-{:016x}", fingerprint()));
+    let mut said = Vec::new();
+    own_folder(&root, &mut said)?;
+    let mut folders: Vec<PathBuf> = Vec::new();
     for (name, text) in FILES {
         let path = root.join(name);
-        if std::fs::read(&path).is_ok_and(|b| b == text.as_bytes()) {
-            continue;
+        let Some(dir) = path.parent() else { continue };
+        if !folders.iter().any(|f| f == dir) {
+            own_folder(dir, &mut said)?;
+            folders.push(dir.to_path_buf());
         }
-        if let Some(d) = path.parent() {
-            std::fs::create_dir_all(d).map_err(|e| Error::io(d, e))?;
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_file() => {
+                // Read no more than the file should hold.
+                let cap = text.len() as u64;
+                if files::read_bytes(&path, cap, "a library file")
+                    .is_ok_and(|b| b == text.as_bytes())
+                {
+                    continue;
+                }
+                said.push(format!(
+                    "{}: edited since it was written out; the built-in copy is written again (to change a built-in game, copy it to a folder of your own: --games-dir)",
+                    path_text(&path)
+                ));
+            }
+            Ok(m) => {
+                // The entry goes (a link: never what it points to); a
+                // folder there that is not empty stays, and the write says so.
+                let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir(&path));
+                said.push(format!(
+                    "{}: {}, not the library's file; replaced by it",
+                    path_text(&path),
+                    files::kind(m.file_type())
+                ));
+            }
+            Err(_) => {}
         }
-        tabula::replay::write_atomic(&path, text.as_bytes())?;
+        files::write_atomic(&path, text.as_bytes(), "a library file")
+            .map_err(|e| Error::io(&path, e))?;
     }
-    Ok(root.join("games"))
+    Ok((root.join("games"), said))
+}
+
+/// Make `dir` a folder of the library's own: created if missing; a link
+/// there (a games folder replaced by a link to a user's folder) or a file
+/// is removed, never written through, and what it pointed to is untouched.
+fn own_folder(dir: &Path, said: &mut Vec<String>) -> Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => return Ok(()),
+        Ok(m) => {
+            // Another process may have replaced it already: checked below.
+            let _ = std::fs::remove_file(dir);
+            said.push(format!(
+                "{}: {}, not the library's own folder; replaced by it (what it pointed to is untouched)",
+                path_text(dir),
+                files::kind(m.file_type())
+            ));
+        }
+        Err(_) => {}
+    }
+    if let Err(e) = std::fs::create_dir_all(dir)
+        && e.kind() != std::io::ErrorKind::AlreadyExists
+    {
+        return Err(Error::io(dir, e));
+    }
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => Err(Error::io(
+            dir,
+            std::io::Error::other(format!(
+                "{}, not a folder; remove it and run again",
+                files::kind(m.file_type())
+            )),
+        )),
+        Err(e) => Err(Error::io(dir, e)),
+    }
 }
 
 /// The library's content, so that another build writes its own folder.

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use tabula::definition::source::{self, Settings};
-use tabula::error::{Error, Result, path_text};
+use tabula::error::{Error, Result, path_text, printable};
 
 pub fn run(dir: &Path) -> Result<i32> {
     let built_in = source::built_in();
@@ -28,9 +28,11 @@ pub fn run(dir: &Path) -> Result<i32> {
         return Err(Error::usage(format!("no games (*.yaml) in {here}")));
     }
     for (id, from) in games {
+        // A file's name and a problem's message may hold control
+        // characters (a game's ids cannot).
         match tabula::load(&id, dir, &Settings::default()) {
             Ok(g) => {
-                let d = g.def();
+                let (d, id) = (g.def(), printable(&id));
                 let players: Vec<&str> = d.players.iter().map(|p| p.id.as_str()).collect();
                 println!("{:<12} {} ({}) [{from}]", id, d.name, players.join(", "));
                 if !d.summary.is_empty() {
@@ -40,7 +42,11 @@ pub fn run(dir: &Path) -> Result<i32> {
                     println!("{:<12}   --variant {:<16} {}", "", v.id, v.name);
                 }
             }
-            Err(e) => println!("{id:<12} (does not load: {}) [{from}]", e.message),
+            Err(e) => println!(
+                "{:<12} (does not load: {}) [{from}]",
+                printable(&id),
+                printable(&e.message)
+            ),
         }
     }
     Ok(0)

@@ -17,11 +17,13 @@ pub struct MergeArgs {
 
 /// The shares of a solve (`solve --shard K/N --json`), if every file is one;
 /// None if none is; an error for a mix.
-fn solve_shares(files: &[PathBuf]) -> Result<Option<Vec<tabula::solve::SolvePart>>> {
+fn solve_shares(
+    files: &[PathBuf],
+    read: &[String],
+) -> Result<Option<Vec<tabula::solve::SolvePart>>> {
     let mut texts = Vec::new();
-    for f in files {
-        let text = tabula::files::read_text(f).map_err(|e| Error::io(f, e))?;
-        let is_share = serde_json::from_str::<serde_json::Value>(&text)
+    for (f, text) in files.iter().zip(read) {
+        let is_share = serde_json::from_str::<serde_json::Value>(text)
             .is_ok_and(|v| v.get("solve_shard").is_some());
         texts.push((f, text, is_share));
     }
@@ -37,7 +39,7 @@ fn solve_shares(files: &[PathBuf]) -> Result<Option<Vec<tabula::solve::SolvePart
     }
     let mut shares = Vec::new();
     for (f, text, _) in texts {
-        match serde_json::from_str(&text) {
+        match serde_json::from_str(text) {
             Ok(p) => shares.push(p),
             Err(e) => {
                 return Err(Error::usage(format!(
@@ -53,28 +55,38 @@ fn solve_shares(files: &[PathBuf]) -> Result<Option<Vec<tabula::solve::SolvePart
 }
 
 pub fn run(a: MergeArgs) -> Result<i32> {
-    if let Some(shares) = solve_shares(&a.files)? {
+    // Each file read once, within the size a shard may have.
+    let texts = a
+        .files
+        .iter()
+        .map(|f| {
+            tabula::files::read_utf8(f, tabula::files::MAX_FILE_BYTES, "a shard")
+                .map_err(|e| Error::io(f, e))
+        })
+        .collect::<Result<Vec<String>>>()?;
+    if let Some(shares) = solve_shares(&a.files, &texts)? {
         if a.out.chart.is_some() || a.out.csv {
             return Err(Error::usage(
                 "merge: a solve's shares add up to one value: --json or text, no --chart or --csv",
             ));
         }
-        let s = tabula::solve::merge(&shares)?;
+        let names: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
+        let s = tabula::solve::merge_files(&shares, &names)?;
         super::solve::print_merged(&s, a.out.json);
         return Ok(0);
     }
     if let Some(c) = &a.out.chart {
         super::chart::check(c)?;
     }
-    // columns[i]: every shard's part of column i.
+    // columns[i]: every shard's part of column i, and its file.
     let mut columns: Vec<Vec<Part>> = Vec::new();
-    for f in &a.files {
-        let text = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
+    let mut names: Vec<String> = Vec::new();
+    for (f, text) in a.files.iter().zip(&texts) {
         // One report, or a list of columns (`--compare`).
         let parsed = if text.trim_start().starts_with('[') {
-            serde_json::from_str::<Vec<Report>>(&text)
+            serde_json::from_str::<Vec<Report>>(text)
         } else {
-            serde_json::from_str::<Report>(&text).map(|r| vec![r])
+            serde_json::from_str::<Report>(text).map(|r| vec![r])
         };
         let reports = match parsed {
             Ok(rs) => rs,
@@ -87,6 +99,12 @@ pub fn run(a: MergeArgs) -> Result<i32> {
                 )));
             }
         };
+        if reports.is_empty() {
+            return Err(Error::usage(format!(
+                "{}: an empty list, not the JSON of `sim --shard K/N --json`",
+                f.display()
+            )));
+        }
         if !columns.is_empty() && reports.len() != columns.len() {
             return Err(Error::usage(format!(
                 "{}: {} column(s), the files before it {}",
@@ -105,14 +123,16 @@ pub fn run(a: MergeArgs) -> Result<i32> {
             };
             col.push(part);
         }
+        names.push(f.display().to_string());
     }
     let reports = columns
         .iter()
-        .map(|parts| sim::merge(parts))
+        .map(|parts| sim::merge_files(parts, &names))
         .collect::<Result<Vec<Report>>>()?;
+    // The report first: a chart that cannot be written loses no run.
+    super::sim::print(&reports, &a.out);
     if let Some(c) = &a.out.chart {
         super::chart::write(c, &tabula::chart::sim(&reports))?;
     }
-    super::sim::print(&reports, &a.out);
     Ok(super::sim::failures(&reports))
 }

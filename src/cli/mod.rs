@@ -180,7 +180,8 @@ pub fn print_error_text(e: &str) {
     } else {
         "error"
     };
-    eprintln!("{head}: {e}");
+    // A script's error text may hold a terminal's escape sequences.
+    eprintln!("{head}: {}", tabula::error::printable(e));
 }
 
 pub fn print_error(e: &Error) {
@@ -192,7 +193,10 @@ pub fn print_error(e: &Error) {
 /// not in the chosen folder is looked for.
 fn games_dir(flag: Option<&Path>) -> PathBuf {
     let library = match library::games_folder() {
-        Ok(l) => {
+        Ok((l, replaced)) => {
+            for r in replaced {
+                eprintln!("tabula: {r}");
+            }
             source::set_built_in(l.clone());
             Some(l)
         }

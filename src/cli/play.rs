@@ -53,9 +53,10 @@ pub(super) fn parse_bot(s: &str) -> std::result::Result<(String, String), String
     Ok((p.trim().to_string(), k.trim().to_string()))
 }
 
-const COMMANDS: &[&str] = &[
-    "help", "state", "rules", "cards", "log", "undo", "save", "load", "new", "reload", "quit",
-];
+/// Unreadable lines in a row before the input is taken as broken.
+const MAX_UNREADABLE: usize = 100;
+
+use tabula::play::commands::COMMANDS;
 
 const HELP: &str = "\
 Type a choice by name, alias or unambiguous prefix (Tab completes).
@@ -66,10 +67,14 @@ Commands:
   log           everything that happened so far
   undo [N]      take back your last decision (or N of them)
   save FILE     save the game (replay format); asks before replacing a file
+                (with piped input, a file this game did not write is kept)
   load FILE     load a saved game; asks first if this one has unsaved moves
-  new           a new game with the same settings and another seed
+  new           a new game with the same settings and another seed; asks
+                first if this one has unsaved moves
   reload        re-read the rules files, replay the moves, say what changed
-  quit          leave (Ctrl-D too; Ctrl-C cancels the line)";
+  quit          leave (Ctrl-D too; Ctrl-C cancels the line)
+A command may be written with a colon, `:save FILE`: always the command,
+even where a card or an option has the same name.";
 
 /// ANSI styles, off when NO_COLOR is set or stdout is not a terminal.
 #[derive(Clone, Copy)]
@@ -252,6 +257,9 @@ impl Repl {
             self.s.replay.seed,
             seats.join(", ")
         );
+        for e in tabula::play::commands::shadowed(def) {
+            println!("{}", self.style.dim(&format!("({})", e.message)));
+        }
         println!(
             "{}",
             self.style.dim("Type `help` for commands, Tab to complete.")
@@ -439,6 +447,9 @@ impl Repl {
     }
 
     fn lines(&mut self, rl: &mut Editor<LineHelper, DefaultHistory>) -> Result<i32> {
+        // Lines in a row that could not be read: past a few, the input is
+        // broken rather than one bad line.
+        let mut unreadable = 0;
         loop {
             // Bots choose as soon as no person is to; Ctrl-C pauses them
             // after the decision in progress (it never ends the game).
@@ -536,8 +547,24 @@ impl Repl {
                     );
                     return Ok(1);
                 }
-                Err(e) => return Err(Error::usage(format!("reading input: {e}"))),
+                Err(e) if unreadable < MAX_UNREADABLE => {
+                    // A line that is not text (invalid UTF-8) is skipped:
+                    // the game and the lines after it go on.
+                    unreadable += 1;
+                    println!(
+                        "{}",
+                        self.style
+                            .red(&format!("that line could not be read ({e}): skipped"))
+                    );
+                    continue;
+                }
+                Err(e) => {
+                    eprintln!("tabula: reading input: {e}");
+                    self.offer_save(rl);
+                    return Ok(1);
+                }
             };
+            unreadable = 0;
             self.words.borrow_mut().mask = false;
             let line = line.trim().to_string();
             if line.is_empty() {
@@ -625,6 +652,9 @@ impl Repl {
         deciding: Option<PlayerIx>,
         rl: &mut Editor<LineHelper, DefaultHistory>,
     ) -> Result<bool> {
+        // `:save`: the command whatever a card is called.
+        let forced = line.strip_prefix(':');
+        let line = forced.unwrap_or(line);
         let (cmd, arg) = line
             .split_once(' ')
             .map_or((line, ""), |(c, a)| (c, a.trim()));
@@ -633,13 +663,14 @@ impl Repl {
         let typed = cmd;
         let cmd_lower = cmd.to_lowercase();
         let cmd = cmd_lower.as_str();
-        let is_action = deciding.is_some_and(|p| {
-            self.s
-                .state
-                .legal(p)
-                .iter()
-                .any(|c| c.text(&self.s.game) == typed)
-        });
+        let is_action = forced.is_none()
+            && deciding.is_some_and(|p| {
+                self.s
+                    .state
+                    .legal(p)
+                    .iter()
+                    .any(|c| c.text(&self.s.game) == typed)
+            });
         match cmd {
             _ if is_action => self.act(deciding, line),
             "help" | "?" => println!("{HELP}"),
@@ -707,8 +738,16 @@ impl Repl {
             }
             "new" => {
                 let seed = clock_seed();
+                let ask = self.s.unsaved() && !self.s.state.is_over();
+                let question =
+                    "The game in progress has moves not saved. Start a new one anyway? (y/N) ";
+                if !self.confirm(ask, question, rl) {
+                    return Ok(true);
+                }
                 match self.s.restart(seed) {
                     Ok(events) => {
+                        // The earlier game's save is no longer this game's.
+                        self.saved_to = None;
                         // A new deal is a new position to solve from.
                         self.s.prepare_bots();
                         self.reset_screen();
@@ -719,6 +758,13 @@ impl Repl {
                 }
             }
             "reload" => self.reload(),
+            _ if forced.is_some() => {
+                let mut msg = format!("unknown command `{cmd}` (type `help`)");
+                if let Some(h) = did_you_mean(cmd, COMMANDS.iter().copied()) {
+                    msg = format!("{msg}; {h}");
+                }
+                println!("{msg}");
+            }
             _ => match deciding {
                 Some(_) => self.act(deciding, line),
                 None => {
@@ -834,12 +880,19 @@ impl Repl {
         );
     }
 
-    /// Before writing over a file this session did not write: ask (on a
-    /// terminal; piped input goes ahead).
+    /// Before writing over a file this game did not write: ask on a
+    /// terminal; with piped input, where nobody can answer, keep the file.
     fn may_write(&mut self, file: &str, rl: &mut Editor<LineHelper, DefaultHistory>) -> bool {
         let ours = self.saved_to.as_deref() == Some(Path::new(file));
+        let exists = Path::new(file).symlink_metadata().is_ok();
+        if exists && !ours && !self.interactive {
+            println!(
+                "{file} exists and this game did not write it: not replaced (save to another name)."
+            );
+            return false;
+        }
         self.confirm(
-            Path::new(file).exists() && !ours,
+            exists && !ours,
             &format!("{file} exists. Replace it? (y/N) "),
             rl,
         )
@@ -880,7 +933,11 @@ impl Repl {
 
     fn load(&mut self, path: &Path) {
         let loaded = Replay::read(path).and_then(|r| {
-            let seats = if r.game == self.s.replay.game {
+            // A save that says who sat where loads so (nobody sees what
+            // was a bot's hand); an older one keeps this game's seats.
+            let seats = if !r.seats.is_empty() {
+                Vec::new()
+            } else if r.game == self.s.replay.game {
                 self.s.seats.clone()
             } else {
                 Vec::new()
@@ -903,6 +960,9 @@ impl Repl {
                     self.s.replay.moves.len(),
                     self.s.replay.seed
                 );
+                if self.s.replay.rules_changed(&self.s.game) {
+                    println!("{}", super::replay::rules_changed_note(path));
+                }
             }
             Err(e) => {
                 self.error(&e);

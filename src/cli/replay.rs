@@ -11,6 +11,9 @@ pub fn run(dir: &Path, file: &Path, json: bool, viewer: Option<&str>) -> Result<
     let r = Replay::read(file)?;
     let played = replay::play(&r, Some(file), dir)?;
     let (game, state) = (&played.game, &played.state);
+    if r.rules_changed(game) {
+        eprintln!("{}", rules_changed_note(file));
+    }
     let viewer = match viewer {
         None => None,
         Some(id) => Some(super::player_of(game.def(), id)?),
@@ -43,4 +46,12 @@ pub fn run(dir: &Path, file: &Path, json: bool, viewer: Option<&str>) -> Result<
         }
     }
     Ok(0)
+}
+
+/// The note for a save played under rules since edited.
+pub(super) fn rules_changed_note(file: &Path) -> String {
+    format!(
+        "note: the rules files changed since {} was saved: its moves are replayed under the rules as they are now",
+        tabula::error::path_text(file)
+    )
 }

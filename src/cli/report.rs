@@ -276,11 +276,20 @@ pub fn print_csv(reports: &[Report]) {
     }
 }
 
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
+/// A CSV field, quoted when it holds a comma, a quote or a line break
+/// (`\r` too: a spreadsheet ends the row there). A text a spreadsheet would
+/// run as a formula (`=1+2`, starting with `=`, `+`, `-`, `@`, a tab or
+/// `\r`) is prefixed with `'`, as OWASP advises; a number is left alone.
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err();
+    let s = if formula {
+        format!("'{s}")
     } else {
         s.to_string()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
     }
 }

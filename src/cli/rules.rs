@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use tabula::definition::source::Settings;
-use tabula::error::Result;
+use tabula::error::{Result, printable};
 use tabula::format::AttrValue;
 
 pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
@@ -61,6 +61,7 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
             if !c.text.is_empty() {
                 println!("  {:<16} {}", "", c.text);
             }
+            // Data for the script, not checked as ids or names are.
             let attrs: Vec<String> = c
                 .attrs
                 .iter()
@@ -69,6 +70,7 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
                     AttrValue::Bool(b) => format!("{k}={b}"),
                     AttrValue::Text(t) => format!("{k}={t}"),
                 })
+                .map(|a| printable(&a).into_owned())
                 .collect();
             if !attrs.is_empty() {
                 println!("  {:<16} [{}]", "", attrs.join(" "));

@@ -137,10 +137,11 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         }
         reports.push(r);
     }
+    // The report first: a chart that cannot be written loses no run.
+    print(&reports, &a.out);
     if let Some(file) = &a.out.chart {
         super::chart::write(file, &tabula::chart::sim(&reports))?;
     }
-    print(&reports, &a.out);
     Ok(failures(&reports))
 }
 

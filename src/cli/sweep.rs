@@ -67,15 +67,16 @@ pub fn run(dir: &Path, a: SweepArgs) -> Result<i32> {
         "{settings} setting(s) x {games} games in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    if let Some(c) = &a.out.chart {
-        super::chart::write(c, &tabula::chart::sweep(&s)?)?;
-    }
+    // The table first: a chart that cannot be written loses no run.
     if a.out.json {
         println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
     } else if a.out.csv {
         print_csv(&s);
     } else {
         print_table(&s);
+    }
+    if let Some(c) = &a.out.chart {
+        super::chart::write(c, &tabula::chart::sweep(&s)?)?;
     }
     let reports: Vec<_> = s.rows.iter().map(|r| r.report.clone()).collect();
     Ok(super::sim::failures(&reports))

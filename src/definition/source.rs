@@ -120,6 +120,19 @@ pub fn parse_source(path: &Path, src: &str) -> Result<GameFile> {
     .map_err(|e| yaml_error(path, &e))
 }
 
+/// A YAML parser's message in a user's words: its advice to its own
+/// callers (`DuplicateKeyPolicy`, `from_str_multiple`) taken out.
+pub(crate) fn parser_words(msg: String) -> String {
+    if let Some(key) = msg.strip_prefix("duplicate mapping key: ") {
+        let key = key.split(", set DuplicateKeyPolicy").next().unwrap_or(key);
+        return format!("`{key}` is given twice in one mapping (each key once)");
+    }
+    if msg.starts_with("multiple YAML documents detected") {
+        return "a second YAML document (after `---`): a file holds one".into();
+    }
+    msg
+}
+
 fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     let loc = e.location();
     let options = serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off };
@@ -128,10 +141,7 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
     if let Some(i) = msg.rfind(" at line ") {
         msg.truncate(i);
     }
-    // The parser's advice to its own callers is not the designer's.
-    if let Some(i) = msg.find(", set DuplicateKeyPolicy") {
-        msg.truncate(i);
-    }
+    msg = parser_words(msg);
     if msg == "expected mapping start" {
         msg = "expected a mapping here (`key: value` lines or `{key: value}`)".into();
     }
@@ -196,10 +206,12 @@ fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameF
     let here = path.parent().unwrap_or(Path::new("."));
     if let Some(s) = &mut file.script {
         s.value = normalize(&here.join(&s.value));
+        guard_script(s, here)?;
     }
     for v in file.variants.values_mut() {
         if let Some(s) = v.overlay.as_mut().and_then(|o| o.script.as_mut()) {
             s.value = normalize(&here.join(&s.value));
+            guard_script(s, here)?;
         }
     }
     let Some(parent) = file.extends.take() else {
@@ -207,7 +219,9 @@ fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameF
             && let Some(id) = &file.id
         {
             let p = normalize(&here.join("../scripts").join(format!("{}.rhai", id.value)));
-            file.script = Some(At::new(p));
+            let s = At::new(p);
+            guard_script(&s, here)?;
+            file.script = Some(s);
         }
         return Ok(file);
     };
@@ -246,6 +260,41 @@ fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameF
     }
     let base = read_chain(&base_path, dir, chain)?;
     Ok(format::merge(base, file))
+}
+
+/// Only a script is read for a game, and only from the game's folders
+/// (the game file's folder and the one above it, where `scripts/` sits
+/// beside `games/`): a game file naming `script: ~/.ssh/id_rsa` would
+/// otherwise have its first line echoed in the parse error. A link is
+/// followed (a scripts folder may be one) to a .rhai file only.
+fn guard_script(s: &At<PathBuf>, here: &Path) -> Result<()> {
+    let is_script = |p: &Path| p.extension().is_some_and(|x| x == "rhai");
+    let refuse = |why: &str| {
+        Err(Error::new(
+            ErrorKind::Invalid,
+            format!("script: {} is {why}", crate::error::path_text(&s.value)),
+        )
+        .at(s.pos.clone()))
+    };
+    if !is_script(&s.value) || std::fs::canonicalize(&s.value).is_ok_and(|p| !is_script(&p)) {
+        return refuse("not a script (a .rhai file)");
+    }
+    let here = if here.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        here
+    };
+    let absolute = |p: &Path| std::path::absolute(p).map(|a| normalize(&a));
+    if let (Ok(folder), Ok(script)) = (absolute(here), absolute(&s.value)) {
+        let root = folder.parent().unwrap_or(&folder);
+        if !script.starts_with(root) {
+            return refuse(&format!(
+                "outside the game's folders ({} and the folder above it): a game's script goes beside it or in ../scripts",
+                crate::error::path_text(here)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `games/../scripts/x.rhai` -> `scripts/x.rhai`, without touching the disk,

@@ -1,6 +1,7 @@
 //! Layer 7, play: a game being played (seats, moves, undo, save and load,
 //! reload), the replay file format, and golden playthroughs.
 
+pub mod commands;
 pub mod playthrough;
 pub mod replay;
 pub mod session;

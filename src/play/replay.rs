@@ -46,6 +46,11 @@ struct ReplayFile {
     #[serde(default)]
     params: IndexMap<String, ParamValue>,
     seed: Option<u64>,
+    /// The rules files' fingerprint when saved (`Game::fingerprint`).
+    rules: Option<String>,
+    /// Who played each seat: `person` or a bot's kind.
+    #[serde(default)]
+    seats: IndexMap<String, String>,
     #[serde(default)]
     moves: Vec<At<IndexMap<String, At<Plain<Word>>>>>,
 }
@@ -75,6 +80,12 @@ pub struct Replay {
     pub moves: Vec<Vec<(String, String)>>,
     /// Where each move was written, when read from a file.
     pub positions: Vec<Option<crate::error::Pos>>,
+    /// The fingerprint of the rules it was played under, if it says.
+    pub rules: Option<u64>,
+    /// Who played each seat (player id, `person` or a bot's kind), if it
+    /// says: a save loads with its own seats, so nobody sees a hand that
+    /// was a bot's.
+    pub seats: Vec<(String, String)>,
 }
 
 impl Replay {
@@ -97,6 +108,7 @@ impl Replay {
                     if let Some(i) = msg.rfind(" at line ") {
                         msg.truncate(i);
                     }
+                    msg = crate::definition::source::parser_words(msg);
                     if msg.starts_with("data did not match any variant of untagged enum") {
                         msg = "a choice must be a word or a number".into();
                     }
@@ -124,12 +136,24 @@ impl Replay {
             seed: file.seed.unwrap_or(0),
             positions,
             moves,
+            rules: file
+                .rules
+                .as_deref()
+                .and_then(|r| u64::from_str_radix(r, 16).ok()),
+            seats: file.seats.into_iter().collect(),
         })
     }
 
     pub fn read(path: &Path) -> Result<Replay> {
         let src = crate::files::read_text(path).map_err(|e| Error::io(path, e))?;
         Replay::parse(path, &src)
+    }
+
+    /// Whether the rules `game` was loaded from differ from those this
+    /// replay was played under (as far as it says).
+    pub fn rules_changed(&self, game: &Game) -> bool {
+        self.rules
+            .is_some_and(|r| game.fingerprint() != 0 && r != game.fingerprint())
     }
 
     /// The game this replay names: an id in `dir`, or a path relative to the
@@ -165,6 +189,15 @@ impl Replay {
             out += &format!("params: {{{}}}\n", v.join(", "));
         }
         out += &format!("seed: {}\n", self.seed);
+        if let Some(r) = self.rules {
+            out += &format!("rules: \"{r:016x}\"\n");
+        }
+        if !self.seats.is_empty() {
+            let v: Vec<String> = (self.seats.iter())
+                .map(|(p, k)| format!("{}: {}", scalar(p), scalar(k)))
+                .collect();
+            out += &format!("seats: {{{}}}\n", v.join(", "));
+        }
         if self.moves.is_empty() {
             out += "moves: []\n";
         } else {
@@ -183,7 +216,18 @@ impl Replay {
     /// Write atomically: a temporary file beside the target, then a rename,
     /// so a crash never leaves half a file.
     pub fn save(&self, path: &Path) -> Result<()> {
-        write_atomic(path, self.to_yaml().as_bytes())
+        let yaml = self.to_yaml();
+        // A save that `load` would refuse is not written: the game stays
+        // in memory, and the player is told why.
+        let most = crate::files::MAX_FILE_BYTES;
+        if yaml.len() as u64 > most {
+            return Err(Error::usage(format!(
+                "the save would take {} MiB, more than the {} MiB a save may hold, so it was not written (the game goes on; `undo` or a shorter game makes it fit)",
+                yaml.len() >> 20,
+                most >> 20
+            )));
+        }
+        write_atomic(path, yaml.as_bytes())
     }
 }
 

@@ -33,7 +33,23 @@ pub struct Session {
     pub log: Vec<Event>,
     /// Moves when last saved (to offer a save on leaving).
     pub saved_at: Option<usize>,
+    /// Positions along the game, every `SNAPSHOT_EVERY` moves: `undo`
+    /// replays from the last one before where it goes back to, in time
+    /// for what it takes back rather than for the whole game.
+    snapshots: Vec<Snapshot>,
 }
+
+/// The position after a number of moves, and the log's length there.
+#[derive(Clone)]
+struct Snapshot {
+    moves: usize,
+    state: State,
+    log: usize,
+}
+
+/// Moves between snapshots (a position is a few kilobytes: a game of
+/// 20,000 moves keeps about 600).
+const SNAPSHOT_EVERY: usize = 32;
 
 /// What `reload` found.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,17 +66,39 @@ pub enum Reloaded {
 /// move (1-based) with its error, if any.
 type Replayed = (State, Vec<Event>, bool, Option<(usize, Error)>);
 
-/// Play `moves` from a new game.
-fn replay_moves(game: &Game, seed: u64, moves: &[Vec<(String, String)>]) -> Result<Replayed> {
-    let (mut state, mut log) = State::new(game, seed)?;
+/// Play `moves` of the game of `seed`: from the last of `snaps` within
+/// them (whose log is the start of `log`), or from a new game; `snaps`
+/// keeps those within them and gains the ones passed on the way.
+fn replay_moves(
+    game: &Game,
+    seed: u64,
+    moves: &[Vec<(String, String)>],
+    snaps: &mut Vec<Snapshot>,
+    log: &[Event],
+) -> Result<Replayed> {
+    snaps.retain(|s| s.moves <= moves.len() && s.log <= log.len());
+    let (mut state, mut log, from) = match snaps.last() {
+        Some(s) => (s.state.clone(), log[..s.log].to_vec(), s.moves),
+        None => {
+            let (state, log) = State::new(game, seed)?;
+            (state, log, 0)
+        }
+    };
     let mut open = false;
-    for (i, m) in moves.iter().enumerate() {
+    for (i, m) in moves.iter().enumerate().skip(from) {
         let before = state.completed();
         match apply_move(game, &mut state, m) {
             Ok(events) => log.extend(events),
             Err(e) => return Ok((state, log, false, Some((i + 1, e)))),
         }
         open = state.completed() == before;
+        if !open && (i + 1).is_multiple_of(SNAPSHOT_EVERY) {
+            snaps.push(Snapshot {
+                moves: i + 1,
+                state: state.clone(),
+                log: log.len(),
+            });
+        }
     }
     Ok((state, log, open, None))
 }
@@ -102,10 +140,15 @@ impl Session {
             replay.game = p.to_string();
         }
         let default = bot::default_kind().unwrap_or_else(|_| bot::STRONGEST.into());
+        if seats.is_empty() {
+            seats = saved_seats(&game, &replay);
+        }
         seats.resize(game.def().nplayers(), Seat::Bot(default));
         let moves = std::mem::take(&mut replay.moves);
         let positions = std::mem::take(&mut replay.positions);
-        let (state, log, open, failed) = replay_moves(&game, replay.seed, &moves)?;
+        let mut snapshots = Vec::new();
+        let (state, log, open, failed) =
+            replay_moves(&game, replay.seed, &moves, &mut snapshots, &[])?;
         if let Some((i, e)) = failed {
             let at = positions.get(i - 1).cloned().flatten();
             return Err(Error {
@@ -125,6 +168,7 @@ impl Session {
             seats,
             log,
             saved_at: Some(saved),
+            snapshots,
         };
         s.saved_at = path.map(|_| saved);
         s.split_partial(open);
@@ -165,6 +209,15 @@ impl Session {
             self.replay.moves.push(std::mem::take(&mut self.current));
         }
         self.log.extend(events.iter().cloned());
+        let moves = self.replay.moves.len();
+        let done = self.current.is_empty() && moves.is_multiple_of(SNAPSHOT_EVERY);
+        if done && self.snapshots.last().is_none_or(|s| s.moves < moves) {
+            self.snapshots.push(Snapshot {
+                moves,
+                state: self.state.clone(),
+                log: self.log.len(),
+            });
+        }
         Ok(events)
     }
 
@@ -222,6 +275,17 @@ impl Session {
     /// The replay with the decision in progress, as a save holds it.
     pub fn to_replay(&self) -> Replay {
         let mut r = self.replay.clone();
+        r.rules = Some(self.game.fingerprint()).filter(|f| *f != 0);
+        let def = self.game.def();
+        r.seats = (def.players.iter().zip(&self.seats))
+            .map(|(p, seat)| {
+                let kind = match seat {
+                    Seat::Person => "person".to_string(),
+                    Seat::Bot(k) => k.clone(),
+                };
+                (p.id.clone(), kind)
+            })
+            .collect();
         if !self.current.is_empty() {
             r.moves.push(self.current.clone());
         }
@@ -251,7 +315,13 @@ impl Session {
             return Ok(false);
         };
         moves.truncate(last);
-        let (state, log, open, failed) = replay_moves(&self.game, self.replay.seed, &moves)?;
+        let (state, log, open, failed) = replay_moves(
+            &self.game,
+            self.replay.seed,
+            &moves,
+            &mut self.snapshots,
+            &self.log,
+        )?;
         if let Some((_, e)) = failed {
             return Err(e);
         }
@@ -271,6 +341,7 @@ impl Session {
         self.replay.moves.clear();
         self.current.clear();
         self.saved_at = None;
+        self.snapshots.clear();
         Ok(log)
     }
 
@@ -317,6 +388,8 @@ impl Session {
         self.game = new;
         self.state = new_state;
         self.log = new_log;
+        // Positions under the old rules: none holds now.
+        self.snapshots.clear();
         self.split_partial(open);
         Ok(report)
     }
@@ -331,6 +404,23 @@ impl Session {
             self.current = last;
         }
     }
+}
+
+/// The seats a replay says were played (a bot kind this build does not
+/// know is the default bot): empty if it says none.
+fn saved_seats(game: &Game, replay: &Replay) -> Vec<Seat> {
+    let def = game.def();
+    if replay.seats.is_empty() {
+        return Vec::new();
+    }
+    let default = bot::default_kind().unwrap_or_else(|_| bot::STRONGEST.into());
+    (def.players.iter())
+        .map(|p| match replay.seats.iter().find(|(id, _)| *id == p.id) {
+            Some((_, k)) if k == "person" => Seat::Person,
+            Some((_, k)) if bot::valid(k) => Seat::Bot(k.clone()),
+            _ => Seat::Bot(default.clone()),
+        })
+        .collect()
 }
 
 /// What differs between two positions, by the spectator's view as JSON

@@ -98,6 +98,7 @@ fn failed(e: impl std::fmt::Display) -> Error {
 
 /// The chart as an SVG document.
 pub fn svg(chart: &Chart) -> Result<String> {
+    let chart = &xml_safe(chart);
     let mut out = String::new();
     {
         let height = PANEL_HEIGHT * chart.panels.len().max(1) as u32 + 40;
@@ -115,6 +116,41 @@ pub fn svg(chart: &Chart) -> Result<String> {
         root.present().map_err(failed)?;
     }
     Ok(out)
+}
+
+/// The chart with every text as XML 1.0 allows it: plotters escapes `<`
+/// and `&` but writes a control character as it is (a player id from an
+/// edited shard), which no XML reader accepts. Control characters are shown
+/// escaped, as on a terminal; the non-characters U+FFFE and U+FFFF dropped.
+fn xml_safe(c: &Chart) -> Chart {
+    let t = |s: &String| -> String {
+        (crate::error::printable(s).chars())
+            .filter(|c| !matches!(c, '\u{fffe}' | '\u{ffff}'))
+            .collect()
+    };
+    let axis = |a: &Axis| Axis {
+        label: t(&a.label),
+        lines: (a.lines.iter())
+            .map(|l| Line {
+                name: t(&l.name),
+                ..l.clone()
+            })
+            .collect(),
+        ..a.clone()
+    };
+    Chart {
+        title: t(&c.title),
+        panels: (c.panels.iter())
+            .map(|p| Panel {
+                title: t(&p.title),
+                x_label: t(&p.x_label),
+                categories: p.categories.as_ref().map(|v| v.iter().map(t).collect()),
+                left: axis(&p.left),
+                right: p.right.as_ref().map(axis),
+                ..p.clone()
+            })
+            .collect(),
+    }
 }
 
 /// A tick's number: whole numbers without a fraction.

@@ -2,18 +2,41 @@
 //! into the report of the whole run.
 
 use super::{Part, Report, Tally, report_of};
+use crate::definition::format::ParamValue;
 use crate::error::{Error, Result};
+
+/// Shards a run may be split into (`merge` keeps one flag per shard).
+const MAX_SHARDS: u64 = 1 << 20;
 
 /// The report of the whole run from all its shards, each once, in any
 /// order. Shards of different runs (another seed, game, variant, bots,
-/// number of games or edited rules) are refused with what differs.
+/// number of games or edited rules) are refused with what differs, and so
+/// is a shard whose figures do not add up (edited).
 pub fn merge(parts: &[Part]) -> Result<Report> {
+    merge_files(parts, &[])
+}
+
+/// As `merge`, each shard named also by its file (`files[i]` for
+/// `parts[i]`) in what is refused.
+pub fn merge_files(parts: &[Part], files: &[String]) -> Result<Report> {
+    let name = |i: usize| {
+        let s = parts[i].shard;
+        match files.get(i) {
+            Some(f) => format!("{f} (shard {}/{})", s.k, s.n),
+            None => format!("shard {}/{}", s.k, s.n),
+        }
+    };
     let Some(first) = parts.first() else {
         return Err(Error::usage("merge: no shards given"));
     };
+    for (i, p) in parts.iter().enumerate() {
+        if let Some(why) = problem(p) {
+            return Err(Error::usage(format!("merge: {}: {why} (edited?)", name(i))));
+        }
+    }
     let n = first.shard.n;
-    let mut seen = vec![false; usize::try_from(n).unwrap_or(usize::MAX).min(1 << 20)];
-    for p in parts {
+    let mut seen = vec![false; n as usize];
+    for (i, p) in parts.iter().enumerate() {
         let differs = if p.shard.n != n {
             Some(format!("split into {} shards, not {n}", p.shard.n))
         } else if p.total_games != first.total_games {
@@ -32,18 +55,17 @@ pub fn merge(parts: &[Part]) -> Result<Report> {
         };
         if let Some(why) = differs {
             return Err(Error::usage(format!(
-                "merge: shard {}/{} is not of the same run as shard {}/{n}: {why}",
-                p.shard.k, p.shard.n, first.shard.k
+                "merge: {} is not of the same run as {}: {why}",
+                name(i),
+                name(0)
             )));
         }
-        let i = (p.shard.k - 1) as usize;
-        if seen.get(i).copied().unwrap_or(true) {
-            return Err(Error::usage(format!(
-                "merge: shard {}/{n} is given twice",
-                p.shard.k
-            )));
+        // 1 <= k <= n: checked above.
+        let k = (p.shard.k - 1) as usize;
+        if seen[k] {
+            return Err(Error::usage(format!("merge: {} is given twice", name(i))));
         }
-        seen[i] = true;
+        seen[k] = true;
     }
     let missing: Vec<String> = (seen.iter().enumerate())
         .filter(|(_, s)| !**s)
@@ -57,10 +79,119 @@ pub fn merge(parts: &[Part]) -> Result<Report> {
         )));
     }
     let mut tally = Tally::new(first.run.players.len(), first.run.cards.len());
-    for p in parts {
-        tally.merge(p.tally.clone());
+    for (i, p) in parts.iter().enumerate() {
+        if tally.merge(p.tally.clone()).is_none() {
+            return Err(Error::usage(format!(
+                "merge: {}: its counts added to the shards before it pass the 64-bit range (edited?)",
+                name(i)
+            )));
+        }
     }
     Ok(report_of(&first.run, &tally))
+}
+
+/// What is wrong with one shard on its own: a number out of range, lists
+/// of the wrong lengths, counts that do not add up, or text that no run
+/// writes. None for a shard a run could have written.
+fn problem(p: &Part) -> Option<String> {
+    let (s, r, t) = (p.shard, &p.run, &p.tally);
+    if s.k == 0 || s.k > s.n {
+        return Some(format!(
+            "numbered {} of {}: shards run from 1 to the number of shards",
+            s.k, s.n
+        ));
+    }
+    if s.n > MAX_SHARDS {
+        return Some(format!("split into {} shards: at most {MAX_SHARDS}", s.n));
+    }
+    let share = s.range(p.total_games);
+    if t.games != share.end - share.start {
+        return Some(format!(
+            "{} games, but its share of {} is {}",
+            t.games,
+            p.total_games,
+            share.end - share.start
+        ));
+    }
+    let (players, cards) = (r.players.len(), r.cards.len());
+    if players == 0 {
+        return Some("no players".into());
+    }
+    let lengths = [
+        ("bots", r.bots.len(), players, "players"),
+        ("win counts", t.wins.len(), players, "players"),
+        (
+            "win counts by place",
+            t.place_wins.len(),
+            players,
+            "players",
+        ),
+        ("payoff sums", t.payoff_sum.len(), players, "players"),
+        ("payoff squares", t.payoff_squares.len(), players, "players"),
+        ("play counts", t.played.len(), cards, "cards"),
+        ("won play counts", t.played_won.len(), cards, "cards"),
+    ];
+    if let Some((what, has, want, of)) = lengths.iter().find(|(_, a, b, _)| a != b) {
+        return Some(format!("{has} {what} for {want} {of}"));
+    }
+    // Sums in u128: no list of u64 counts passes its range.
+    let sum = |xs: &mut dyn Iterator<Item = u64>| xs.map(u128::from).sum::<u128>();
+    let games = u128::from(t.games);
+    let won = sum(&mut t.wins.iter().copied());
+    let ended = won + u128::from(t.draws);
+    let counts = [
+        (
+            "wins, draws, unfinished and failed games",
+            ended + u128::from(t.unfinished) + u128::from(t.failed),
+            games,
+        ),
+        ("wins by place", sum(&mut t.place_wins.iter().copied()), won),
+        ("end reasons", sum(&mut t.reasons.values().copied()), ended),
+        ("game lengths", sum(&mut t.turns.values().copied()), games),
+        (
+            "decision counts",
+            sum(&mut t.decisions.values().copied()),
+            games,
+        ),
+    ];
+    if let Some((what, has, want)) = counts.iter().find(|(_, a, b)| a != b) {
+        return Some(format!("its {what} add up to {has}, not {want}"));
+    }
+    if t.reordered > t.games {
+        return Some(format!("{} reordered games of {}", t.reordered, t.games));
+    }
+    if let Some(c) = (0..cards).find(|&c| t.played_won[c] > t.played[c]) {
+        return Some(format!(
+            "card `{}` won {} of its {} plays",
+            r.cards[c].escape_debug(),
+            t.played_won[c],
+            t.played[c]
+        ));
+    }
+    if t.errors.len() > super::tally::KEPT_ERRORS || t.errors.len() as u64 > t.failed {
+        return Some(format!(
+            "{} errors kept for {} failed games",
+            t.errors.len(),
+            t.failed
+        ));
+    }
+    // Ids hold no control character (the game's definition refuses them),
+    // nor does an end reason (escaped): such a text would reach a terminal,
+    // a chart or a spreadsheet as it is.
+    let texts = std::iter::once(&r.game)
+        .chain(&r.variants)
+        .chain(r.params.iter().flat_map(|(k, v)| match v {
+            ParamValue::Word(w) => vec![k, w],
+            ParamValue::Int(_) => vec![k],
+        }))
+        .chain(&r.bots)
+        .chain(&r.players)
+        .chain(&r.cards)
+        .chain(t.reasons.keys());
+    if let Some(bad) = texts.into_iter().find(|x| x.chars().any(char::is_control)) {
+        return Some(format!("`{}` has a control character", bad.escape_debug()));
+    }
+    None
 }
 
 /// A run's settings as words, to say which one differs.
@@ -76,6 +207,7 @@ fn describe(r: &super::RunInfo) -> Vec<String> {
                 .join(", ")
         ),
         format!("seed {}", r.seed),
+        format!("players [{}]", r.players.join(", ")),
         format!("bots [{}]", r.bots.join(", ")),
         format!("max decisions {}", r.max_decisions),
         format!("cards [{}]", r.cards.join(", ")),

@@ -9,7 +9,7 @@ mod merge;
 mod report;
 mod tally;
 
-pub use merge::merge;
+pub use merge::{merge, merge_files};
 
 pub use report::{
     CardFigures, Ending, Length, Part, Rate, Report, RunInfo, SeatFigures, column_label, report,
@@ -156,19 +156,21 @@ pub fn run(game: &Game, cfg: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Res
     let games = cfg.range();
     let chunk = ((games.end - games.start) / (cfg.jobs.max(1) as u64 * 8)).clamp(1, 5_000);
     let done = AtomicU64::new(0);
-    Ok(pool.install(|| {
+    pool.install(|| {
         (0..(games.end - games.start).div_ceil(chunk))
             .into_par_iter()
             .map(|k| {
                 let first = games.start + k * chunk;
                 let chunk = first..(first + chunk).min(games.end);
-                play_chunk(game, chunk, cfg, &done, progress)
+                Some(play_chunk(game, chunk, cfg, &done, progress))
             })
-            .reduce(empty, |mut a, b| {
-                a.merge(b);
-                a
+            .try_reduce(empty, |mut a, b| {
+                a.merge(b)?;
+                Some(a)
             })
-    }))
+    })
+    // Not in fewer than 2^64 games: said rather than wrapped.
+    .ok_or_else(|| Error::usage("sim: a count passed the 64-bit range"))
 }
 
 fn play_chunk(

@@ -207,12 +207,14 @@ impl Report {
 
 /// A seat's mean return over the games that ended, with a 95% CI.
 fn mean_ci(t: &Tally, p: usize) -> Option<(f64, f64)> {
-    let n = (t.games - t.unfinished - t.failed) as f64;
+    let n = t
+        .games
+        .saturating_sub(t.unfinished.saturating_add(t.failed)) as f64;
     if n < 1.0 {
         return None;
     }
     let mean = t.payoff_sum[p] as f64 / n;
-    let var = (t.payoff_squares[p] as f64 / n - mean * mean).max(0.0);
+    let var = (t.payoff_squares(p) / n - mean * mean).max(0.0);
     Some((mean, 1.959_964 * (var / n).sqrt()))
 }
 

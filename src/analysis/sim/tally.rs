@@ -25,9 +25,12 @@ pub struct Tally {
     pub turns: BTreeMap<u32, u64>,
     pub decisions: BTreeMap<u32, u64>,
     /// Per seat, the sum and the sum of squares of its returns (games that
-    /// ended, in a game with a payoff stat).
+    /// ended, in a game with a payoff stat). The sum of squares is `[high,
+    /// low]`, worth high * 2^64 + low, each part a sum of that part of each
+    /// square: exact and in any order, and neither part can wrap in fewer
+    /// than 2^64 games (one i128 did after 8 returns of i64::MAX / 2).
     pub payoff_sum: Vec<i128>,
-    pub payoff_squares: Vec<i128>,
+    pub payoff_squares: Vec<[u128; 2]>,
     /// Per card: times chosen, and times its chooser won the game.
     pub played: Vec<u64>,
     pub played_won: Vec<u64>,
@@ -41,7 +44,7 @@ pub struct Tally {
 }
 
 /// Errors kept in a tally.
-const KEPT_ERRORS: usize = 5;
+pub(super) const KEPT_ERRORS: usize = 5;
 
 impl Tally {
     pub fn new(players: usize, cards: usize) -> Tally {
@@ -49,7 +52,7 @@ impl Tally {
             wins: vec![0; players],
             place_wins: vec![0; players],
             payoff_sum: vec![0; players],
-            payoff_squares: vec![0; players],
+            payoff_squares: vec![[0; 2]; players],
             played: vec![0; cards],
             played_won: vec![0; cards],
             ..Tally::default()
@@ -77,7 +80,10 @@ impl Tally {
         if let Some(r) = &r.payoff {
             for (p, &x) in r.iter().enumerate() {
                 self.payoff_sum[p] += i128::from(x);
-                self.payoff_squares[p] += i128::from(x) * i128::from(x);
+                let square = u128::from(x.unsigned_abs()).pow(2);
+                let s = &mut self.payoff_squares[p];
+                s[0] += square >> 64;
+                s[1] += square & u128::from(u64::MAX);
             }
         }
         if r.outcome.is_some() {
@@ -101,37 +107,49 @@ impl Tally {
         }
     }
 
-    pub fn merge(&mut self, o: Tally) {
-        fn add(a: &mut [u64], b: Vec<u64>) {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+    /// Add another tally of the same game. None if a sum passes its
+    /// integer's range, which only an edited shard can make (`self` is then
+    /// partly added).
+    pub fn merge(&mut self, o: Tally) -> Option<()> {
+        fn add(a: &mut u64, b: u64) -> Option<()> {
+            *a = a.checked_add(b)?;
+            Some(())
         }
-        fn add_hist(a: &mut BTreeMap<u32, u64>, b: BTreeMap<u32, u64>) {
+        fn add_all(a: &mut [u64], b: Vec<u64>) -> Option<()> {
+            a.iter_mut().zip(b).try_for_each(|(x, y)| add(x, y))
+        }
+        fn add_hist<K: Ord>(a: &mut BTreeMap<K, u64>, b: BTreeMap<K, u64>) -> Option<()> {
             b.into_iter()
-                .for_each(|(k, n)| *a.entry(k).or_default() += n);
+                .try_for_each(|(k, n)| add(a.entry(k).or_default(), n))
         }
-        self.games += o.games;
-        self.draws += o.draws;
-        self.unfinished += o.unfinished;
-        self.failed += o.failed;
-        add(&mut self.wins, o.wins);
-        add(&mut self.place_wins, o.place_wins);
-        self.reordered += o.reordered;
-        for (a, b) in [
-            (&mut self.payoff_sum, o.payoff_sum),
-            (&mut self.payoff_squares, o.payoff_squares),
-        ] {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        add(&mut self.games, o.games)?;
+        add(&mut self.draws, o.draws)?;
+        add(&mut self.unfinished, o.unfinished)?;
+        add(&mut self.failed, o.failed)?;
+        add_all(&mut self.wins, o.wins)?;
+        add_all(&mut self.place_wins, o.place_wins)?;
+        add(&mut self.reordered, o.reordered)?;
+        for (x, y) in self.payoff_sum.iter_mut().zip(o.payoff_sum) {
+            *x = x.checked_add(y)?;
         }
-        add(&mut self.played, o.played);
-        add(&mut self.played_won, o.played_won);
-        add_hist(&mut self.turns, o.turns);
-        add_hist(&mut self.decisions, o.decisions);
-        for (k, n) in o.reasons {
-            *self.reasons.entry(k).or_default() += n;
+        for (x, y) in self.payoff_squares.iter_mut().zip(o.payoff_squares) {
+            *x = [x[0].checked_add(y[0])?, x[1].checked_add(y[1])?];
         }
+        add_all(&mut self.played, o.played)?;
+        add_all(&mut self.played_won, o.played_won)?;
+        add_hist(&mut self.turns, o.turns)?;
+        add_hist(&mut self.decisions, o.decisions)?;
+        add_hist(&mut self.reasons, o.reasons)?;
         self.errors.extend(o.errors);
         self.errors.sort_by_key(|(i, _)| *i);
         self.errors.truncate(KEPT_ERRORS);
+        Some(())
+    }
+
+    /// The sum of a seat's squared returns.
+    pub fn payoff_squares(&self, p: usize) -> f64 {
+        let [high, low] = self.payoff_squares[p];
+        high as f64 * 2f64.powi(64) + low as f64
     }
 }
 
@@ -170,9 +188,9 @@ mod tests {
             t
         };
         let mut a = tally(0..2);
-        a.merge(tally(2..4));
+        assert!(a.merge(tally(2..4)).is_some());
         let mut b = tally(2..4);
-        b.merge(tally(0..2));
+        assert!(b.merge(tally(0..2)).is_some());
         assert_eq!(a, b);
         assert_eq!(a.wins, vec![1, 1]);
         assert_eq!((a.draws, a.unfinished, a.failed, a.games), (1, 0, 2, 4));

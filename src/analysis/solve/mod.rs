@@ -25,7 +25,7 @@ mod lp;
 mod search;
 mod shard;
 
-pub use shard::{SetupWorth, SolvePart, merge, solve_shard};
+pub use shard::{SetupWorth, SolvePart, merge, merge_files, solve_shard};
 
 pub use super::worth::Worth;
 use crate::core::{Choice, State};

@@ -314,6 +314,20 @@ impl Solver<'_> {
                 ));
             }
         };
+        // A position's joint moves count against the budget as positions
+        // do: 2,000 x 2,000 choices are a 4-million-cell matrix.
+        let joint = (waiting.iter()).fold(1usize, |n, &p| n.saturating_mul(st.legal(p).len()));
+        if joint > limits.max_states {
+            return Err(self.refuse(
+                Refusal::TooManyPositions {
+                    limit: limits.max_states,
+                },
+                format!(
+                    "a decision of {joint} joint choices, more than the {} positions the budget holds (raise --max-states, or offer fewer choices)",
+                    limits.max_states
+                ),
+            ));
+        }
         // The first player's choices outermost: the matrix row by row.
         let moves = tree::joint_moves_of(&st, &waiting);
         Ok(Frame {

@@ -87,8 +87,21 @@ fn setups_key(game: &Game, roots: &[(f64, State)]) -> u64 {
 /// The whole run's solution from all its shares, each once, in any order:
 /// the chance-weighted worth over every setup and how much the setup
 /// decides (`setup_spread`). Shares of another run are refused with what
-/// differs.
+/// differs, and so is a share whose figures cannot be (edited).
 pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
+    merge_files(parts, &[])
+}
+
+/// As `merge`, each share named also by its file (`files[i]` for
+/// `parts[i]`) in what is refused.
+pub fn merge_files(parts: &[SolvePart], files: &[String]) -> Result<Solution> {
+    let name = |i: usize| {
+        let s = parts[i].solve_shard;
+        match files.get(i) {
+            Some(f) => format!("{f} (share {}/{})", s.k, s.n),
+            None => format!("share {}/{}", s.k, s.n),
+        }
+    };
     let Some(first) = parts.first() else {
         return Err(Error::usage("merge: no shares given"));
     };
@@ -99,7 +112,7 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
         )));
     }
     let mut seen = vec![false; n as usize];
-    for p in parts {
+    for (i, p) in parts.iter().enumerate() {
         let differs = if p.solve_shard.n != n {
             Some(format!("split into {} shares, not {n}", p.solve_shard.n))
         } else if p.head != first.head {
@@ -116,24 +129,30 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
         let k = p.solve_shard.k;
         if k == 0 || k > n {
             return Err(Error::usage(format!(
-                "merge: a share numbered {k} of {n} (edited?): shares run from 1 to {n}"
+                "merge: {}: a share numbered {k} of {n} (edited?): shares run from 1 to {n}",
+                name(i)
             )));
         }
         if let Some(why) = differs {
             return Err(Error::usage(format!(
-                "merge: share {k}/{} is not of the same solve as share {}/{n}: {why}",
-                p.solve_shard.n, first.solve_shard.k
+                "merge: {} is not of the same solve as {}: {why}",
+                name(i),
+                name(0)
             )));
         }
         let want = (0..p.setups).filter(|&i| p.solve_shard.takes(i));
         if !want.eq(p.parts.iter().map(|s| s.setup)) {
             return Err(Error::usage(format!(
-                "merge: share {k}/{n} does not hold its setups (edited, or cut short)"
+                "merge: {} does not hold its setups (edited, or cut short)",
+                name(i)
             )));
+        }
+        if let Some(why) = problem(p) {
+            return Err(Error::usage(format!("merge: {}: {why} (edited?)", name(i))));
         }
         match seen.get_mut((k as usize).wrapping_sub(1)) {
             Some(s) if !*s => *s = true,
-            _ => return Err(Error::usage(format!("merge: share {k}/{n} is given twice"))),
+            _ => return Err(Error::usage(format!("merge: {} is given twice", name(i)))),
         }
     }
     if let Some(i) = seen.iter().position(|s| !s) {
@@ -148,6 +167,21 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
     if all.is_empty() {
         return Err(Error::usage("merge: the shares hold no setup"));
     }
+    // The setups' chances are those of all the ways the game starts.
+    let total: f64 = all.iter().map(|s| s.chance).sum();
+    if (total - 1.0).abs() > 1e-6 {
+        return Err(Error::usage(format!(
+            "merge: the setups' chances add up to {total}, not 1 (edited?)"
+        )));
+    }
+    let Some(states) = parts
+        .iter()
+        .try_fold(0usize, |a, p| a.checked_add(p.states))
+    else {
+        return Err(Error::usage(
+            "merge: the shares' state counts pass the integer range (edited?)",
+        ));
+    };
     let worth = Worth::mix(all.iter().map(|s| (s.chance, s.worth)));
     let spread = all
         .iter()
@@ -160,10 +194,33 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
         first_decision: String::new(),
         strategies: Vec::new(),
         matrix: None,
-        states: parts.iter().map(|p| p.states).sum(),
+        states,
         setups: first.setups,
         setup_spread: spread,
         seconds: parts.iter().map(|p| p.seconds).sum(),
         threads: 1,
     })
+}
+
+/// What is wrong with one share's figures on their own: a chance or a
+/// worth no solve gives, or a time that is not one. None for a share a
+/// solve could have written.
+fn problem(p: &SolvePart) -> Option<String> {
+    let share = |x: f64| (0.0..=1.0).contains(&x);
+    for s in &p.parts {
+        let w = s.worth;
+        if !(share(s.chance) && s.chance > 0.0) {
+            return Some(format!("setup {} has the chance {}", s.setup, s.chance));
+        }
+        if !(w.value.is_finite() && share(w.win) && share(w.draw) && share(w.loss)) {
+            return Some(format!(
+                "setup {} is worth {} (win {}, draw {}, loss {})",
+                s.setup, w.value, w.win, w.draw, w.loss
+            ));
+        }
+    }
+    if !(p.seconds.is_finite() && p.seconds >= 0.0) {
+        return Some(format!("it took {} seconds", p.seconds));
+    }
+    None
 }

@@ -148,10 +148,12 @@ fn words_stay_apart(a: &mut Analyzer, file: &GameFile) {
     for (id, c) in &file.cards {
         for alias in &c.aliases {
             let w = alias.value.as_str();
-            if w.trim() != w || w.is_empty() {
+            if !super::typeable(w) {
                 a.invalid(
                     format!(
-                        "card `{id}`: alias `{w}` has spaces at its ends (or is empty): no one can type it"
+                        "card `{}`: alias `{}` has spaces at its ends or a control character (or is empty): no one can type it",
+                        id.escape_debug(),
+                        w.escape_debug()
                     ),
                     &alias.pos,
                 );

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use super::Analyzer;
 use super::names::{Kind, unknown};
+use super::{Analyzer, typeable};
 use crate::definition::format::{At, FlowStep, GameFile};
 use crate::definition::{Options, Param, Step, Who};
 
@@ -109,14 +109,12 @@ fn decide(a: &mut Analyzer, s: &FlowStep, name: &At<String>) -> Option<Step> {
     let options = match (&s.from, &s.options) {
         (Some(z), None) => a.find(Kind::Zone, z).map(Options::Zone),
         (None, Some(words)) if !words.is_empty() => {
-            for w in words
-                .iter()
-                .filter(|w| w.value.trim() != w.value || w.value.is_empty())
-            {
+            for w in words.iter().filter(|w| !typeable(&w.value)) {
                 a.invalid(
                     format!(
-                        "decision `{}`: option `{}` has spaces at its ends (or is empty): no one can type it",
-                        name.value, w.value
+                        "decision `{}`: option `{}` has spaces at its ends or a control character (or is empty): no one can type it",
+                        name.value.escape_debug(),
+                        w.value.escape_debug()
                     ),
                     &w.pos,
                 );

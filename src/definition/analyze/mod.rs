@@ -208,6 +208,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
     };
     let mut def = def;
     fill_params(&mut def);
+    typeable_ids(&mut a, &def);
     printable_texts(&mut def);
     Analysis {
         def: a.problems.is_empty().then_some(def),
@@ -264,6 +265,40 @@ fn fill_params(def: &mut Def) {
                 c.text = c.text.replace(k.as_str(), v);
             }
         }
+    }
+}
+
+/// Whether a word (an alias, an option) can be typed as it is: no spaces
+/// at its ends, no control character, not empty.
+fn typeable(w: &str) -> bool {
+    !w.is_empty() && w.trim() == w && !w.chars().any(char::is_control)
+}
+
+/// No id holds a control character: no one could type it (a move, `--as`,
+/// `--set`, a variant), and ids reach terminals, charts and spreadsheets as
+/// they are (names are escaped instead: see `printable_texts`).
+fn typeable_ids(a: &mut Analyzer, def: &Def) {
+    let decisions = def.flow.iter().filter_map(|s| match s {
+        Step::Decide { name, .. } => Some(("decision", &**name)),
+        _ => None,
+    });
+    let bad: Vec<String> = std::iter::once(("game", def.id.as_str()))
+        .chain(a.names.all())
+        .chain(def.variants.iter().map(|v| ("variant", v.id.as_str())))
+        .chain(decisions)
+        .chain(
+            (def.params.iter())
+                .flat_map(|p| p.values.iter().map(|v| ("parameter value", v.as_str()))),
+        )
+        .filter(|(_, id)| id.chars().any(char::is_control))
+        .map(|(kind, id)| format!("{kind} `{}`", id.escape_debug()))
+        .collect();
+    let at = a.top();
+    for b in bad {
+        a.invalid(
+            format!("{b} has a control character: no one can type it"),
+            &at,
+        );
     }
 }
 

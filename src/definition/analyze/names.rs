@@ -46,6 +46,11 @@ impl Names {
         }
     }
 
+    /// Every name declared, with its kind's word.
+    pub fn all(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        (self.table.iter()).flat_map(|(k, v)| v.iter().map(|i| (k.word(), i.as_str())))
+    }
+
     pub fn ids(&self, kind: Kind) -> &[String] {
         self.table
             .iter()

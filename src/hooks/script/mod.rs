@@ -222,6 +222,26 @@ pub(crate) struct Keys {
 
 /// Log text one hook run may write.
 pub const MAX_LOG_BYTES: usize = 1024 * 1024;
+/// Text `print` and `debug` may write in one process (`log` has its own
+/// budget per hook run): a script printing in a loop fills no disk.
+pub const MAX_PRINT_BYTES: usize = 1024 * 1024;
+static PRINTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A `print` or `debug` line on stderr, escaped (it may hold a terminal's
+/// escape sequences), until the budget is spent; then one note.
+fn script_output(head: &str, s: &str) {
+    let n = head.len() + s.len() + 2;
+    let before = PRINTED.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    if before + n <= MAX_PRINT_BYTES {
+        eprintln!("{head} {}", crate::error::printable(s));
+    } else if before <= MAX_PRINT_BYTES {
+        eprintln!(
+            "[script] more than {} KiB printed: the rest of print and debug is not shown",
+            MAX_PRINT_BYTES / 1024
+        );
+    }
+}
+
 /// Options (summed over deciders) one hook run may ask for.
 pub const MAX_ASKED_OPTIONS: usize = 100_000;
 
@@ -253,8 +273,8 @@ fn new_engine(scripts_dir: &Path) -> Engine {
         files: rhai::module_resolvers::FileModuleResolver::new_with_path(scripts_dir),
         dir: scripts_dir.to_path_buf(),
     });
-    engine.on_print(|s| eprintln!("[script] {s}"));
-    engine.on_debug(|s, _, pos| eprintln!("[script debug {pos}] {s}"));
+    engine.on_print(|s| script_output("[script]", s));
+    engine.on_debug(|s, _, pos| script_output(&format!("[script debug {pos}]"), s));
     api::register(&mut engine);
     engine
 }
@@ -302,6 +322,19 @@ impl rhai::ModuleResolver for ScriptsOnly {
                 "import `{path}`: a link to {}, outside the scripts folder",
                 crate::error::path_text(&real)
             ));
+        }
+        // Rhai reads the file itself: only a regular file of a script's
+        // size goes to it (a FIFO would block, a device never end).
+        if let Ok(m) = std::fs::metadata(&file) {
+            let max = crate::files::MAX_FILE_BYTES;
+            if !m.is_file() {
+                let what = crate::files::kind(m.file_type());
+                return refuse(format!("import `{path}`: {what}, not a script file"));
+            }
+            if m.len() > max {
+                let mib = max / (1024 * 1024);
+                return refuse(format!("import `{path}`: longer than {mib} MiB"));
+            }
         }
         let cycle = IMPORTING.with(|i| {
             let mut i = i.borrow_mut();

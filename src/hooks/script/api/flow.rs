@@ -31,7 +31,8 @@ pub(super) fn register(engine: &mut Engine) {
                 "" => Outcome::Draw,
                 w => Outcome::Win(cx.player(w)?),
             };
-            cx.write(Write::End(o, Some(reason.into())))
+            // Escaped: a reason reaches terminals, reports and charts.
+            cx.write(Write::End(o, Some(printable(reason).as_ref().into())))
         })
     });
     engine.register_fn("is_over", || {
@@ -122,6 +123,7 @@ fn option(cx: &Ctx, name: &str, o: Dynamic) -> Fallible<(Choice, Option<Dynamic>
     }
     if o.is_string() {
         let text = o.into_immutable_string()?;
+        typeable(name, &text)?;
         return Ok((choice(cx, &text), None));
     }
     let Some(mut map) = o.try_cast::<Map>() else {
@@ -138,10 +140,25 @@ fn option(cx: &Ctx, name: &str, o: Dynamic) -> Fallible<(Choice, Option<Dynamic>
         .into());
     };
     let text = fill(name, &template, &map)?;
+    typeable(name, &text)?;
     map.insert("text".into(), text.as_str().into());
     let value = super::super::value::to_value(&map.into())?;
     let text: Arc<str> = text.into();
     Ok((Choice::Data(Arc::new(Datum { text, value })), label))
+}
+
+/// An option's text holds no control character: no one could type it, and
+/// it would reach a terminal as it is.
+fn typeable(name: &str, text: &str) -> Fallible<()> {
+    if text.chars().any(char::is_control) {
+        return Err(format!(
+            "ask `{}`: option `{}` has a control character: no one can type it",
+            name.escape_debug(),
+            text.escape_debug()
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// Numbers kept once per thread: bids of 0..=50 every turn allocate
@@ -336,7 +353,8 @@ fn ask(
     }
     with_ctx(|cx| {
         cx.write(Write::Ask(Arc::new(Ask {
-            name: name.into(),
+            // Shown as the decision's name: escaped as a prompt is.
+            name: printable(name).as_ref().into(),
             prompt,
             options: choices,
             players,
