@@ -286,3 +286,16 @@ fn a_replay_the_parser_refuses_is_answered_in_a_users_words() {
         }
     }
 }
+
+#[test]
+fn a_stray_file_named_like_a_game_does_not_shadow_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("experior"), "not a game\n").unwrap();
+    let o = tabula(&["check", "experior", "--playouts", "2"], b"", tmp.path());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("ok experior"), "{out}");
+    // `./experior` still names the file.
+    let o = tabula(&["check", "./experior"], b"", tmp.path());
+    assert!(!o.status.success());
+}

@@ -72,11 +72,18 @@ pub fn list_ids(dir: &Path) -> Vec<String> {
 /// file.
 pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
     let as_path = Path::new(game);
+    // A bare word is a game's id before it is a file of that name here
+    // (`./braverats` names the file): a stray file does not shadow a game.
+    let bare = as_path.components().count() == 1 && as_path.extension().is_none();
+    let other = built_in().filter(|b| *b != dir);
+    let by_id = || in_folder(game, dir).or_else(|| other.and_then(|b| in_folder(game, b)));
+    if bare && let Some(p) = by_id() {
+        return Ok(p);
+    }
     if as_path.is_file() {
         return Ok(as_path.to_path_buf());
     }
-    let other = built_in().filter(|b| *b != dir);
-    if let Some(p) = in_folder(game, dir).or_else(|| other.and_then(|b| in_folder(game, b))) {
+    if let Some(p) = by_id() {
         return Ok(p);
     }
     let mut ids = list_ids(dir);
