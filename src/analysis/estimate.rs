@@ -52,15 +52,20 @@ impl Positions {
 const WRONG: f64 = 1e-3;
 /// Lines drawn between looks at the bound.
 const BATCH: usize = 256;
-/// At most this many lines, and for at most this long.
+/// At most this many lines, of at most this many moves in all: counts,
+/// not a clock, so that a bound (and a refusal made from it) is the same
+/// on any machine. The time is a last guard for a game whose moves are
+/// slow, which only ever lowers the bound.
 const MAX_LINES: usize = 16_384;
-const MAX_TIME: Duration = Duration::from_secs(8);
+const MAX_MOVES: u64 = 1_000_000;
+const MAX_TIME: Duration = Duration::from_secs(60);
 /// Repeats at every depth past which the count is as good as it gets.
 const ENOUGH_REPEATS: u64 = 32;
 
 /// The positions an exact solve from `roots` (with their chances) would
-/// meet, from random lines of play; it stops drawing as soon as the bound passes `stop_above`, or
-/// the repeats pin the count down. `visit` sees every position drawn with
+/// meet, from random lines of play; it stops drawing as soon as the bound
+/// passes `stop_above`, or the repeats pin the count down, or past
+/// `MAX_LINES` lines or `MAX_MOVES` moves. `visit` sees every position drawn with
 /// its depth (a solver checks them for what it cannot handle) and may stop
 /// the count with an error.
 pub fn positions(
@@ -109,8 +114,11 @@ pub fn positions(
             lines += 1;
         }
         let (at_least, pinned) = bound(&depths);
-        let done =
-            at_least > stop_above || pinned || lines >= MAX_LINES || started.elapsed() >= MAX_TIME;
+        let done = at_least > stop_above
+            || pinned
+            || lines >= MAX_LINES
+            || made >= MAX_MOVES
+            || started.elapsed() >= MAX_TIME;
         if done {
             let made = made.max(1) as f64;
             return Ok(Positions {
