@@ -299,3 +299,23 @@ fn a_stray_file_named_like_a_game_does_not_shadow_it() {
     let o = tabula(&["check", "./experior"], b"", tmp.path());
     assert!(!o.status.success());
 }
+
+#[test]
+fn moves_played_after_an_undo_below_the_save_are_unsaved() {
+    use tabula::session::{Seat, Session};
+    let tmp = tempfile::tempdir().unwrap();
+    let seats = vec![Seat::Person, Seat::Person];
+    let mut s = Session::new(&games(), "experior", Default::default(), 5, seats).unwrap();
+    let both = |s: &mut Session, a: &str, b: &str| {
+        s.act(0, a).unwrap();
+        s.act(1, b).unwrap();
+    };
+    both(&mut s, "qs", "qs");
+    both(&mut s, "sb", "sb");
+    s.save(&tmp.path().join("a.yaml")).unwrap();
+    assert!(!s.unsaved());
+    assert!(s.undo().unwrap());
+    // Another move in its place: as many moves as saved, but not the save.
+    both(&mut s, "qb", "qb");
+    assert!(s.unsaved());
+}

@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 
 use super::tree;
 use crate::core::{State, below};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Refusal, Result};
 use crate::game::Game;
 
 /// What random lines of play showed of a game's size from a position.
@@ -48,7 +48,7 @@ impl Positions {
     }
 }
 
-/// The chance that a bound is wrong, shared among the depths.
+/// The chance that a bound is wrong, shared among the turns and looks.
 const WRONG: f64 = 1e-3;
 /// Lines drawn between looks at the bound.
 const BATCH: usize = 256;
@@ -76,9 +76,10 @@ pub fn positions(
 ) -> Result<Positions> {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(0x51_2E);
-    // Positions met at each depth (decisions from the root), with how
-    // often.
-    let mut depths: Vec<FxHashMap<u128, u64>> = Vec::new();
+    // Positions met on each turn, with how often: a position's key holds
+    // its turn, so the turns' sets never share a position (the number of
+    // decisions made would not do: a hook may ask once or twice a turn).
+    let mut turns: FxHashMap<u32, FxHashMap<u128, u64>> = FxHashMap::default();
     let (mut moves, mut made) = (0f64, 0u64);
     let mut lines = 0;
     loop {
@@ -87,15 +88,19 @@ pub fn positions(
                 break;
             };
             st.reseed(rng.next_u64());
+            // A later game of a match is solved in tables of its own, from
+            // depth 0 again: the line stops where the game does.
+            let game_no = st.game_no();
             for depth in 0..=tree::MAX_DEPTH {
-                if st.is_over() {
+                if st.is_over() || st.game_no() != game_no || made >= MAX_MOVES {
                     break;
                 }
                 visit(&st, depth)?;
-                if depths.len() <= depth {
-                    depths.push(FxHashMap::default());
-                }
-                *depths[depth].entry(st.key(game)).or_default() += 1;
+                *turns
+                    .entry(st.turn())
+                    .or_default()
+                    .entry(st.key(game))
+                    .or_default() += 1;
                 let waiting = st.waiting();
                 let mut joint = Vec::with_capacity(waiting.len());
                 let mut n = 1f64;
@@ -113,7 +118,7 @@ pub fn positions(
             }
             lines += 1;
         }
-        let (at_least, pinned) = bound(&depths);
+        let (at_least, pinned) = bound(turns.values());
         let done = at_least > stop_above
             || pinned
             || lines >= MAX_LINES
@@ -131,16 +136,17 @@ pub fn positions(
     }
 }
 
-/// The fewest positions the repeats at each depth allow (each depth's
-/// bound wrong with chance at most `WRONG` / depths, so all together at
-/// most `WRONG`), and whether every depth repeated enough to pin its
-/// count. A position is taken to lie at one depth (the key holds the turn).
-fn bound(depths: &[FxHashMap<u128, u64>]) -> (f64, bool) {
-    let sampled = depths.iter().filter(|m| m.len() > 1).count().max(1);
-    let l = (sampled as f64 / WRONG).ln();
+/// The fewest positions the repeats on each turn allow (each turn's
+/// bound wrong with chance at most `WRONG` / (turns x looks): all of them,
+/// at every look the drawing takes, together at most `WRONG`), and whether
+/// every turn repeated enough to pin its count.
+fn bound<'a>(turns: impl Iterator<Item = &'a FxHashMap<u128, u64>> + Clone) -> (f64, bool) {
+    let sampled = turns.clone().filter(|m| m.len() > 1).count().max(1);
+    let looks = MAX_LINES.div_ceil(BATCH);
+    let l = ((sampled * looks) as f64 / WRONG).ln();
     let mut total = 0.0;
     let mut pinned = true;
-    for m in depths {
+    for m in turns {
         let n: u64 = m.values().sum();
         let distinct = m.len() as f64;
         if n < 2 {
@@ -180,7 +186,7 @@ pub fn tree_nodes(
         max_positions,
         stop_above,
     };
-    c.chance(roots)
+    c.chance(roots, 0)
 }
 
 struct Counter<'a> {
@@ -193,10 +199,10 @@ struct Counter<'a> {
 impl Counter<'_> {
     /// A chance event's nodes: its own (if it has a choice of outcomes)
     /// and its outcomes'.
-    fn chance(&mut self, outs: &[(f64, State)]) -> Result<Option<f64>> {
+    fn chance(&mut self, outs: &[(f64, State)], depth: usize) -> Result<Option<f64>> {
         let mut n = if outs.len() > 1 { 1.0 } else { 0.0 };
         for (_, st) in outs {
-            let Some(k) = self.position(st)? else {
+            let Some(k) = self.position(st, depth)? else {
                 return Ok(None);
             };
             n += k;
@@ -207,9 +213,22 @@ impl Counter<'_> {
         Ok(Some(n))
     }
 
-    fn position(&mut self, st: &State) -> Result<Option<f64>> {
+    fn position(&mut self, st: &State, depth: usize) -> Result<Option<f64>> {
         if st.is_over() {
             return Ok(Some(1.0));
+        }
+        if depth >= tree::MAX_DEPTH {
+            // A line without end, refused as the listing refuses it.
+            return Err(Error::new(
+                ErrorKind::Refused(Refusal::TooDeep {
+                    limit: tree::MAX_DEPTH,
+                }),
+                format!(
+                    "solve cannot handle {}: a line of play runs past {} decisions without ending",
+                    self.game.id(),
+                    tree::MAX_DEPTH
+                ),
+            ));
         }
         let key = st.key(self.game);
         if let Some(&n) = self.sizes.get(&key) {
@@ -236,7 +255,7 @@ impl Counter<'_> {
         }
         for joint in tree::joint_moves_of(st, &waiting) {
             let outs = tree::children(self.game, st, &joint)?;
-            let Some(k) = self.chance(&outs)? else {
+            let Some(k) = self.chance(&outs, depth + 1)? else {
                 return Ok(None);
             };
             n += k;

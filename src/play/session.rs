@@ -327,6 +327,11 @@ impl Session {
         }
         self.state = state;
         self.log = log;
+        // Moves taken back below the save: what is played next is not in
+        // it, however many moves it comes to.
+        if self.saved_at.is_some_and(|n| moves.len() < n) {
+            self.saved_at = None;
+        }
         self.replay.moves = moves;
         self.split_partial(open);
         Ok(true)

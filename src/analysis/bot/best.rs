@@ -359,7 +359,10 @@ impl Best {
                     values = Some(v);
                 }
                 Err(e) => {
-                    if let Some(id) = id {
+                    // A solve too slow for this machine now is no rule of
+                    // the game: kept in memory, not on disk.
+                    let slow = matches!(e.refusal(), Some(crate::error::Refusal::TooSlow { .. }));
+                    if let Some(id) = id.filter(|_| !slow) {
                         write_refusal(id, key, self.budget, &e.message);
                     }
                     if let Ok(mut r) = k.refused.lock() {
