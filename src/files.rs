@@ -146,12 +146,26 @@ pub fn write_atomic(path: &Path, bytes: &[u8], what: &str) -> std::io::Result<()
     refuse_unless_file(path, what)?;
     // The temporary file's random name is no business of the user's.
     let fail = |e: Error| Error::new(e.kind(), plain(&e));
-    let mut tmp = tempfile::NamedTempFile::new_in(folder(path)).map_err(fail)?;
+    let mut tmp = temporary_beside(path).map_err(fail)?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
+}
+
+/// A temporary file in `path`'s folder, made as a new file there would be:
+/// tempfile's own 0600 would make a chart or save unreadable to others
+/// where the user's umask says they may read it.
+fn temporary_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut b = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The mode a plain create gives (the umask still applies).
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    b.tempfile_in(folder(path))
 }
 
 /// An error for a target that exists and is not a regular file.

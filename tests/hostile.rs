@@ -415,7 +415,11 @@ fn a_save_never_replaces_a_link_or_a_device() {
         assert!(e.message.contains("a link"), "{e}");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
         let e = r.save(Path::new("/dev/null")).unwrap_err();
-        assert!(e.message.contains("not a regular file"), "{e}");
+        assert!(
+            e.message
+                .contains("/dev/null: a device; a save goes to a regular file"),
+            "{e}"
+        );
     }
     // A plain save works, and leaves no temporary file behind.
     let plain = tmp.path().join("game.yaml");

@@ -437,6 +437,11 @@ fn a_chart_is_checked_before_the_run_and_never_written_through_a_link() {
     assert!(ok(&o).contains("braverats"), "the report is printed");
     assert!(std::fs::read_to_string(&chart).unwrap().contains("</svg>"));
     assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 3);
+    // With the permissions any new file there gets (the umask's), not a
+    // temporary file's private 0600.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&chart), mode(&target));
 }
 
 #[test]

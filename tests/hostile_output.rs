@@ -331,6 +331,12 @@ fn a_chart_is_xml_whatever_its_texts_hold() {
 
 /// Shards 1/2 and 2/2 of a run of the test game, as JSON.
 fn shards(dir: &Path) -> [Value; 2] {
+    shards_failing(dir, false)
+}
+
+/// Shards as [`shards`] gives them, from a run whose games may fail (its
+/// exit code then says so, and its JSON is still written).
+fn shards_failing(dir: &Path, failing: bool) -> [Value; 2] {
     ["1/2", "2/2"].map(|k| {
         let o = tabula(
             dir,
@@ -345,7 +351,7 @@ fn shards(dir: &Path) -> [Value; 2] {
             ],
             "",
         );
-        assert!(o.status.success(), "{:?}", text(&o));
+        assert_eq!(o.status.code(), Some(i32::from(failing)), "{:?}", text(&o));
         serde_json::from_slice(&o.stdout).unwrap()
     })
 }
@@ -466,6 +472,40 @@ fn merge_refuses_shards_that_do_not_add_up_naming_the_file() {
         assert_eq!(o.status.code(), Some(1), "{err}");
         assert!(err.contains("empty.json: an empty list"), "{err}");
     }
+}
+
+#[test]
+fn a_game_that_ends_and_then_fails_counts_once_as_failed_and_merges() {
+    // Red's heads ends the game and then throws: a failure, not a win too.
+    let script = SCRIPT.replace(
+        "end_game(\"red\", \"heads up\");",
+        "end_game(\"red\", \"heads up\"); throw \"boom\";",
+    );
+    let tmp = folder(&[], &script.replace("BIG", "7"));
+    let dir = tmp.path();
+    let parts = shards_failing(dir, true);
+    let mut failed = 0;
+    for p in &parts {
+        let t = &p["part"]["tally"];
+        let sum = |k: &str| {
+            t[k].as_array()
+                .map_or(0, |a| a.iter().map(|x| x.as_u64().unwrap()).sum::<u64>())
+        };
+        let n = |k: &str| t[k].as_u64().unwrap();
+        assert_eq!(
+            sum("wins") + n("draws") + n("unfinished") + n("failed"),
+            n("games"),
+            "{t}"
+        );
+        assert_eq!(t["wins"][0], 0, "red wins only by heads, which fails: {t}");
+        failed += n("failed");
+    }
+    assert!(failed > 0, "no game called heads in 20");
+    // Merged, the failures are reported as sim reports them (exit 1).
+    let (code, err) = merge_edited(dir, &parts, |_| {});
+    assert_eq!(code, Some(1), "{err}");
+    let says = format!("tabula: {failed} of 20 games stopped on a rules error");
+    assert!(err.contains(&says), "{err}");
 }
 
 #[test]

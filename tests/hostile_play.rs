@@ -298,6 +298,15 @@ fn a_stray_file_named_like_a_game_does_not_shadow_it() {
     // `./experior` still names the file.
     let o = tabula(&["check", "./experior"], b"", tmp.path());
     assert!(!o.status.success());
+    // Nor beside a save: `game: experior` is the game, not the file there.
+    let saves = tmp.path().join("saves");
+    std::fs::create_dir(&saves).unwrap();
+    std::fs::write(saves.join("experior"), "not a game\n").unwrap();
+    let save = "game: experior\nseed: 1\nmoves: []\n";
+    std::fs::write(saves.join("g.yaml"), save).unwrap();
+    let o = tabula(&["replay", "saves/g.yaml"], b"", tmp.path());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
 }
 
 #[test]

@@ -60,10 +60,22 @@ fn tab_completes_legal_actions_and_commands() {
     s.expect("revealed: Red Prince").unwrap();
     s.expect("red> ").unwrap();
     s.send("quit\r").unwrap();
-    // Unsaved moves: leaving offers a save; decline.
+    // Unsaved moves: leaving offers a save. A name taken by another file,
+    // not replaced, and a save that cannot be written ask again; Enter
+    // declines.
+    let taken = tmp.path().join("taken.yaml");
+    std::fs::write(&taken, "mine").unwrap();
+    s.expect("Save the game before leaving?").unwrap();
+    s.send(format!("{}\r", taken.display())).unwrap();
+    s.expect("exists. Replace it? (y/N)").unwrap();
+    s.send("n\r").unwrap();
+    s.expect("Save the game before leaving?").unwrap();
+    s.send(format!("{}\r", tmp.path().join("no/such/g.yaml").display()))
+        .unwrap();
     s.expect("Save the game before leaving?").unwrap();
     s.send("\r").unwrap();
     s.expect(expectrl::Eof).unwrap();
+    assert_eq!(std::fs::read_to_string(&taken).unwrap(), "mine");
     // History was kept for the next session.
     let h = std::fs::read_to_string(tmp.path().join("h")).unwrap();
     assert!(

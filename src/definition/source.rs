@@ -71,6 +71,13 @@ pub fn list_ids(dir: &Path) -> Vec<String> {
 /// A game id in `dir` (else in the built-in library), or a path to a YAML
 /// file.
 pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
+    find_from(game, dir, None)
+}
+
+/// As [`find`], with a path looked for first relative to `beside` (a
+/// replay's folder), then to the current directory; a bare word is still a
+/// game's id first.
+pub fn find_from(game: &str, dir: &Path, beside: Option<&Path>) -> Result<PathBuf> {
     let as_path = Path::new(game);
     // A bare word is a game's id before it is a file of that name here
     // (`./braverats` names the file): a stray file does not shadow a game.
@@ -78,6 +85,10 @@ pub fn find(game: &str, dir: &Path) -> Result<PathBuf> {
     let other = built_in().filter(|b| *b != dir);
     let by_id = || in_folder(game, dir).or_else(|| other.and_then(|b| in_folder(game, b)));
     if bare && let Some(p) = by_id() {
+        return Ok(p);
+    }
+    let near = beside.map(|b| b.join(game)).filter(|p| p.is_file());
+    if let Some(p) = near {
         return Ok(p);
     }
     if as_path.is_file() {

@@ -2,8 +2,7 @@
 //! decisions. Seed + settings + moves reproduce a game exactly.
 
 use crate::definition::format::ParamValue;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use indexmap::IndexMap;
 use serde::Deserialize;
@@ -159,14 +158,9 @@ impl Replay {
     /// The game this replay names: an id in `dir`, or a path relative to the
     /// replay file (or the current directory).
     pub fn load_game(&self, replay_path: Option<&Path>, dir: &Path) -> Result<Game> {
-        let beside: Option<PathBuf> = replay_path
-            .and_then(|p| p.parent())
-            .map(|d| d.join(&self.game))
-            .filter(|p| p.is_file());
-        match beside {
-            Some(p) => Game::load_path(&p, dir, &self.settings, Build::default()),
-            None => Game::load(&self.game, dir, &self.settings, Build::default()),
-        }
+        let beside = replay_path.and_then(|p| p.parent());
+        let path = crate::definition::source::find_from(&self.game, dir, beside)?;
+        Game::load_path(&path, dir, &self.settings, Build::default())
     }
 
     /// The replay as YAML, one move per line.
@@ -227,7 +221,12 @@ impl Replay {
                 most >> 20
             )));
         }
-        write_atomic(path, yaml.as_bytes())
+        crate::files::write_atomic(path, yaml.as_bytes(), "a save").map_err(|e| {
+            Error::new(
+                ErrorKind::Io,
+                format!("{}: {e}", crate::error::path_text(path)),
+            )
+        })
     }
 }
 
@@ -248,48 +247,6 @@ fn scalar(s: &str) -> String {
     } else {
         serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
     }
-}
-
-/// Write a file whole or not at all: a temporary file with an unpredictable
-/// name, created exclusively beside the target (never through a link
-/// planted there), synced, then renamed over the target. A target that is a
-/// link or not a regular file (a device, a folder) is refused, not replaced.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Ok(meta) = std::fs::symlink_metadata(path)
-        && !meta.file_type().is_file()
-    {
-        let what = if meta.file_type().is_symlink() {
-            "a link"
-        } else {
-            "not a regular file"
-        };
-        return Err(Error::new(
-            ErrorKind::Io,
-            format!(
-                "{}: {what}; a save goes to a regular file (name another)",
-                crate::error::path_text(path)
-            ),
-        ));
-    }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    // The temporary file's random name is no business of the user's.
-    let fail = |e: std::io::Error| {
-        let msg = e.to_string();
-        let msg = msg.split(" at path ").next().unwrap_or(&msg);
-        Error::new(
-            ErrorKind::Io,
-            format!("{}: {msg}", crate::error::path_text(path)),
-        )
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_all())
-        .map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
 }
 
 /// A game played from a replay: the state after the moves and its log.

@@ -125,10 +125,16 @@ pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> 
             break;
         }
     }
+    rec.turns = state.turn();
+    // A game that failed is counted as a failure only: a hook that ended
+    // the game and then threw is not also a win (merge checks that no
+    // game is both).
+    if rec.error.is_some() {
+        return rec;
+    }
     rec.outcome = state.outcome();
     rec.payoff = state.payoff(game);
     rec.reason = state.end_reason().cloned();
-    rec.turns = state.turn();
     let order = state.order();
     rec.reordered = order.iter().enumerate().any(|(i, &p)| i != p);
     if let Some(Outcome::Win(w)) = rec.outcome {

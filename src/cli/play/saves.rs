@@ -213,13 +213,22 @@ impl Repl {
         if !self.interactive || !self.s.unsaved() || self.s.state.is_over() {
             return;
         }
-        let Ok(name) = rl.readline("Save the game before leaving? File name (Enter: no): ") else {
-            return;
-        };
-        let name = unquote(name.trim()).to_string();
-        if !name.is_empty() && self.may_write(&name, rl) {
+        // Asked again after a refused replace or a failed write: only an
+        // empty answer (or the end of input) leaves the game unsaved.
+        loop {
+            let Ok(name) = rl.readline("Save the game before leaving? File name (Enter: no): ")
+            else {
+                return;
+            };
+            let name = unquote(name.trim()).to_string();
+            if name.is_empty() {
+                return;
+            }
+            if !self.may_write(&name, rl) {
+                continue;
+            }
             match self.s.save(Path::new(&name)) {
-                Ok(n) => println!("Saved to {name} ({n} moves)."),
+                Ok(n) => return println!("Saved to {name} ({n} moves)."),
                 Err(e) => self.error(&e),
             }
         }
