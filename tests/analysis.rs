@@ -245,11 +245,7 @@ fn a_sharded_sim_merged_equals_the_single_run() {
     assert_eq!(sim::merge(&parts).unwrap(), whole);
     // Not all shards, or one twice: refused.
     let e = sim::merge(&parts[..2]).unwrap_err();
-    assert!(
-        e.message.contains("shard(s) 2 of 3 are missing"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("shard 2/3 is missing"), "{}", e.message);
     let twice = [parts[0].clone(), parts[0].clone(), parts[1].clone()];
     let e = sim::merge(&twice).unwrap_err();
     assert!(e.message.contains("given twice"), "{}", e.message);
@@ -285,7 +281,7 @@ fn merge_on_the_command_line_gives_the_single_runs_json() {
     assert_eq!(ok(&tabula(&dir, &args)), whole);
     // A whole run is not a shard; another seed's shard is another run.
     let o = tabula(&dir, &["merge", &files[0], &files[1]]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("shard(s) 3, 4 of 4 are missing"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("shards 3, 4 of 4 are missing"));
     let f = tmp.path().join("whole.json");
     std::fs::write(&f, &whole).unwrap();
     let o = tabula(&dir, &["merge", f.to_str().unwrap()]);

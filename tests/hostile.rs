@@ -377,6 +377,11 @@ fn a_save_always_loads_again_to_the_same_moves() {
         "'q'",
         "\"dq\"",
         "back\\slash",
+        "del\u{7f}",
+        "c1\u{85}\u{9b}",
+        "\u{feff}bom",
+        "not\u{fffe}a\u{ffff}char",
+        "line\u{2028}sep",
     ];
     let r = Replay {
         game: "braverats".into(),

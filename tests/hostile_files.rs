@@ -528,3 +528,86 @@ fn an_import_of_a_fifo_is_refused_not_waited_on() {
         "{e}"
     );
 }
+
+#[test]
+fn a_cache_that_cannot_be_written_leaves_the_built_in_games_playable() {
+    let home = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    // The cache is a file, so no folder can be made in it (as a read-only
+    // or full disk would refuse, whoever runs the test).
+    std::fs::write(home.path().join("cache"), "not a folder").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["check", "braverats", "--playouts", "2"])
+        .current_dir(empty.path())
+        .env_remove("TABULA_GAMES")
+        .env("HOME", home.path())
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .env("TMPDIR", temp.path())
+        .output()
+        .unwrap();
+    assert!(ok(&o).contains("ok braverats"));
+    let e = err(&o);
+    assert!(
+        e.contains("the cache cannot take the built-in games (")
+            && e.contains("they are written to a temporary folder for this run"),
+        "{e}"
+    );
+    // The temporary library is gone once the command ends.
+    assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_game_planted_in_the_written_out_library_is_no_built_in_game() {
+    let home = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    ok(&tabula_in(empty.path(), home.path(), &["list"], 120));
+    let games = library(home.path()).join("games");
+    let planted = built_in("games/experior.yaml").replace("id: experior", "id: planted");
+    std::fs::write(games.join("planted.yaml"), planted).unwrap();
+    let o = tabula_in(empty.path(), home.path(), &["list"], 120);
+    let list = ok(&o);
+    assert!(
+        list.contains("experior") && !list.contains("planted"),
+        "{list}"
+    );
+    let o = tabula_in(empty.path(), home.path(), &["check", "planted"], 120);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("no game `planted` among the built-in games"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn a_games_folder_found_here_that_shadows_a_built_in_game_is_said() {
+    let home = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let games = here.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let rats = built_in("games/braverats.yaml");
+    std::fs::write(games.join("braverats.yaml"), &rats).unwrap();
+    // The same rules: nothing to say.
+    let o = tabula_in(here.path(), home.path(), &["list"], 120);
+    assert!(!err(&o).contains("rules of its own"), "{}", err(&o));
+    std::fs::write(
+        games.join("braverats.yaml"),
+        rats.replace("round wins take", "round wins win"),
+    )
+    .unwrap();
+    let o = tabula_in(here.path(), home.path(), &["list"], 120);
+    assert!(
+        err(&o).contains("./games here holds braverats.yaml with rules of its own"),
+        "{}",
+        err(&o)
+    );
+    // Named by --games-dir, the folder is the user's choice: nothing said.
+    let o = tabula_in(
+        here.path(),
+        home.path(),
+        &["--games-dir", "games", "list"],
+        120,
+    );
+    assert!(!err(&o).contains("rules of its own"), "{}", err(&o));
+}

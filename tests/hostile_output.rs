@@ -548,7 +548,7 @@ fn merge_refuses_solve_shares_that_cannot_be() {
         ),
         (
             Box::new(|s| s[1]["solve_shard"]["k"] = 0.into()),
-            "share-2.json (share 0/2): a share numbered 0 of 2",
+            "share-2.json (share 0/2): numbered 0 of 2 (edited?): shares run from 1 to 2",
         ),
         (
             Box::new(|s| s[0]["parts"][0]["chance"] = 0.5.into()),

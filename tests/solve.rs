@@ -539,3 +539,33 @@ fn a_solve_split_in_shares_merges_into_the_whole() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not of the same solve"), "{err}");
 }
+
+#[test]
+fn the_depth_budget_counts_every_decision_of_a_line_alike() {
+    // a decides four times, then the game ends: four decisions deep.
+    let (tmp, path) = little(
+        "  box: {per: game, visibility: public}",
+        "  - put: {zone: box, cards: [x]}",
+        r#"fn step() { ask("a", "go", ["y", "n"], "went"); }
+fn went(c) { if turn() >= 4 { end_game("a"); } }"#,
+    );
+    let game = tabula::Game::load_path(
+        &path,
+        &tmp.path().join("games"),
+        &Settings::default(),
+        tabula::Build::default(),
+    )
+    .unwrap();
+    let within = |max_depth| {
+        let limits = solve::Limits {
+            max_depth,
+            ..solve::Limits::default()
+        };
+        solve::solve_within(&game, None, 1, limits, &|_| {})
+    };
+    assert!(close(within(4).unwrap().worth.value, 1.0));
+    // One short: refused, whichever solver meets the line first (the
+    // root's or one of its first moves').
+    let e = within(3).unwrap_err();
+    assert!(e.message.contains("runs past 3 decisions"), "{e}");
+}

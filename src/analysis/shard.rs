@@ -42,3 +42,90 @@ impl Shard {
         i as u64 % self.n == self.k - 1
     }
 }
+
+/// Shares a run may be split into (a merge keeps one flag per share).
+pub const MAX_SHARES: u64 = 1 << 20;
+
+/// A merge's roll call of shares: how each is named in a refusal (by its
+/// file when one is given), that each of the N is given once and none is
+/// missing. `word` is what a share is called ("shard" of a sim, "share" of
+/// a solve).
+pub struct Roll<'a> {
+    word: &'static str,
+    files: &'a [String],
+    n: u64,
+    seen: Vec<bool>,
+}
+
+impl<'a> Roll<'a> {
+    /// The roll of the run `first` (the first share given) is a share of;
+    /// what is wrong when no run splits so (edited).
+    pub fn new(word: &'static str, first: Shard, files: &'a [String]) -> Result<Roll<'a>, String> {
+        let roll = Roll {
+            word,
+            files,
+            n: first.n,
+            seen: Vec::new(),
+        };
+        if !(1..=MAX_SHARES).contains(&first.n) {
+            return Err(format!(
+                "{}: split into {} {word}s (edited?): at most {MAX_SHARES}",
+                roll.name(0, first),
+                first.n
+            ));
+        }
+        Ok(Roll {
+            seen: vec![false; first.n as usize],
+            ..roll
+        })
+    }
+
+    /// Share `s`, the `i`-th given, as a refusal names it.
+    pub fn name(&self, i: usize, s: Shard) -> String {
+        let w = self.word;
+        match self.files.get(i) {
+            Some(f) => format!("{f} ({w} {}/{})", s.k, s.n),
+            None => format!("{w} {}/{}", s.k, s.n),
+        }
+    }
+
+    /// Marks share `s` (the `i`-th given) as given; what is wrong if it
+    /// was given before or is no share of this roll.
+    pub fn take(&mut self, i: usize, s: Shard) -> Result<(), String> {
+        let (w, n) = (self.word, self.n);
+        if s.n != n {
+            return Err(format!(
+                "{}: split into {} {w}s, not {n}",
+                self.name(i, s),
+                s.n
+            ));
+        }
+        match self.seen.get_mut((s.k as usize).wrapping_sub(1)) {
+            Some(seen) if !*seen => Ok(*seen = true),
+            Some(_) => Err(format!("{} is given twice", self.name(i, s))),
+            None => Err(format!(
+                "{}: numbered {} of {n} (edited?): {w}s run from 1 to {n}",
+                self.name(i, s),
+                s.k
+            )),
+        }
+    }
+
+    /// What is missing once every share given was taken.
+    pub fn missing(&self) -> Option<String> {
+        let gone: Vec<String> = (self.seen.iter().enumerate())
+            .filter(|(_, s)| !**s)
+            .map(|(i, _)| (i + 1).to_string())
+            .collect();
+        let (w, n) = (self.word, self.n);
+        match gone.len() {
+            0 => None,
+            1 => Some(format!("{w} {}/{n} is missing", gone[0])),
+            k if k > 10 => Some(format!(
+                "{k} {w}s of {n} are missing: {}, ...",
+                gone[..10].join(", ")
+            )),
+            _ => Some(format!("{w}s {} of {n} are missing", gone.join(", "))),
+        }
+    }
+}

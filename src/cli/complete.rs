@@ -10,18 +10,17 @@ use tabula::definition::source;
 
 /// Where games may be: the folder the user named or ./games, and the
 /// built-in library (its folder, written out when the binary last ran).
-fn folders() -> Vec<PathBuf> {
+fn folders() -> (Vec<PathBuf>, Option<super::library::Library>) {
     let mut dirs = vec![source::games_dir(None)];
-    if let Ok((lib, _)) = super::library::games_folder() {
-        dirs.push(lib);
-    }
-    dirs
+    let library = super::library::games_folder().ok();
+    dirs.extend(library.as_ref().map(|l| l.games.clone()));
+    (dirs, library)
 }
 
-/// Every game id, each once.
-fn ids() -> Vec<(String, PathBuf)> {
+/// Every game id in `dirs`, each once.
+fn ids(dirs: &[PathBuf]) -> Vec<(String, PathBuf)> {
     let mut out: Vec<(String, PathBuf)> = Vec::new();
-    for dir in folders() {
+    for dir in dirs {
         for id in source::list_ids(&dir) {
             if !out.iter().any(|(i, _)| *i == id) {
                 out.push((id, dir.clone()));
@@ -32,7 +31,8 @@ fn ids() -> Vec<(String, PathBuf)> {
 }
 
 pub fn games() -> Vec<CompletionCandidate> {
-    ids()
+    let (dirs, _library) = folders();
+    ids(&dirs)
         .into_iter()
         .map(|(id, _)| CompletionCandidate::new(id))
         .collect()
@@ -40,7 +40,9 @@ pub fn games() -> Vec<CompletionCandidate> {
 
 /// Every game's file (merged over what it extends), with its id.
 fn files() -> Vec<(String, GameFile)> {
-    ids()
+    // The library is kept (a temporary one stays) while its files are read.
+    let (dirs, _library) = folders();
+    ids(&dirs)
         .into_iter()
         .filter_map(|(id, dir)| {
             let path = source::find(&id, &dir).ok()?;

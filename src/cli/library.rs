@@ -11,20 +11,70 @@ use tabula::files;
 
 include!(concat!(env!("OUT_DIR"), "/library.rs"));
 
+/// The written-out library, while it is in use: its games folder, what
+/// was found there and replaced (for the user to be told), and the
+/// temporary folder it was written to when the cache could not take it
+/// (removed when the library is dropped).
+pub struct Library {
+    pub games: PathBuf,
+    pub said: Vec<String>,
+    _temporary: Option<tempfile::TempDir>,
+}
+
 /// The library's games folder, written out first (again, for any file
 /// there that differs from the embedded one), and what was found there and
-/// replaced, for the user to be told: an edit to the written-out copy, or
-/// a link or a FIFO where a file or a folder of the library belongs.
-pub fn games_folder() -> Result<(PathBuf, Vec<String>)> {
+/// replaced: an edit to the written-out copy, or a link or a FIFO where a
+/// file or a folder of the library belongs. A cache that cannot be
+/// written (read-only, full) leaves the built-in games playable: they are
+/// written to a private temporary folder for this run instead.
+pub fn games_folder() -> Result<Library> {
     let root = files::cache_dir().join(format!("library-{:016x}", fingerprint()));
     let mut said = Vec::new();
-    own_folder(&root, &mut said)?;
+    match write_out(&root, &mut said) {
+        Ok(()) => Ok(Library {
+            games: root.join("games"),
+            said,
+            _temporary: None,
+        }),
+        Err(e) => {
+            let tmp = tempfile::Builder::new()
+                .prefix("tabula-library-")
+                .tempdir()
+                .map_err(|t| {
+                    e.clone()
+                        .note(format!("nor could a temporary folder be made: {t}"))
+                })?;
+            write_out(tmp.path(), &mut Vec::new())?;
+            said.push(format!(
+                "the cache cannot take the built-in games ({}); they are written to a temporary folder for this run",
+                e.render(false).trim_start_matches("error: ")
+            ));
+            Ok(Library {
+                games: tmp.path().join("games"),
+                said,
+                _temporary: Some(tmp),
+            })
+        }
+    }
+}
+
+/// The ids of the built-in games (the library's `games/*.yaml`).
+pub fn game_ids() -> Vec<String> {
+    (FILES.iter())
+        .filter_map(|(name, _)| name.strip_prefix("games/")?.strip_suffix(".yaml"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Write the library's files under `root`, each only where it differs.
+fn write_out(root: &Path, said: &mut Vec<String>) -> Result<()> {
+    own_folder(root, said)?;
     let mut folders: Vec<PathBuf> = Vec::new();
     for (name, text) in FILES {
         let path = root.join(name);
         let Some(dir) = path.parent() else { continue };
         if !folders.iter().any(|f| f == dir) {
-            own_folder(dir, &mut said)?;
+            own_folder(dir, said)?;
             folders.push(dir.to_path_buf());
         }
         match std::fs::symlink_metadata(&path) {
@@ -56,7 +106,7 @@ pub fn games_folder() -> Result<(PathBuf, Vec<String>)> {
         files::write_atomic(&path, text.as_bytes(), "a library file")
             .map_err(|e| Error::io(&path, e))?;
     }
-    Ok((root.join("games"), said))
+    Ok(())
 }
 
 /// Make `dir` a folder of the library's own: created if missing; a link

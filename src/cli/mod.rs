@@ -191,13 +191,13 @@ pub fn print_error(e: &Error) {
 /// The games folder: `--games-dir`, else `TABULA_GAMES`, else `./games`
 /// when there is one, else the built-in library, which is also where a game
 /// not in the chosen folder is looked for.
-fn games_dir(flag: Option<&Path>) -> PathBuf {
+fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
     let library = match library::games_folder() {
-        Ok((l, replaced)) => {
-            for r in replaced {
+        Ok(l) => {
+            for r in &l.said {
                 eprintln!("tabula: {r}");
             }
-            source::set_built_in(l.clone());
+            source::set_built_in(l.games.clone(), library::game_ids());
             Some(l)
         }
         Err(e) => {
@@ -205,11 +205,38 @@ fn games_dir(flag: Option<&Path>) -> PathBuf {
             None
         }
     };
-    match (source::named_games_dir(flag), library) {
+    let dir = match (source::named_games_dir(flag), &library) {
         (Some(d), _) => d,
+        (None, Some(l)) if Path::new("games").is_dir() => {
+            let here = PathBuf::from("games");
+            say_shadowed(&here, &l.games);
+            here
+        }
         (None, _) if Path::new("games").is_dir() => PathBuf::from("games"),
-        (None, Some(l)) => l,
+        (None, Some(l)) => l.games.clone(),
         (None, None) => PathBuf::from("games"),
+    };
+    (dir, library)
+}
+
+/// Say which built-in games a ./games folder found by chance (not named by
+/// `--games-dir`) holds with other rules: those ids play its files.
+fn say_shadowed(here: &Path, library: &Path) {
+    let ids = library::game_ids();
+    let differs = |id: &&String| {
+        let (a, b) = (
+            here.join(format!("{id}.yaml")),
+            library.join(format!("{id}.yaml")),
+        );
+        a.is_file() && tabula::files::read_text(&a).ok() != tabula::files::read_text(&b).ok()
+    };
+    let shadowed: Vec<&String> = ids.iter().filter(differs).collect();
+    if !shadowed.is_empty() {
+        let names: Vec<String> = shadowed.iter().map(|id| format!("{id}.yaml")).collect();
+        eprintln!(
+            "tabula: ./games here holds {} with rules of its own, played instead of the built-in game(s) of that name (--games-dir names the folder to play from)",
+            names.join(", ")
+        );
     }
 }
 
@@ -239,7 +266,9 @@ pub fn main() -> i32 {
     // and exits here.
     clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli = Cli::parse();
-    let dir = games_dir(cli.games_dir.as_deref());
+    // The library lives to the end of the command (a temporary one is
+    // removed then).
+    let (dir, _library) = games_dir(cli.games_dir.as_deref());
     let result: Result<i32> = match cli.command {
         Command::List => list::run(&dir),
         Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),

@@ -30,22 +30,34 @@ pub fn named_games_dir(flag: Option<&Path>) -> Option<PathBuf> {
     }
 }
 
-static BUILT_IN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+/// The built-in library's folder and the ids of its games.
+static BUILT_IN: std::sync::OnceLock<(PathBuf, Vec<String>)> = std::sync::OnceLock::new();
 
 /// Where a game that is not in the chosen folder is looked for next: a
-/// program's built-in library (the `tabula` binary's shipped games). Set
-/// once per process; later calls are ignored.
-pub fn set_built_in(dir: PathBuf) {
-    let _ = BUILT_IN.set(dir);
+/// program's built-in library (the `tabula` binary's shipped games, `ids`
+/// naming them: a file planted beside them is no built-in game). Set once
+/// per process; later calls are ignored.
+pub fn set_built_in(dir: PathBuf, ids: Vec<String>) {
+    let _ = BUILT_IN.set((dir, ids));
 }
 
 /// The built-in library's folder, if a program set one.
 pub fn built_in() -> Option<&'static Path> {
-    BUILT_IN.get().map(PathBuf::as_path)
+    BUILT_IN.get().map(|(d, _)| d.as_path())
+}
+
+/// Whether `dir` is the built-in library and `id` none of its games.
+fn planted(dir: &Path, id: &str) -> bool {
+    BUILT_IN
+        .get()
+        .is_some_and(|(d, ids)| d == dir && !ids.iter().any(|i| i == id))
 }
 
 /// A game file named `game` (.yaml or .yml) directly in `dir`.
 fn in_folder(game: &str, dir: &Path) -> Option<PathBuf> {
+    if planted(dir, game) {
+        return None;
+    }
     ["yaml", "yml"]
         .iter()
         .map(|ext| dir.join(format!("{game}.{ext}")))
@@ -63,6 +75,7 @@ pub fn list_ids(dir: &Path) -> Vec<String> {
             let yaml = p.extension().is_some_and(|x| x == "yaml" || x == "yml");
             yaml.then(|| p.file_stem()?.to_str().map(str::to_string))?
         })
+        .filter(|id| !planted(dir, id))
         .collect();
     ids.sort();
     ids

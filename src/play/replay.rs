@@ -232,8 +232,8 @@ impl Replay {
 
 /// A plain YAML scalar when it can only be read back as that text (an id:
 /// a letter, then letters, digits, `-` or `_`, and no word YAML reads as a
-/// bool or null in any case), else a JSON-quoted one (valid YAML, control
-/// characters escaped): a save always loads again.
+/// bool or null in any case), else a double-quoted one: a save always
+/// loads again.
 fn scalar(s: &str) -> String {
     let plain = s.starts_with(|c: char| c.is_ascii_alphabetic())
         && s.chars()
@@ -243,10 +243,24 @@ fn scalar(s: &str) -> String {
             "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "nan" | "inf"
         );
     if plain {
-        s.to_string()
-    } else {
-        serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+        return s.to_string();
     }
+    // Double-quoted YAML, with every character YAML does not take as it is
+    // (controls, DEL, C1, a BOM, the non-characters) escaped.
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() || matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}') => {
+                out += &format!("\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// A game played from a replay: the state after the moves and its log.

@@ -2,11 +2,9 @@
 //! into the report of the whole run.
 
 use super::{Part, Report, Tally, report_of};
+use crate::analysis::shard::Roll;
 use crate::definition::format::ParamValue;
 use crate::error::{Error, Result};
-
-/// Shards a run may be split into (`merge` keeps one flag per shard).
-const MAX_SHARDS: u64 = 1 << 20;
 
 /// The report of the whole run from all its shards, each once, in any
 /// order. Shards of different runs (another seed, game, variant, bots,
@@ -19,27 +17,20 @@ pub fn merge(parts: &[Part]) -> Result<Report> {
 /// As `merge`, each shard named also by its file (`files[i]` for
 /// `parts[i]`) in what is refused.
 pub fn merge_files(parts: &[Part], files: &[String]) -> Result<Report> {
-    let name = |i: usize| {
-        let s = parts[i].shard;
-        match files.get(i) {
-            Some(f) => format!("{f} (shard {}/{})", s.k, s.n),
-            None => format!("shard {}/{}", s.k, s.n),
-        }
-    };
     let Some(first) = parts.first() else {
         return Err(Error::usage("merge: no shards given"));
     };
+    let refuse = |why: String| Error::usage(format!("merge: {why}"));
+    let mut roll = Roll::new("shard", first.shard, files).map_err(refuse)?;
     for (i, p) in parts.iter().enumerate() {
+        roll.take(i, p.shard).map_err(refuse)?;
         if let Some(why) = problem(p) {
-            return Err(Error::usage(format!("merge: {}: {why} (edited?)", name(i))));
+            return Err(refuse(format!(
+                "{}: {why} (edited?)",
+                roll.name(i, p.shard)
+            )));
         }
-    }
-    let n = first.shard.n;
-    let mut seen = vec![false; n as usize];
-    for (i, p) in parts.iter().enumerate() {
-        let differs = if p.shard.n != n {
-            Some(format!("split into {} shards, not {n}", p.shard.n))
-        } else if p.total_games != first.total_games {
+        let differs = if p.total_games != first.total_games {
             Some(format!(
                 "{} games in all, not {}",
                 p.total_games, first.total_games
@@ -54,36 +45,22 @@ pub fn merge_files(parts: &[Part], files: &[String]) -> Result<Report> {
             None
         };
         if let Some(why) = differs {
-            return Err(Error::usage(format!(
-                "merge: {} is not of the same run as {}: {why}",
-                name(i),
-                name(0)
+            return Err(refuse(format!(
+                "{} is not of the same run as {}: {why}",
+                roll.name(i, p.shard),
+                roll.name(0, first.shard)
             )));
         }
-        // 1 <= k <= n: checked above.
-        let k = (p.shard.k - 1) as usize;
-        if seen[k] {
-            return Err(Error::usage(format!("merge: {} is given twice", name(i))));
-        }
-        seen[k] = true;
     }
-    let missing: Vec<String> = (seen.iter().enumerate())
-        .filter(|(_, s)| !**s)
-        .map(|(i, _)| (i + 1).to_string())
-        .take(10)
-        .collect();
-    if !missing.is_empty() {
-        return Err(Error::usage(format!(
-            "merge: shard(s) {} of {n} are missing",
-            missing.join(", ")
-        )));
+    if let Some(why) = roll.missing() {
+        return Err(refuse(why));
     }
     let mut tally = Tally::new(first.run.players.len(), first.run.cards.len());
     for (i, p) in parts.iter().enumerate() {
         if tally.merge(p.tally.clone()).is_none() {
             return Err(Error::usage(format!(
                 "merge: {}: its counts added to the shards before it pass the 64-bit range (edited?)",
-                name(i)
+                roll.name(i, p.shard)
             )));
         }
     }
@@ -94,16 +71,8 @@ pub fn merge_files(parts: &[Part], files: &[String]) -> Result<Report> {
 /// of the wrong lengths, counts that do not add up, or text that no run
 /// writes. None for a shard a run could have written.
 fn problem(p: &Part) -> Option<String> {
+    // Its number was checked by the roll: 1 <= k <= n.
     let (s, r, t) = (p.shard, &p.run, &p.tally);
-    if s.k == 0 || s.k > s.n {
-        return Some(format!(
-            "numbered {} of {}: shards run from 1 to the number of shards",
-            s.k, s.n
-        ));
-    }
-    if s.n > MAX_SHARDS {
-        return Some(format!("split into {} shards: at most {MAX_SHARDS}", s.n));
-    }
     let share = s.range(p.total_games);
     if t.games != share.end - share.start {
         return Some(format!(

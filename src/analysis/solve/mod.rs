@@ -459,9 +459,13 @@ fn solve_first_moves(shared: &Shared, root: &State) -> Result<()> {
         1 | 2 => tree::joint_moves(root),
         _ => Vec::new(),
     };
-    firsts
-        .par_iter()
-        .try_for_each(|moves| Solver::new(shared).expect(root, moves).map(|_| ()))
+    firsts.par_iter().try_for_each(|moves| {
+        let mut s = Solver::new(shared);
+        // Its positions are a decision below the root: the depth budget
+        // counts it as the root's own solver does.
+        s.depth = 1;
+        s.expect(root, moves).map(|_| ())
+    })
 }
 
 /// Each decider's optimal strategy at the root, from its solved node.

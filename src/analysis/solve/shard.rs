@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::{Header, Limits, OnProgress, Solution, Worth, solve_each};
-use crate::analysis::shard::Shard;
+use crate::analysis::shard::{Roll, Shard};
 use crate::core::State;
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -95,27 +95,15 @@ pub fn merge(parts: &[SolvePart]) -> Result<Solution> {
 /// As `merge`, each share named also by its file (`files[i]` for
 /// `parts[i]`) in what is refused.
 pub fn merge_files(parts: &[SolvePart], files: &[String]) -> Result<Solution> {
-    let name = |i: usize| {
-        let s = parts[i].solve_shard;
-        match files.get(i) {
-            Some(f) => format!("{f} (share {}/{})", s.k, s.n),
-            None => format!("share {}/{}", s.k, s.n),
-        }
-    };
     let Some(first) = parts.first() else {
         return Err(Error::usage("merge: no shares given"));
     };
-    let n = first.solve_shard.n;
-    if n == 0 || n > 1 << 20 {
-        return Err(Error::usage(format!(
-            "merge: a split into {n} shares (edited?)"
-        )));
-    }
-    let mut seen = vec![false; n as usize];
+    let refuse = |why: String| Error::usage(format!("merge: {why}"));
+    let mut roll = Roll::new("share", first.solve_shard, files).map_err(refuse)?;
     for (i, p) in parts.iter().enumerate() {
-        let differs = if p.solve_shard.n != n {
-            Some(format!("split into {} shares, not {n}", p.solve_shard.n))
-        } else if p.head != first.head {
+        roll.take(i, p.solve_shard).map_err(refuse)?;
+        let name = roll.name(i, p.solve_shard);
+        let differs = if p.head != first.head {
             Some("another game, variant or parameters".to_string())
         } else if p.rules != first.rules {
             Some("its rules files differ (edited between the runs)".to_string())
@@ -126,40 +114,24 @@ pub fn merge_files(parts: &[SolvePart], files: &[String]) -> Result<Solution> {
         } else {
             None
         };
-        let k = p.solve_shard.k;
-        if k == 0 || k > n {
-            return Err(Error::usage(format!(
-                "merge: {}: a share numbered {k} of {n} (edited?): shares run from 1 to {n}",
-                name(i)
-            )));
-        }
         if let Some(why) = differs {
-            return Err(Error::usage(format!(
-                "merge: {} is not of the same solve as {}: {why}",
-                name(i),
-                name(0)
+            let at = roll.name(0, first.solve_shard);
+            return Err(refuse(format!(
+                "{name} is not of the same solve as {at}: {why}"
             )));
         }
         let want = (0..p.setups).filter(|&i| p.solve_shard.takes(i));
         if !want.eq(p.parts.iter().map(|s| s.setup)) {
-            return Err(Error::usage(format!(
-                "merge: {} does not hold its setups (edited, or cut short)",
-                name(i)
+            return Err(refuse(format!(
+                "{name} does not hold its setups (edited, or cut short)"
             )));
         }
         if let Some(why) = problem(p) {
-            return Err(Error::usage(format!("merge: {}: {why} (edited?)", name(i))));
-        }
-        match seen.get_mut((k as usize).wrapping_sub(1)) {
-            Some(s) if !*s => *s = true,
-            _ => return Err(Error::usage(format!("merge: {} is given twice", name(i)))),
+            return Err(refuse(format!("{name}: {why} (edited?)")));
         }
     }
-    if let Some(i) = seen.iter().position(|s| !s) {
-        return Err(Error::usage(format!(
-            "merge: share {}/{n} is missing",
-            i + 1
-        )));
+    if let Some(why) = roll.missing() {
+        return Err(refuse(why));
     }
     let mut all: Vec<SetupWorth> = parts.iter().flat_map(|p| p.parts.iter().copied()).collect();
     // In the order of the whole run, so that the sums are the same.
