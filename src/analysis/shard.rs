@@ -101,7 +101,10 @@ impl<'a> Roll<'a> {
             ));
         }
         match self.seen.get_mut((s.k as usize).wrapping_sub(1)) {
-            Some(seen) if !*seen => Ok(*seen = true),
+            Some(seen) if !*seen => {
+                *seen = true;
+                Ok(())
+            }
             Some(_) => Err(format!("{} is given twice", self.name(i, s))),
             None => Err(format!(
                 "{}: numbered {} of {n} (edited?): {w}s run from 1 to {n}",
