@@ -21,7 +21,7 @@ fn folders() -> (Vec<PathBuf>, Option<super::library::Library>) {
 fn ids(dirs: &[PathBuf]) -> Vec<(String, PathBuf)> {
     let mut out: Vec<(String, PathBuf)> = Vec::new();
     for dir in dirs {
-        for id in source::list_ids(&dir) {
+        for id in source::list_ids(dir) {
             if !out.iter().any(|(i, _)| *i == id) {
                 out.push((id, dir.clone()));
             }
