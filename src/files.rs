@@ -100,9 +100,61 @@ pub fn read_utf8(path: &Path, max: u64, what: &str) -> std::io::Result<String> {
     String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
-/// A game file's, script's or save's text (at most `MAX_FILE_BYTES`).
+/// A game file's, script's or save's text (at most `MAX_FILE_BYTES`). A
+/// file of the bundled library is its bundled text, whatever its
+/// written-out copy holds now: what runs is what the binary checked.
 pub fn read_text(path: &Path) -> std::io::Result<String> {
-    read_utf8(path, MAX_FILE_BYTES, "a game, script or save")
+    let text = match bundled(path) {
+        Some(t) => t.to_string(),
+        None => read_utf8(path, MAX_FILE_BYTES, "a game, script or save")?,
+    };
+    READ.with(|r| {
+        if let Some(h) = r.borrow_mut().as_mut() {
+            use std::hash::Hasher;
+            h.write_usize(text.len());
+            h.write(text.as_bytes());
+        }
+    });
+    Ok(text)
+}
+
+thread_local! {
+    /// The fingerprint of the texts `read_text` gave on this thread, while
+    /// `fingerprint_reads` watches.
+    static READ: std::cell::RefCell<Option<rustc_hash::FxHasher>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `f`'s result and a fingerprint of every text `read_text` gave while it
+/// ran on this thread (in order): the rules a game was built from, as they
+/// were read, not as the files hold them a moment later.
+pub fn fingerprint_reads<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    use std::hash::Hasher;
+    let outer = READ.with(|r| r.replace(Some(rustc_hash::FxHasher::default())));
+    let out = f();
+    let h = READ.with(|r| r.replace(outer)).unwrap_or_default();
+    (out, h.finish())
+}
+
+/// The library the binary carries, and where it is written out.
+static BUNDLED: std::sync::OnceLock<(PathBuf, &'static [(&'static str, &'static str)])> =
+    std::sync::OnceLock::new();
+
+/// The files under `root` (`files`: their names under it and texts) are
+/// read from the binary, never from the folder: a copy rewritten by
+/// another process between a check and a read is not run. Set once.
+pub fn set_bundled(root: PathBuf, files: &'static [(&'static str, &'static str)]) {
+    let _ = BUNDLED.set((root, files));
+}
+
+/// A bundled file's text, for its path under the library's folder.
+fn bundled(path: &Path) -> Option<&'static str> {
+    let (root, files) = BUNDLED.get()?;
+    let name = path.strip_prefix(root).ok()?;
+    files
+        .iter()
+        .find(|(n, _)| Path::new(n) == name)
+        .map(|(_, t)| *t)
 }
 
 /// Whether `write_atomic` can write `path` (`what`, e.g. "a chart"): its

@@ -3,7 +3,7 @@
 //! every thread; what a thread needs of its own (a script engine, a memo)
 //! the hooks make per thread.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::core::{AsDef, AskCache, Hooks, MemoStats, Rules};
@@ -55,7 +55,16 @@ impl Game {
 
     /// Load the game file at `path` (`dir` is where `extends:` looks too).
     pub fn load_path(path: &Path, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
-        let (file, files) = source::read_merged_files(path, dir)?;
+        // The fingerprint is of the texts the game is built from, read once.
+        let (game, rules) =
+            crate::files::fingerprint_reads(|| Game::build(path, dir, settings, build));
+        let mut game = game?;
+        game.fingerprint = rules;
+        Ok(game)
+    }
+
+    fn build(path: &Path, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
+        let (file, _) = source::read_merged_files(path, dir)?;
         let analysis = analyze::analyze(path, file, settings);
         let mut problems = analysis.problems;
         // The script is compiled even when the file has problems, so that
@@ -82,9 +91,7 @@ impl Game {
         } else {
             Box::new(rhai)
         };
-        let mut game = Game::from_parts(def, hooks);
-        game.fingerprint = fingerprint(files.iter().chain(&analysis.script.files));
-        Ok(game)
+        Ok(Game::from_parts(def, hooks))
     }
 
     /// A game from a definition and hooks of any kind.
@@ -129,21 +136,4 @@ impl Rules for Game {
     fn asks(&self) -> Option<&AskCache> {
         Some(&self.asks)
     }
-}
-
-/// The contents of `files`, hashed in order (a file that cannot be read
-/// hashes as its name: it was read moments ago).
-fn fingerprint<'a>(files: impl Iterator<Item = &'a PathBuf>) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    for f in files {
-        match crate::files::read_bytes(f, crate::files::MAX_FILE_BYTES, "a game or script") {
-            Ok(bytes) => {
-                h.write_usize(bytes.len());
-                h.write(&bytes);
-            }
-            Err(_) => h.write(f.as_os_str().as_encoded_bytes()),
-        }
-    }
-    h.finish()
 }

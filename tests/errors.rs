@@ -48,7 +48,7 @@ fn experior_copy() -> tempfile::TempDir {
 /// (both `qs`): what the second move, which runs `resolve`, gives.
 fn first_turn(tmp: &Path, script: &str) -> tabula::Result<Vec<tabula::Event>> {
     std::fs::write(tmp.join("scripts/experior.rhai"), script).unwrap();
-    let game = tabula::load("experior", &tmp.join("games"), &Settings::default()).unwrap();
+    let game = tabula::load("experior", &tmp.join("games"), &Settings::default())?;
     let (mut st, _) = tabula::State::new(&game, 1).unwrap();
     let c = st.parse(&game, 0, "qs").unwrap();
     st.act(&game, 0, c).unwrap();
@@ -213,7 +213,21 @@ fn imports_come_from_the_scripts_folder_only() {
     std::fs::write(tmp.path().join("scripts/util.rhai"), "fn helper() { 41 }\n").unwrap();
     let play = |script: &str| first_turn(tmp.path(), script);
     // A helper beside the script is fine.
-    play("fn resolve(plays) { import \"util\" as u; if u::helper() != 41 { throw \"bad\"; } }\nfn end_of_turn() {}\n").unwrap();
+    let uses = "fn resolve(plays) { import \"util\" as u; if u::helper() != 41 { throw \"bad\"; } }\nfn end_of_turn() {}\n";
+    play(uses).unwrap();
+    // It is read as the game loads, once: a later edit changes nothing of
+    // the loaded game, and is a change of its rules.
+    let games = tmp.path().join("games");
+    let game = tabula::load("experior", &games, &Settings::default()).unwrap();
+    std::fs::write(tmp.path().join("scripts/util.rhai"), "fn helper() { 7 }\n").unwrap();
+    let (mut st, _) = tabula::State::new(&game, 1).unwrap();
+    for p in [0, 1] {
+        let c = st.parse(&game, p, "qs").unwrap();
+        st.act(&game, p, c).unwrap();
+    }
+    let again = tabula::load("experior", &games, &Settings::default()).unwrap();
+    assert_ne!(again.fingerprint(), game.fingerprint());
+    std::fs::write(tmp.path().join("scripts/util.rhai"), "fn helper() { 41 }\n").unwrap();
     // Climbing out of the folder is not.
     let e = play("fn resolve(plays) { import \"../games/x\" as u; }\nfn end_of_turn() {}\n")
         .unwrap_err();
@@ -230,7 +244,12 @@ fn imports_come_from_the_scripts_folder_only() {
     // A helper that is not there.
     let e =
         play("fn resolve(plays) { import \"missing\" as u; }\nfn end_of_turn() {}\n").unwrap_err();
-    assert!(e.to_string().contains("Module not found: missing"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("import `missing`: no script missing.rhai in the scripts folder"),
+        "{e}"
+    );
+    assert_eq!(e.at.as_ref().map(|a| (a.line, a.col)), Some((1, 21)), "{e}");
     // Nor is a link inside the folder that leads out of it.
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("secret.rhai"), "fn helper() { 7 }\n").unwrap();

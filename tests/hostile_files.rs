@@ -510,14 +510,10 @@ fn an_import_of_a_fifo_is_refused_not_waited_on() {
     mkfifo(&tmp.path().join("scripts/util.rhai"));
     let games = tmp.path().join("games");
     let (tx, rx) = std::sync::mpsc::channel();
+    // Imports are read as the game loads: refused then.
     std::thread::spawn(move || {
-        let game = tabula::load("experior", &games, &tabula::Settings::default()).unwrap();
-        let (mut st, _) = tabula::State::new(&game, 1).unwrap();
-        for p in [0, 1] {
-            let c = st.parse(&game, p, "qs").unwrap();
-            if let Err(e) = st.act(&game, p, c) {
-                let _ = tx.send(e.to_string());
-            }
+        if let Err(e) = tabula::load("experior", &games, &tabula::Settings::default()) {
+            let _ = tx.send(e.to_string());
         }
     });
     let e = rx
@@ -610,4 +606,42 @@ fn a_games_folder_found_here_that_shadows_a_built_in_game_is_said() {
         120,
     );
     assert!(!err(&o).contains("rules of its own"), "{}", err(&o));
+}
+
+#[test]
+fn a_bundled_game_runs_the_bundled_text_whatever_its_copy_holds_now() {
+    // A library folder whose files another process rewrote after they were
+    // checked: the game is built from the binary's own text.
+    let lib = tempfile::tempdir().unwrap();
+    let root = lib.path().to_path_buf();
+    std::fs::create_dir_all(root.join("games")).unwrap();
+    std::fs::create_dir_all(root.join("scripts")).unwrap();
+    const GAME: &str = "id: coin\nname: Coin\nplayers:\n  - {id: a}\n  - {id: b}\nzones:\n  box: {per: game, visibility: public}\nflow:\n  turn:\n    - hook: step\n";
+    const SCRIPT: &str = "fn step() { end_game(\"a\", \"bundled\"); }\n";
+    static FILES: &[(&str, &str)] = &[("games/coin.yaml", GAME), ("scripts/coin.rhai", SCRIPT)];
+    std::fs::write(
+        root.join("games/coin.yaml"),
+        GAME.replace("Coin", "Rewritten"),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("scripts/coin.rhai"),
+        SCRIPT.replace("\"a\", \"bundled\"", "\"b\", \"rewritten\""),
+    )
+    .unwrap();
+    tabula::files::set_bundled(root.clone(), FILES);
+    let games = root.join("games");
+    let game = tabula::Game::load_path(
+        &games.join("coin.yaml"),
+        &games,
+        &tabula::Settings::default(),
+        tabula::Build::default(),
+    )
+    .unwrap();
+    assert_eq!(game.def().name, "Coin");
+    let st = tabula::State::new_quiet(&game, 1).unwrap();
+    assert_eq!(
+        st.end_reason().map(|r| r.to_string()).as_deref(),
+        Some("bundled")
+    );
 }

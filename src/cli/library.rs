@@ -28,6 +28,15 @@ pub struct Library {
 /// written (read-only, full) leaves the built-in games playable: they are
 /// written to a private temporary folder for this run instead.
 pub fn games_folder() -> Result<Library> {
+    let library = write_somewhere()?;
+    // What runs is the binary's own copy, whatever the folder holds later.
+    let root = library.games.parent().unwrap_or(&library.games);
+    files::set_bundled(root.to_path_buf(), FILES);
+    Ok(library)
+}
+
+/// The library written out to the cache, else to a temporary folder.
+fn write_somewhere() -> Result<Library> {
     let root = files::cache_dir().join(format!("library-{:016x}", fingerprint()));
     let mut said = Vec::new();
     match write_out(&root, &mut said) {

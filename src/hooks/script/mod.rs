@@ -67,7 +67,19 @@ impl Script {
         let mut ast = AST::empty();
         for file in files {
             let src = crate::files::read_text(file).map_err(|e| Error::io(file, e))?;
-            let one = engine.compile(&src).map_err(|e| {
+            // Imports are read now, once, and carried in the script: every
+            // thread and every later call runs the text read here.
+            let one = engine.compile_into_self_contained(&Scope::new(), &src);
+            let one = match one {
+                Ok(ast) => Ok(ast),
+                Err(e) => match *e {
+                    EvalAltResult::ErrorParsing(kind, pos) => {
+                        Err(rhai::ParseError(kind.into(), pos))
+                    }
+                    other => return Err(import_error(file, &src, &other)),
+                },
+            };
+            let one = one.map_err(|e| {
                 let p = e.position();
                 let message = e.err_type().to_string();
                 let reserved = message.contains("is a reserved keyword")
@@ -259,6 +271,24 @@ pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T
     })
 }
 
+/// An import that failed while the script was read, at the line of the
+/// import it came from (Rhai gives none).
+fn import_error(file: &Path, src: &str, e: &EvalAltResult) -> Error {
+    let message = match e {
+        EvalAltResult::ErrorRuntime(why, _) => why.to_string(),
+        other => other.to_string(),
+    };
+    let path = message
+        .strip_prefix("import `")
+        .and_then(|m| m.split('`').next())
+        .unwrap_or_default();
+    let needle = format!("\"{path}\"");
+    let at = (src.lines().enumerate())
+        .find_map(|(i, l)| Some((i, l.find("import")?, l.contains(&needle))).filter(|x| x.2))
+        .map_or((1, 1), |(i, col, _)| (i + 1, col + 1));
+    Error::new(ErrorKind::Script, message).at(Pos::new(file, at.0 as u64, at.1 as u64))
+}
+
 fn new_engine(scripts_dir: &Path) -> Engine {
     let mut engine = Engine::new();
     engine.set_optimization_level(OptimizationLevel::Simple);
@@ -270,7 +300,6 @@ fn new_engine(scripts_dir: &Path) -> Engine {
     engine.set_max_map_size(MAX_MAP);
     engine.disable_symbol("eval");
     engine.set_module_resolver(ScriptsOnly {
-        files: rhai::module_resolvers::FileModuleResolver::new_with_path(scripts_dir),
         dir: scripts_dir.to_path_buf(),
     });
     engine.on_print(|s| script_output("[script]", s));
@@ -284,7 +313,6 @@ fn new_engine(scripts_dir: &Path) -> Engine {
 /// it; a module that imports itself (through others or not) is an error,
 /// not an endless recursion.
 struct ScriptsOnly {
-    files: rhai::module_resolvers::FileModuleResolver,
     dir: PathBuf,
 }
 
@@ -297,7 +325,7 @@ impl rhai::ModuleResolver for ScriptsOnly {
     fn resolve(
         &self,
         engine: &Engine,
-        source: Option<&str>,
+        _source: Option<&str>,
         path: &str,
         pos: rhai::Position,
     ) -> std::result::Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
@@ -323,17 +351,18 @@ impl rhai::ModuleResolver for ScriptsOnly {
                 crate::error::path_text(&real)
             ));
         }
-        // Rhai reads the file itself: only a regular file of a script's
-        // size goes to it (a FIFO would block, a device never end).
-        if let Ok(m) = std::fs::metadata(&file) {
-            let max = crate::files::MAX_FILE_BYTES;
-            if !m.is_file() {
+        // Said in a script's terms before the one reader (which refuses a
+        // FIFO or a device at once, and a file past its cap) reads it.
+        match std::fs::metadata(&file) {
+            Ok(m) if !m.is_file() => {
                 let what = crate::files::kind(m.file_type());
                 return refuse(format!("import `{path}`: {what}, not a script file"));
             }
-            if m.len() > max {
-                let mib = max / (1024 * 1024);
-                return refuse(format!("import `{path}`: longer than {mib} MiB"));
+            Ok(_) => {}
+            Err(_) => {
+                return refuse(format!(
+                    "import `{path}`: no script {path}.rhai in the scripts folder"
+                ));
             }
         }
         let cycle = IMPORTING.with(|i| {
@@ -345,10 +374,38 @@ impl rhai::ModuleResolver for ScriptsOnly {
         });
         let result = match cycle {
             Some(chain) => refuse(format!("import `{path}`: an import cycle: {chain}")),
-            None => self.files.resolve(engine, source, path, pos),
+            None => self.module(engine, path, &file, pos),
         };
         IMPORTING.with(|i| i.borrow_mut().pop());
         result
+    }
+}
+
+impl ScriptsOnly {
+    /// The module a script file makes, read by the one reader.
+    fn module(
+        &self,
+        engine: &Engine,
+        path: &str,
+        file: &Path,
+        pos: rhai::Position,
+    ) -> std::result::Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
+        let refuse = |why: String| Box::new(EvalAltResult::ErrorRuntime(why.into(), pos));
+        let src =
+            crate::files::read_text(file).map_err(|e| refuse(format!("import `{path}`: {e}")))?;
+        let mut ast = engine.compile(&src).map_err(|e| {
+            let p = e.position();
+            refuse(format!(
+                "import `{path}`: {}:{}:{}: {}",
+                crate::error::path_text(file),
+                p.line().unwrap_or(0),
+                p.position().unwrap_or(1),
+                e.err_type()
+            ))
+        })?;
+        ast.set_source(path);
+        let m = rhai::Module::eval_ast_as_new(Scope::new(), &ast, engine)?;
+        Ok(m.into())
     }
 }
 
