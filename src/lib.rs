@@ -5,7 +5,8 @@
 //! The library is layered; each layer uses only the ones before it
 //! (tests/layers.rs checks the `use crate::` lines):
 //!
-//! 0. [`files`], [`error`]: reading files within a budget; errors as data.
+//! 0. [`memory`], [`files`], [`error`]: each thread's memory counted;
+//!    reading files within a budget; errors as data.
 //! 1. [`definition`]: the game file, its analysis into a validated [`Def`].
 //! 2. [`core`]: [`State`], decisions, the flow, the operations hooks use,
 //!    the [`Hooks`] trait, visibility, events as data.
@@ -55,6 +56,8 @@
 //! `Game::load(id, dir, &settings, Build { memo: false })` runs every hook
 //! through the script (the same games, slower); [`Game::from_parts`] takes
 //! any [`Hooks`].
+
+pub mod memory;
 
 pub mod files;
 

@@ -303,6 +303,11 @@ fn sandbox_limits_stop_runaway_scripts() {
         "fn resolve(plays) { let s = \"x\"; loop { s += s; } }",
         "fn resolve(plays) { let a = []; loop { a.push(1); } }",
         "fn resolve(plays) { eval(\"1\") }",
+        // Map keys escape Rhai's string cap: a map of 10,000 keys of 32 KiB
+        // (320 MB) is stopped by the memory budget.
+        "fn resolve(plays) { let k = \"k\"; while k.len() < 30000 { k += k; } let m = #{}; for i in 0..10000 { m[k + i] = i; } }",
+        // Nor may a decision keep them: its data is held to a budget.
+        "fn resolve(plays) { let k = \"k\"; while k.len() < 30000 { k += k; } let m = #{}; for i in 0..200 { m[k + i] = i; } ask(\"human\", \"go\", [\"a\"], \"resolve\", #{data: m}); }",
     ] {
         let script = format!("{body}\nfn end_of_turn() {{}}\n");
         std::fs::write(tmp.path().join("scripts/experior.rhai"), &script).unwrap();
@@ -320,6 +325,15 @@ fn sandbox_limits_stop_runaway_scripts() {
         let e = st.act(&game, 1, c).expect_err(body);
         assert_eq!(e.kind, ErrorKind::Runtime, "{body}");
         assert!(e.to_string().contains("in hook `resolve`"), "{e}");
+        if body.contains("data: m") {
+            assert!(
+                e.to_string()
+                    .contains("an ask's options and data hold more than 4 MiB of text"),
+                "{e}"
+            );
+        } else if body.contains("30000") {
+            assert!(e.to_string().contains("more than 64 MiB of memory"), "{e}");
+        }
         assert!(
             e.to_string()
                 .contains("resolving {human: quick-sword, elf: quick-sword}"),

@@ -655,3 +655,49 @@ fn a_folder_whose_name_is_not_utf8_loads_and_is_shown_losslessly() {
     };
     assert!(e.to_string().contains("g\\xFFx"), "{e}");
 }
+
+/// Two players, each with a hand of the same `n` cards, who play one card
+/// each at once, three times.
+fn big_hands(n: usize) -> (tempfile::TempDir, tabula::Game) {
+    let cards: String = (0..n).map(|i| format!("  c{i}: {{}}\n")).collect();
+    let yaml = format!(
+        "id: hands\nname: Hands\nplayers:\n  - {{id: a}}\n  - {{id: b}}\ncards:\n{cards}zones:\n  hand: {{per: player, visibility: owner}}\n  pile: {{per: game, visibility: public}}\n\
+         setup:\n  - put: {{zone: hand, cards: all}}\n\
+         flow:\n  turn:\n    - decide: play\n      who: all\n      simultaneous: true\n      from: hand\n      then: played\n  max_turns: 3\n"
+    );
+    let script =
+        "fn played(c) { for p in players() { move_card(c[p], p, \"hand\", \"\", \"pile\"); } }\n";
+    let (tmp, path) = common::game_folder("hands", &yaml, script);
+    let game = tabula::Game::load_path(
+        &path,
+        &tmp.path().join("games"),
+        &Settings::default(),
+        tabula::Build::default(),
+    )
+    .unwrap();
+    (tmp, game)
+}
+
+#[test]
+fn hands_of_thousands_of_cards_take_memory_in_proportion() {
+    let (_tmp, game) = big_hands(5_000);
+    // Every hand played from is a new ask of 10,000 options: the asks kept
+    // for reuse are bounded by their options, not only by their number
+    // (300 asks here would keep 48 MB).
+    let before = tabula::memory::thread_bytes();
+    let bots = vec!["random".to_string(), "random".to_string()];
+    for seed in 0..100 {
+        let r = tabula::sim::play_one(&game, seed, &bots, 100);
+        assert!(r.error.is_none(), "{:?}", r.error);
+    }
+    let kept = tabula::memory::thread_bytes() - before;
+    assert!(kept < 32 << 20, "{} MiB kept", kept >> 20);
+    // A decision of 5,000 x 5,000 joint choices is refused before any is
+    // listed (25 million would take gigabytes).
+    let limits = tabula::solve::Limits::default();
+    let e = tabula::solve::solve_within(&game, None, 1, limits, &|_| {}).unwrap_err();
+    assert!(
+        e.message.contains("a decision of 25000000 joint choices"),
+        "{e}"
+    );
+}

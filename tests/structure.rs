@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, in order: a module may use itself and those before it.
 const LAYERS: &[&str] = &[
+    "memory",
     "files",
     "error",
     "definition",

@@ -193,11 +193,20 @@ pub struct AskCache {
     tables: ThreadLocal<RefCell<AskTable>>,
 }
 
-/// A hash of (step, deciders, cards) -> (step, ask).
-type AskTable = FxHashMap<u64, (usize, Arc<Ask>)>;
+/// A hash of (step, deciders, cards) -> (step, ask), and the options the
+/// asks kept hold.
+#[derive(Default)]
+struct AskTable {
+    asks: FxHashMap<u64, (usize, Arc<Ask>)>,
+    options: usize,
+}
 
 /// Asks kept at most, per thread.
 const MAX_ASKS: usize = 1 << 16;
+/// Options the kept asks hold at most, per thread (16 to 24 bytes each): a
+/// hand of thousands of cards makes asks of thousands of options, and as
+/// many hands as it has cards.
+const MAX_KEPT_OPTIONS: usize = 1 << 20;
 
 impl AskCache {
     /// The ask kept under `key` for step `step` if `same` accepts it, else
@@ -211,15 +220,19 @@ impl AskCache {
         build: impl FnOnce() -> Result<Arc<Ask>, E>,
     ) -> Result<Arc<Ask>, E> {
         let mut t = self.tables.get_or_default().borrow_mut();
-        if let Some((s, ask)) = t.get(&key)
+        if let Some((s, ask)) = t.asks.get(&key)
             && *s == step
             && same(ask)
         {
             return Ok(ask.clone());
         }
         let ask = build()?;
-        if t.len() < MAX_ASKS {
-            t.insert(key, (step, ask.clone()));
+        let options = ask.options.iter().map(Vec::len).sum::<usize>();
+        if t.asks.len() < MAX_ASKS && t.options + options <= MAX_KEPT_OPTIONS {
+            t.options += options;
+            if let Some((_, old)) = t.asks.insert(key, (step, ask.clone())) {
+                t.options -= old.options.iter().map(Vec::len).sum::<usize>();
+            }
         }
         Ok(ask)
     }

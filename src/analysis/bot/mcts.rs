@@ -44,6 +44,8 @@ pub struct Mcts {
     pub c: f64,
     /// Regret matching's share of uniform exploration.
     pub gamma: f64,
+    /// Arms the current search's tree holds (`MAX_ARMS` at most).
+    arms: usize,
 }
 
 impl Mcts {
@@ -54,6 +56,7 @@ impl Mcts {
             max_playout: 2_000,
             c: 0.7,
             gamma: 0.1,
+            arms: 0,
         }
     }
 }
@@ -70,7 +73,49 @@ struct Arm {
 struct Bandit {
     player: PlayerIx,
     arms: Vec<Arm>,
+    /// Past `INDEXED` arms, each arm's place in `arms` by its choice: a
+    /// hand of thousands of cards is looked up in time linear in the legal
+    /// choices, not square (a few arms are found faster by a scan).
+    index: Option<FxHashMap<Choice, usize>>,
     visits: u32,
+}
+
+/// Arms a bandit scans for a choice before it keeps an index.
+const INDEXED: usize = 16;
+
+impl Bandit {
+    /// The arm of choice `c`, if it has one.
+    fn arm(&self, c: &Choice) -> Option<usize> {
+        match &self.index {
+            Some(ix) => ix.get(c).copied(),
+            None => self.arms.iter().position(|a| a.choice == *c),
+        }
+    }
+
+    /// An arm for `c`, unless it has one.
+    fn add(&mut self, c: &Choice) {
+        if self.arm(c).is_some() {
+            return;
+        }
+        self.arms.push(Arm {
+            choice: c.clone(),
+            visits: 0,
+            value: 0.0,
+            regret: 0.0,
+            strategy: 0.0,
+        });
+        let n = self.arms.len();
+        match &mut self.index {
+            Some(ix) => {
+                ix.insert(c.clone(), n - 1);
+            }
+            None if n > INDEXED => {
+                let ix = (self.arms.iter().enumerate()).map(|(i, a)| (a.choice.clone(), i));
+                self.index = Some(ix.collect());
+            }
+            None => {}
+        }
+    }
 }
 
 #[derive(Default)]
@@ -78,6 +123,11 @@ struct Node {
     bandits: Vec<Bandit>,
     children: FxHashMap<u64, u32>,
 }
+
+/// The statistics one search keeps at most (arms of all its bandits, 50 to
+/// 200 bytes each): with thousands of choices a decision, each node holds
+/// thousands of arms, and the tree stops growing before memory runs out.
+const MAX_ARMS: usize = 1 << 21;
 
 /// A selection to update after the playout.
 struct Pick {
@@ -90,31 +140,27 @@ struct Pick {
 }
 
 impl Node {
-    fn bandit(&mut self, player: PlayerIx, legal: &[Choice]) -> usize {
+    /// The bandit of `player` here, with an arm for each of `legal`; how
+    /// many arms it gained.
+    fn bandit(&mut self, player: PlayerIx, legal: &[Choice]) -> (usize, usize) {
         let b = match self.bandits.iter().position(|b| b.player == player) {
             Some(b) => b,
             None => {
                 self.bandits.push(Bandit {
                     player,
                     arms: Vec::new(),
+                    index: None,
                     visits: 0,
                 });
                 self.bandits.len() - 1
             }
         };
-        let arms = &mut self.bandits[b].arms;
+        let bandit = &mut self.bandits[b];
+        let had = bandit.arms.len();
         for c in legal {
-            if !arms.iter().any(|a| a.choice == *c) {
-                arms.push(Arm {
-                    choice: c.clone(),
-                    visits: 0,
-                    value: 0.0,
-                    regret: 0.0,
-                    strategy: 0.0,
-                });
-            }
+            bandit.add(c);
         }
-        b
+        (b, bandit.arms.len() - had)
     }
 }
 
@@ -153,10 +199,7 @@ fn rewards(game: &Game, state: &State, n: usize) -> Vec<f64> {
 impl Mcts {
     /// Regret matching with exploration over the legal arms of a bandit.
     fn rm_strategy(&self, b: &Bandit, legal: &[Choice]) -> Vec<(usize, f64)> {
-        let idx: Vec<usize> = legal
-            .iter()
-            .filter_map(|c| b.arms.iter().position(|a| a.choice == *c))
-            .collect();
+        let idx: Vec<usize> = legal.iter().filter_map(|c| b.arm(c)).collect();
         let pos: f64 = idx.iter().map(|&i| b.arms[i].regret.max(0.0)).sum();
         let k = idx.len() as f64;
         idx.iter()
@@ -187,7 +230,7 @@ impl Mcts {
         let ln = f64::from(b.visits.max(1)).ln();
         let mut best = (f64::MIN, 0);
         for c in legal {
-            let Some(i) = b.arms.iter().position(|a| a.choice == *c) else {
+            let Some(i) = b.arm(c) else {
                 continue;
             };
             let a = &b.arms[i];
@@ -220,7 +263,8 @@ impl Mcts {
             let mut chosen = Vec::with_capacity(waiting.len());
             for &p in &waiting {
                 let legal = s.legal(p).to_vec();
-                let b = nodes[node as usize].bandit(p, &legal);
+                let (b, added) = nodes[node as usize].bandit(p, &legal);
+                self.arms += added;
                 let bandit = &nodes[node as usize].bandits[b];
                 let (arm, rm) = if simultaneous {
                     let strat = self.rm_strategy(bandit, &legal);
@@ -246,6 +290,8 @@ impl Mcts {
             }
             node = match nodes[node as usize].children.get(&key) {
                 Some(&child) => child,
+                // The tree holds all it may: the playout goes on from here.
+                None if self.arms > MAX_ARMS => break,
                 None => {
                     nodes.push(Node::default());
                     let child = (nodes.len() - 1) as u32;
@@ -301,6 +347,7 @@ impl Bot for Mcts {
             return legal.into_iter().next();
         }
         let mut nodes = vec![Node::default()];
+        self.arms = 0;
         let start = Instant::now();
         for i in 0..self.budget.iterations {
             if i % 64 == 0 && self.budget.time.is_some_and(|t| start.elapsed() > t) {
@@ -318,7 +365,7 @@ impl Bot for Mcts {
             .is_some_and(|d| d.players.len() > 1 && d.first.is_none());
         let arms: Vec<&Arm> = legal
             .iter()
-            .filter_map(|c| b.arms.iter().find(|a| a.choice == *c))
+            .filter_map(|c| Some(&b.arms[b.arm(c)?]))
             .collect();
         if simultaneous {
             // Play a sample of the average strategy.

@@ -370,6 +370,8 @@ fn solve_into(
         }
         let mut solver = Solver::new(&shared);
         solver.check_root(root)?;
+        // Before the first moves are listed for the threads.
+        solver.joint_fits(root)?;
         if table.is_empty() {
             fits(&mut solver, root, jobs)?;
         }

@@ -287,6 +287,23 @@ impl Solver<'_> {
         ))
     }
 
+    /// A position's joint moves count against the budget as positions do
+    /// (2,000 x 2,000 choices are a 4-million-cell matrix), checked before
+    /// any is listed.
+    pub(super) fn joint_fits(&self, st: &State) -> Result<()> {
+        let limit = self.shared.limits.max_states;
+        let joint = (st.waiting().iter()).fold(1usize, |n, &p| n.saturating_mul(st.legal(p).len()));
+        if joint > limit {
+            return Err(self.refuse(
+                Refusal::TooManyPositions { limit },
+                format!(
+                    "a decision of {joint} joint choices, more than the {limit} positions the budget holds (raise --max-states, or offer fewer choices)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// A position to solve: checked, and its children's moves listed.
     pub(super) fn frame(&mut self, st: State, key: u128) -> Result<Frame> {
         self.check(&st)?;
@@ -314,20 +331,7 @@ impl Solver<'_> {
                 ));
             }
         };
-        // A position's joint moves count against the budget as positions
-        // do: 2,000 x 2,000 choices are a 4-million-cell matrix.
-        let joint = (waiting.iter()).fold(1usize, |n, &p| n.saturating_mul(st.legal(p).len()));
-        if joint > limits.max_states {
-            return Err(self.refuse(
-                Refusal::TooManyPositions {
-                    limit: limits.max_states,
-                },
-                format!(
-                    "a decision of {joint} joint choices, more than the {} positions the budget holds (raise --max-states, or offer fewer choices)",
-                    limits.max_states
-                ),
-            ));
-        }
+        self.joint_fits(&st)?;
         // The first player's choices outermost: the matrix row by row.
         let moves = tree::joint_moves_of(&st, &waiting);
         Ok(Frame {

@@ -32,6 +32,14 @@ pub const MAX_CALL_LEVELS: usize = 48;
 pub const MAX_STRING: usize = 64 * 1024;
 pub const MAX_ARRAY: usize = 10_000;
 pub const MAX_MAP: usize = 10_000;
+/// Memory one hook run may take (what it allocates less what it frees):
+/// the limits above leave map keys and the sum over many values uncapped.
+pub const MAX_HOOK_BYTES: i64 = 64 << 20;
+
+thread_local! {
+    /// `memory::thread_bytes` when this thread's running hook began.
+    static HOOK_FLOOR: std::cell::Cell<i64> = const { std::cell::Cell::new(0) };
+}
 
 /// A game's hooks as a Rhai script: `Send + Sync`; the compiled script is
 /// shared, each thread that runs a hook gets its own engine (one engine
@@ -299,6 +307,12 @@ fn new_engine(scripts_dir: &Path) -> Engine {
     engine.set_max_array_size(MAX_ARRAY);
     engine.set_max_map_size(MAX_MAP);
     engine.disable_symbol("eval");
+    // Every 256 operations: within its budget, a run takes under 64 KiB
+    // more (a string's cap) per operation before it is stopped.
+    engine.on_progress(|ops| {
+        let used = crate::memory::thread_bytes() - HOOK_FLOOR.with(std::cell::Cell::get);
+        (ops % 256 == 0 && used > MAX_HOOK_BYTES).then(|| Dynamic::from(used))
+    });
     engine.set_module_resolver(ScriptsOnly {
         dir: scripts_dir.to_path_buf(),
     });
@@ -448,6 +462,7 @@ impl RhaiHooks {
                     record,
                 ))
             });
+            HOOK_FLOOR.with(|f| f.set(crate::memory::thread_bytes()));
             let result = match call.args {
                 Args::None => self.invoke(engine, call.hook, ()),
                 Args::Face(f) => self.invoke(engine, call.hook, (ImmutableString::from(f),)),
@@ -514,6 +529,10 @@ impl RhaiHooks {
             }
             EvalAltResult::ErrorTooManyOperations(_) => format!(
                 "the script ran more than {MAX_OPERATIONS} operations in one call (an endless loop?)"
+            ),
+            EvalAltResult::ErrorTerminated(..) => format!(
+                "the script took more than {} MiB of memory in one call (a list or map that grows without end?)",
+                MAX_HOOK_BYTES >> 20
             ),
             other => other.to_string(),
         };

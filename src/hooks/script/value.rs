@@ -8,9 +8,30 @@ use rhai::{Array, Dynamic, ImmutableString, Map};
 use super::{Fallible, Keys};
 use crate::core::{Choice, Value};
 
+/// The most text (map keys included) one decision keeps in its options
+/// and data: a state keeps them in every copy a search makes.
+pub(crate) const MAX_KEPT_BYTES: usize = 4 << 20;
+
 /// A script value as data the state can keep: (), true/false, integers,
-/// text, and lists and maps of those.
-pub(crate) fn to_value(d: &Dynamic) -> Fallible<Value> {
+/// text, and lists and maps of those, its text (and keys) taken from
+/// `left`, what may still be kept.
+pub(crate) fn to_value(d: &Dynamic, left: &mut usize) -> Fallible<Value> {
+    within(d, left)
+}
+
+/// `n` bytes of text taken from what a kept value may still hold.
+fn take(left: &mut usize, n: usize) -> Fallible<()> {
+    *left = left.checked_sub(n).ok_or_else(|| {
+        format!(
+            "an ask's options and data hold more than {} MiB of text",
+            MAX_KEPT_BYTES >> 20
+        )
+    })?;
+    Ok(())
+}
+
+/// `to_value`, taking its text from `left`.
+fn within(d: &Dynamic, left: &mut usize) -> Fallible<Value> {
     if d.is_unit() {
         return Ok(Value::Unit);
     }
@@ -25,21 +46,23 @@ pub(crate) fn to_value(d: &Dynamic) -> Fallible<Value> {
     }
     if d.is_string() {
         let s = d.clone().into_immutable_string()?;
+        take(left, s.len())?;
         return Ok(Value::Text(Arc::from(s.as_str())));
     }
     if d.is_array() {
         let a = d.read_lock::<Array>().ok_or("a list that is in use")?;
-        let items: Fallible<Vec<Value>> = a.iter().map(to_value).collect();
+        let items: Fallible<Vec<Value>> = a.iter().map(|v| within(v, left)).collect();
         return Ok(Value::List(items?.into()));
     }
     if d.is_map() {
         let m = d.read_lock::<Map>().ok_or("a map that is in use")?;
         // Rhai's maps iterate in name order: the order `Value::Map` keeps.
-        let fields: Fallible<Vec<(Arc<str>, Value)>> = m
-            .iter()
-            .map(|(k, v)| Ok((Arc::from(k.as_str()), to_value(v)?)))
-            .collect();
-        return Ok(Value::Map(fields?.into()));
+        let mut fields = Vec::with_capacity(m.len());
+        for (k, v) in m.iter() {
+            take(left, k.len())?;
+            fields.push((Arc::from(k.as_str()), within(v, left)?));
+        }
+        return Ok(Value::Map(fields.into()));
     }
     Err(format!(
         "a value of type `{}` cannot be kept in the game (only (), true/false, integers, text, and lists and maps of them)",

@@ -117,7 +117,12 @@ fn option_list(name: &str, options: Dynamic) -> Fallible<Array> {
 }
 
 /// One option as a choice, and the label it carries (a map's `label`).
-fn option(cx: &Ctx, name: &str, o: Dynamic) -> Fallible<(Choice, Option<Dynamic>)> {
+fn option(
+    cx: &Ctx,
+    name: &str,
+    o: Dynamic,
+    left: &mut usize,
+) -> Fallible<(Choice, Option<Dynamic>)> {
     if let Ok(i) = o.as_int() {
         return Ok((Choice::Data(number(i)), None));
     }
@@ -142,7 +147,7 @@ fn option(cx: &Ctx, name: &str, o: Dynamic) -> Fallible<(Choice, Option<Dynamic>
     let text = fill(name, &template, &map)?;
     typeable(name, &text)?;
     map.insert("text".into(), text.as_str().into());
-    let value = super::super::value::to_value(&map.into())?;
+    let value = super::super::value::to_value(&map.into(), left)?;
     let text: Arc<str> = text.into();
     Ok((Choice::Data(Arc::new(Datum { text, value })), label))
 }
@@ -190,6 +195,9 @@ fn number(i: i64) -> Arc<Datum> {
 }
 
 /// A map option's text: `{field}` replaced by the field's value.
+/// The longest text an option may read (filled in from its fields).
+const MAX_OPTION_TEXT: usize = 4 << 10;
+
 fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
     let mut out = String::new();
     let mut rest = template;
@@ -202,7 +210,17 @@ fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
         };
         let field = &rest[open + 1..open + close];
         match fields.get(field) {
-            Some(v) => out.push_str(&v.to_string()),
+            Some(v) => {
+                out.push_str(&v.to_string());
+                // An option's text is one a player can type.
+                if out.len() > MAX_OPTION_TEXT {
+                    return Err(format!(
+                        "ask `{name}`: an option's text passes {} KiB",
+                        MAX_OPTION_TEXT >> 10
+                    )
+                    .into());
+                }
+            }
             None => {
                 return Err(format!(
                     "ask `{name}`: the option text `{template}` names `{field}`, which the option does not have"
@@ -295,10 +313,16 @@ fn ask(
         }
         Ok(())
     })?;
+    // What the decision keeps (its options and data) is held to one budget.
+    let mut left = super::super::value::MAX_KEPT_BYTES;
     let converted: Vec<Vec<(Choice, Option<Dynamic>)>> = with_ctx(|cx| {
         lists
             .into_iter()
-            .map(|list| list.into_iter().map(|o| option(cx, name, o)).collect())
+            .map(|list| {
+                (list.into_iter())
+                    .map(|o| option(cx, name, o, &mut left))
+                    .collect()
+            })
             .collect()
     })?;
     let mut labels = Vec::new();
@@ -332,7 +356,7 @@ fn ask(
                     prompt = t;
                 }
             }
-            "data" => data = super::super::value::to_value(&value)?,
+            "data" => data = super::super::value::to_value(&value, &mut left)?,
             "secret" => {
                 secret = value
                     .as_bool()

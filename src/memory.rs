@@ -1,0 +1,73 @@
+//! What each thread has allocated, counted by the global allocator, so
+//! that a script's run can be held to a memory budget: Rhai caps the size
+//! of a string, a list and a map, but not the keys of a map, nor the sum
+//! over many values.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// The system allocator, counting each thread's bytes in use.
+pub struct Counting;
+
+thread_local! {
+    /// Bytes allocated on this thread less those freed on it (memory freed
+    /// on another thread than it was allocated counts there).
+    static NET: Cell<i64> = const { Cell::new(0) };
+}
+
+fn count(delta: i64) {
+    // `try_with`: an allocation while the thread's locals are torn down
+    // is not counted.
+    let _ = NET.try_with(|n| n.set(n.get().wrapping_add(delta)));
+}
+
+// SAFETY: every call is passed to the system allocator unchanged; the
+// count is a thread-local integer, which allocates nothing.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as i64);
+        // SAFETY: the caller's contract is the system allocator's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as i64);
+        // SAFETY: as `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-(layout.size() as i64));
+        // SAFETY: as `alloc`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size as i64 - layout.size() as i64);
+        // SAFETY: as `alloc`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// This thread's bytes in use by the count: a difference of two readings
+/// is what ran between them kept.
+pub fn thread_bytes() -> i64 {
+    NET.try_with(Cell::get).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn what_a_thread_keeps_is_counted_and_what_it_frees_is_not() {
+        let before = super::thread_bytes();
+        let kept = vec![0u8; 1 << 20];
+        let during = super::thread_bytes() - before;
+        drop(kept);
+        let after = super::thread_bytes() - before;
+        assert!(during >= 1 << 20, "{during}");
+        assert!(after < 1 << 10, "{after}");
+    }
+}
