@@ -240,3 +240,44 @@ fn every_api_function_replays_as_the_script_runs_it() {
         }
     }
 }
+
+/// A hook that draws chance (Pig's roll inside its turn's hook) is
+/// recorded and replayed, branching on the number drawn, and plays the
+/// same games as the script: chance in a hook as in a flow step.
+#[test]
+fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
+    use tabula::sim::{self, SimConfig};
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/games");
+    for id in ["pig", "liars-dice", "leduc-poker"] {
+        let path = dir.join(format!("{id}.yaml"));
+        let load = |memo| Game::load_path(&path, &dir, &Default::default(), tabula::Build { memo });
+        let (with, without) = (load(true).unwrap(), load(false).unwrap());
+        let cfg = SimConfig {
+            games: 300,
+            seed: 9,
+            bots: vec!["random".into(); with.def().nplayers()],
+            jobs: 1,
+            max_decisions: 100_000,
+            shard: None,
+        };
+        let a = sim::run(&with, &cfg, &|_| {}).unwrap();
+        let b = sim::run(&without, &cfg, &|_| {}).unwrap();
+        assert_eq!(a, b, "{id}");
+        assert!(a.errors.is_empty(), "{id}: {:?}", a.errors);
+        if id == "pig" {
+            // Games played on this thread, whose memo is read here.
+            let bots = vec!["random".to_string(); 2];
+            // Each decision calls `moved`, which rolls the die on a roll: most
+            // calls replay (a script run each, when a roll was not recorded).
+            let decisions: u64 = (0..300)
+                .map(|seed| u64::from(tabula::sim::play_one(&with, seed, &bots, 100_000).decisions))
+                .sum();
+            let m = with.memo_stats().unwrap();
+            let runs = m.runs.iter().find(|(h, _)| h == "moved").map_or(0, |r| r.1);
+            assert!(
+                runs * 3 < decisions,
+                "{id}: `moved` ran {runs} times in {decisions} calls"
+            );
+        }
+    }
+}

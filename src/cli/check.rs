@@ -208,7 +208,7 @@ fn miss_text(game: &Game, why: &tabula::core::Miss) -> String {
     match why {
         Miss::NewArguments => "first call with these choices (or data)".into(),
         Miss::NewValue(r) => format!("a value not seen before: {}", read_text(game, r)),
-        Miss::Chance => "drew from the RNG (random, roll, shuffle, pick): never replayed".into(),
+        Miss::Chance => "shuffled a zone (or dealt from a shuffled one): never replayed".into(),
         Miss::Off => "memo off: two runs read the same and changed the state differently".into(),
         Miss::Other => "a record that could not be followed, or a full memo".into(),
     }
@@ -253,6 +253,7 @@ fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
         Read::Active => "active()".into(),
         Read::Order => "order()".into(),
         Read::IsOver => "is_over()".into(),
+        Read::Random(n) => format!("a random draw of 0..{n}"),
         Read::AnyAtLeast { stat: s, .. } => format!(
             "any_at_least(\"{}\", ..)",
             def.stats.get(*s as usize).map_or("?", |x| x.id.as_str())

@@ -22,7 +22,7 @@ pub use decision::{Ask, AskCache, Choice, Datum, Decision, Outcome};
 pub use event::Event;
 pub use hooks::{Args, Call, Hooks, MemoStats, Miss, Traceable};
 pub use rng::{Forced, below, shuffle};
-pub use state::State;
+pub use state::{ChanceMark, State};
 pub use value::Value;
 pub use visibility::{face_down_visible, zone_visible};
 

@@ -41,6 +41,10 @@ pub enum Read {
     },
     /// The sign of stat `.0` minus stat `.1` (flat indices): -1, 0 or 1.
     Compare(u32, u32),
+    /// A uniform draw in `0..n` from the game's chance (a read of which
+    /// number, and a step of the RNG): a run that rolls a die is recorded
+    /// and replayed like any other, branching on the number.
+    Random(u64),
     /// Move the top card (a read of which card, and a write).
     Draw {
         from: u32,
@@ -262,6 +266,7 @@ fn read(state: &mut State, key: &Read) -> Val {
         Read::Active => Val::Int(state.active as i64),
         Read::Order => Val::Cards(order_cards(state)),
         Read::IsOver => Val::Int(i64::from(state.outcome.is_some())),
+        Read::Random(n) => Val::Int(state.random_below(*n) as i64),
         Read::AnyAtLeast { stat, nstats, n } => {
             let hit = state
                 .stats

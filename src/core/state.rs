@@ -11,6 +11,13 @@ use super::{Args, Call, Choice, Decision, Event, Outcome, Rules};
 use crate::definition::{CardIx, FACE_DOWN, PlayerIx};
 use crate::error::{Error, ErrorKind, Result};
 
+/// Where chance stands in a state (`State::chance_mark`).
+#[derive(Debug, Clone, Copy)]
+pub struct ChanceMark {
+    rng: u128,
+    forced: Option<(usize, Option<u32>)>,
+}
+
 #[derive(Debug, Clone)]
 pub struct State {
     /// Per-player stats, `player * nstats + stat`.
@@ -172,6 +179,22 @@ impl State {
     /// How far the RNG has been drawn (changes whenever chance happens).
     pub fn rng_position(&self) -> u128 {
         self.rng.get_word_pos()
+    }
+    /// Where chance stands (the RNG's place, or the forced draws'), to go
+    /// back to: a replay that drew and then missed draws nothing.
+    pub fn chance_mark(&self) -> ChanceMark {
+        ChanceMark {
+            rng: self.rng.get_word_pos(),
+            forced: self.forced.as_ref().map(|f| (f.used, f.wanted)),
+        }
+    }
+    /// Back to where chance stood at `mark`.
+    pub fn restore_chance(&mut self, mark: ChanceMark) {
+        self.rng.set_word_pos(mark.rng);
+        if let (Some(f), Some((used, wanted))) = (&mut self.forced, mark.forced) {
+            f.used = used;
+            f.wanted = wanted;
+        }
     }
 
     #[inline]

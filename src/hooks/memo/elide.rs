@@ -23,7 +23,7 @@ struct Known {
 impl Known {
     fn determines(&self, key: &Read) -> bool {
         match key {
-            Read::Draw { .. } => false,
+            Read::Draw { .. } | Read::Random(_) => false,
             Read::Cards(z) | Read::Distinct(z) | Read::Count(z) | Read::Has(z, _) => {
                 self.zones.contains_key(z) || self.values.contains_key(key)
             }
@@ -44,6 +44,8 @@ impl Known {
             (Read::Cards(z), Val::Cards(c)) => {
                 self.zones.insert(*z, c.clone());
             }
+            // A draw determines nothing after it.
+            (Read::Random(_), _) => {}
             _ => {
                 self.values.insert(key.clone(), v.clone());
             }

@@ -4,8 +4,12 @@
 //! trie per (hook, arguments): replaying walks it, doing each read on the
 //! state and following the branch of its value, applying each write. A path
 //! not seen yet falls back to the inner hooks (and is recorded). Records
-//! hold no log lines, so only runs on states that do not log are replayed;
-//! a run that draws from the RNG is never recorded.
+//! hold no log lines, so only runs on states that do not log are replayed.
+//! A number drawn from chance (`random`) is a read like any other: the
+//! replay draws it from the state's chance the same way, and follows the
+//! branch of the number drawn, so a hook that rolls a die replays too (on
+//! a miss, chance is put back where it stood). A run that shuffles is
+//! never recorded.
 //!
 //! A record leaves out the reads its own earlier steps determine (elide.rs),
 //! and a branch is labelled by one word (`Label`), so that a replay walks
@@ -24,7 +28,7 @@ use thread_local::ThreadLocal;
 
 use crate::core::ops::{Op, Read, Stash, Undo, Val, Write, distinct, entries, order_cards};
 use crate::core::{
-    Args, Call, Choice, Datum, Event, Hooks, MemoStats, Miss, State, Traceable, Value,
+    Args, Call, ChanceMark, Choice, Datum, Event, Hooks, MemoStats, Miss, State, Traceable, Value,
 };
 use crate::definition::CardIx;
 use crate::error::Result;
@@ -32,12 +36,26 @@ use crate::error::Result;
 /// Do a read on the state for a replay and give its label: None for a card
 /// list never recorded (so no branch can match). A draw moves its card and
 /// leaves an undo record. Card lists are built on the stack, not as values.
-fn label(lists: &Lists, state: &mut State, key: &Read, undos: &mut Vec<Undo>) -> Option<Label> {
+fn label(
+    lists: &Lists,
+    state: &mut State,
+    key: &Read,
+    undos: &mut Vec<Undo>,
+    chance: &mut Option<ChanceMark>,
+) -> Option<Label> {
     match key {
         Read::Cards(s) => label_of(lists, state.slot(*s as usize)),
         Read::Distinct(s) => label_of(lists, &distinct::<[CardIx; 16]>(state.slot(*s as usize))),
         Read::Order => label_of(lists, &order_cards::<[CardIx; 16]>(state)),
         Read::Entries(s) => label_of(lists, &entries::<[CardIx; 16]>(state, *s as usize)),
+        Read::Random(_) => {
+            // The first draw of the replay marks where chance stood.
+            chance.get_or_insert_with(|| state.chance_mark());
+            match state.read_undoable(key).0 {
+                Val::Int(i) => Some(i as u64),
+                Val::Cards(_) => None,
+            }
+        }
         _ => {
             let (v, u) = state.read_undoable(key);
             if let Some(u) = u {
@@ -375,12 +393,13 @@ impl Trie {
         let mut undos = std::mem::take(&mut self.undos);
         undos.clear();
         self.stash.clear();
+        let mut chance = None;
         let missed = loop {
             match &self.nodes[n as usize] {
                 Node::Done => break None,
                 Node::Unknown => break Some(Miss::Other),
                 Node::Read { key, branches } => {
-                    let Some(l) = label(&self.lists, state, key, &mut undos) else {
+                    let Some(l) = label(&self.lists, state, key, &mut undos, &mut chance) else {
                         break Some(Miss::NewValue(key.clone()));
                     };
                     match branches.get(l) {
@@ -402,6 +421,9 @@ impl Trie {
             Some(_) => {
                 while let Some(u) = undos.pop() {
                     state.undo(u, &mut self.stash);
+                }
+                if let Some(m) = chance {
+                    state.restore_chance(m);
                 }
             }
         }

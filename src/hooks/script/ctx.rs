@@ -110,11 +110,13 @@ impl Ctx {
         Ok(())
     }
 
-    /// A uniform draw in `0..n` from the game's RNG: the run cannot be
-    /// replayed from a record.
+    /// A uniform draw in `0..n` from the game's RNG, recorded as a read
+    /// (a replay draws it the same way and branches on the number).
     pub fn random_below(&mut self, n: u64) -> u64 {
-        self.impure();
-        self.state.random_below(n)
+        match self.read(Read::Random(n)) {
+            Val::Int(v) => v as u64,
+            Val::Cards(_) => unreachable!("a random draw reads a number"),
+        }
     }
 
     /// Shuffle a pile (while solve lists chance, the shuffle waits until
