@@ -136,6 +136,26 @@ pub fn fingerprint_reads<T>(f: impl FnOnce() -> T) -> (T, u64) {
     (out, h.finish())
 }
 
+/// `games/../scripts/x.rhai` -> `scripts/x.rhai`, without touching the disk,
+/// so that messages show short paths.
+pub fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        return PathBuf::from(".");
+    }
+    out.iter().collect()
+}
+
 /// The library the binary carries, and where it is written out.
 static BUNDLED: std::sync::OnceLock<(PathBuf, &'static [(&'static str, &'static str)])> =
     std::sync::OnceLock::new();
@@ -144,12 +164,14 @@ static BUNDLED: std::sync::OnceLock<(PathBuf, &'static [(&'static str, &'static 
 /// read from the binary, never from the folder: a copy rewritten by
 /// another process between a check and a read is not run. Set once.
 pub fn set_bundled(root: PathBuf, files: &'static [(&'static str, &'static str)]) {
-    let _ = BUNDLED.set((root, files));
+    let _ = BUNDLED.set((normalize(&root), files));
 }
 
 /// A bundled file's text, for its path under the library's folder.
 fn bundled(path: &Path) -> Option<&'static str> {
     let (root, files) = BUNDLED.get()?;
+    // As the loader names a script (`games/../scripts/x.rhai`, `./c/...`).
+    let path = normalize(path);
     let name = path.strip_prefix(root).ok()?;
     files
         .iter()
@@ -199,6 +221,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8], what: &str) -> std::io::Result<()
     // The temporary file's random name is no business of the user's.
     let fail = |e: Error| Error::new(e.kind(), plain(&e));
     let mut tmp = temporary_beside(path).map_err(fail)?;
+    // A file replaced keeps its permissions (a save made private stays so).
+    if let Ok(m) = std::fs::symlink_metadata(path) {
+        tmp.as_file()
+            .set_permissions(m.permissions())
+            .map_err(fail)?;
+    }
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(fail)?;

@@ -1,7 +1,8 @@
 //! What each thread has allocated, counted by the global allocator, so
 //! that a script's run can be held to a memory budget: Rhai caps the size
 //! of a string, a list and a map, but not the keys of a map, nor the sum
-//! over many values.
+//! over many values. The allocator is installed with the default feature
+//! `memory-budget`; without it every count reads 0.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -49,6 +50,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
+#[cfg(feature = "memory-budget")]
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
@@ -58,7 +60,7 @@ pub fn thread_bytes() -> i64 {
     NET.try_with(Cell::get).unwrap_or(0)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "memory-budget"))]
 mod tests {
     #[test]
     fn what_a_thread_keeps_is_counted_and_what_it_frees_is_not() {

@@ -228,6 +228,41 @@ fn imports_come_from_the_scripts_folder_only() {
     let again = tabula::load("experior", &games, &Settings::default()).unwrap();
     assert_ne!(again.fingerprint(), game.fingerprint());
     std::fs::write(tmp.path().join("scripts/util.rhai"), "fn helper() { 41 }\n").unwrap();
+    // So is a module that a module's function imports: it is carried too.
+    std::fs::write(
+        tmp.path().join("scripts/outer.rhai"),
+        "fn helper() { import \"inner\" as i; i::helper() }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("scripts/inner.rhai"),
+        "fn helper() { 41 }\n",
+    )
+    .unwrap();
+    let nested = "fn resolve(plays) { import \"outer\" as u; if u::helper() != 41 { throw \"bad\"; } }\nfn end_of_turn() {}\n";
+    std::fs::write(tmp.path().join("scripts/experior.rhai"), nested).unwrap();
+    let game = tabula::load("experior", &games, &Settings::default()).unwrap();
+    std::fs::remove_file(tmp.path().join("scripts/inner.rhai")).unwrap();
+    let (mut st, _) = tabula::State::new(&game, 1).unwrap();
+    for p in [0, 1] {
+        let c = st.parse(&game, p, "qs").unwrap();
+        st.act(&game, p, c).unwrap();
+    }
+    // A module whose own import is missing: said as the chain, at the
+    // script's import.
+    std::fs::write(
+        tmp.path().join("scripts/outer.rhai"),
+        "import \"gone\" as g;\nfn helper() { 41 }\n",
+    )
+    .unwrap();
+    let e = play(nested).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("import `outer`: import `gone`: no script gone.rhai in the scripts folder"),
+        "{e}"
+    );
+    assert_eq!(e.at.as_ref().map(|a| (a.line, a.col)), Some((1, 21)), "{e}");
+    let play = |script: &str| first_turn(tmp.path(), script);
     // Climbing out of the folder is not.
     let e = play("fn resolve(plays) { import \"../games/x\" as u; }\nfn end_of_turn() {}\n")
         .unwrap_err();

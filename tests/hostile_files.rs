@@ -421,7 +421,11 @@ fn a_chart_is_checked_before_the_run_and_never_written_through_a_link() {
     assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(e.contains("a link; a chart goes to a regular file"), "{e}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
-    // A plain chart is written, whole, and leaves no temporary file.
+    // A plain chart is written, whole, and leaves no temporary file, with
+    // the mode the umask gives a new file (not a temporary file's 0600).
+    // SAFETY: umask has no preconditions; files made meanwhile by other
+    // tests get the usual mode.
+    unsafe { libc::umask(0o022) };
     let chart = out.path().join("c.svg");
     let o = tabula(
         home.path(),
@@ -441,7 +445,19 @@ fn a_chart_is_checked_before_the_run_and_never_written_through_a_link() {
     // temporary file's private 0600.
     use std::os::unix::fs::PermissionsExt;
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode(&chart), mode(&target));
+    assert_eq!(mode(&chart), 0o644);
+    // A chart written again over one made private stays private.
+    std::fs::set_permissions(&chart, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let again = [
+        "sim",
+        "braverats",
+        "--games",
+        "10",
+        "--chart",
+        chart.to_str().unwrap(),
+    ];
+    ok(&tabula(home.path(), &again));
+    assert_eq!(mode(&chart), 0o600);
 }
 
 #[test]
@@ -533,24 +549,39 @@ fn a_cache_that_cannot_be_written_leaves_the_built_in_games_playable() {
     // The cache is a file, so no folder can be made in it (as a read-only
     // or full disk would refuse, whoever runs the test).
     std::fs::write(home.path().join("cache"), "not a folder").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["check", "braverats", "--playouts", "2"])
-        .current_dir(empty.path())
-        .env_remove("TABULA_GAMES")
-        .env("HOME", home.path())
-        .env("XDG_CACHE_HOME", home.path().join("cache"))
-        .env("TMPDIR", temp.path())
-        .output()
-        .unwrap();
-    assert!(ok(&o).contains("ok braverats"));
-    let e = err(&o);
-    assert!(
-        e.contains("the cache cannot take the built-in games (")
-            && e.contains("they are written to a temporary folder for this run"),
-        "{e}"
-    );
-    // The temporary library is gone once the command ends.
-    assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(["check", "braverats", "--playouts", "2"])
+            .current_dir(empty.path())
+            .env_remove("TABULA_GAMES")
+            .env("HOME", home.path())
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .env("TMPDIR", temp.path())
+            .output()
+            .unwrap()
+    };
+    for _ in 0..2 {
+        let o = run();
+        assert!(ok(&o).contains("ok braverats"));
+        let e = err(&o);
+        assert!(
+            e.contains("the cache cannot take the built-in games (")
+                && e.contains("they are written to")
+                && e.contains("instead"),
+            "{e}"
+        );
+        // One folder of the user's own, used again by the next run (a run
+        // stopped by a signal leaves no other behind).
+        let left: Vec<String> = std::fs::read_dir(temp.path())
+            .unwrap()
+            .map(|d| d.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+        assert!(
+            left[0].starts_with("tabula-") && left[0].contains("-library-"),
+            "{left:?}"
+        );
+    }
 }
 
 #[test]
@@ -594,7 +625,7 @@ fn a_games_folder_found_here_that_shadows_a_built_in_game_is_said() {
     .unwrap();
     let o = tabula_in(here.path(), home.path(), &["list"], 120);
     assert!(
-        err(&o).contains("./games here holds braverats.yaml with rules of its own"),
+        err(&o).contains("./games here holds braverats with rules of its own"),
         "{}",
         err(&o)
     );

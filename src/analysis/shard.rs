@@ -69,7 +69,7 @@ impl<'a> Roll<'a> {
         };
         if !(1..=MAX_SHARES).contains(&first.n) {
             return Err(format!(
-                "{}: split into {} {word}s (edited?): at most {MAX_SHARES}",
+                "{}: split into {} {word}s (edited?): from 1 to {MAX_SHARES}",
                 roll.name(0, first),
                 first.n
             ));

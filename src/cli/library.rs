@@ -46,25 +46,49 @@ fn write_somewhere() -> Result<Library> {
             _temporary: None,
         }),
         Err(e) => {
-            let tmp = tempfile::Builder::new()
-                .prefix("tabula-library-")
-                .tempdir()
-                .map_err(|t| {
-                    e.clone()
-                        .note(format!("nor could a temporary folder be made: {t}"))
-                })?;
-            write_out(tmp.path(), &mut Vec::new())?;
+            let cache = e.render(false);
+            let cache = cache.trim_start_matches("error: ");
+            let lost = |t: String| {
+                e.clone()
+                    .note(format!("nor could a temporary folder take them: {t}"))
+            };
+            let (root, temporary) = private_folder().map_err(|t| lost(t.to_string()))?;
+            write_out(&root, &mut Vec::new()).map_err(|t| lost(t.render(false)))?;
             said.push(format!(
-                "the cache cannot take the built-in games ({}); they are written to a temporary folder for this run",
-                e.render(false).trim_start_matches("error: ")
+                "the cache cannot take the built-in games ({cache}); they are written to {} instead",
+                path_text(&root)
             ));
             Ok(Library {
-                games: tmp.path().join("games"),
+                games: root.join("games"),
                 said,
-                _temporary: Some(tmp),
+                _temporary: temporary,
             })
         }
     }
+}
+
+/// A folder of this user's own for the library when the cache cannot take
+/// it: one per user and library in the temporary folder (kept, like the
+/// cache, so that a run stopped by a signal leaves nothing more behind),
+/// else, where another user holds that name, a fresh one removed at exit.
+fn private_folder() -> std::io::Result<(PathBuf, Option<tempfile::TempDir>)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+        // SAFETY: getuid has no preconditions and cannot fail.
+        let uid = unsafe { libc::getuid() };
+        let dir = std::env::temp_dir().join(format!("tabula-{uid}-library-{:016x}", fingerprint()));
+        let made = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+        let ours = std::fs::symlink_metadata(&dir)
+            .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o077 == 0);
+        if (made.is_ok() || dir.exists()) && ours {
+            return Ok((dir, None));
+        }
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix("tabula-library-")
+        .tempdir()?;
+    Ok((tmp.path().to_path_buf(), Some(tmp)))
 }
 
 /// The ids of the built-in games (the library's `games/*.yaml`).

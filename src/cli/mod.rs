@@ -224,17 +224,17 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
 fn say_shadowed(here: &Path, library: &Path) {
     let ids = library::game_ids();
     let differs = |id: &&String| {
-        let (a, b) = (
-            here.join(format!("{id}.yaml")),
-            library.join(format!("{id}.yaml")),
-        );
-        a.is_file() && tabula::files::read_text(&a).ok() != tabula::files::read_text(&b).ok()
+        let ours = library.join(format!("{id}.yaml"));
+        ["yaml", "yml"].iter().any(|x| {
+            let a = here.join(format!("{id}.{x}"));
+            a.is_file() && tabula::files::read_text(&a).ok() != tabula::files::read_text(&ours).ok()
+        })
     };
     let shadowed: Vec<&String> = ids.iter().filter(differs).collect();
     if !shadowed.is_empty() {
-        let names: Vec<String> = shadowed.iter().map(|id| format!("{id}.yaml")).collect();
+        let names: Vec<&str> = shadowed.iter().map(|id| id.as_str()).collect();
         eprintln!(
-            "tabula: ./games here holds {} with rules of its own, played instead of the built-in game(s) of that name (--games-dir names the folder to play from)",
+            "tabula: ./games here holds {} with rules of its own, played instead of the built-in game(s) of that id (--games-dir names the folder to play from)",
             names.join(", ")
         );
     }

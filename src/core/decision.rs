@@ -227,12 +227,13 @@ impl AskCache {
             return Ok(ask.clone());
         }
         let ask = build()?;
-        let options = ask.options.iter().map(Vec::len).sum::<usize>();
-        if t.asks.len() < MAX_ASKS && t.options + options <= MAX_KEPT_OPTIONS {
-            t.options += options;
-            if let Some((_, old)) = t.asks.insert(key, (step, ask.clone())) {
-                t.options -= old.options.iter().map(Vec::len).sum::<usize>();
-            }
+        let size = |a: &Ask| a.options.iter().map(Vec::len).sum::<usize>();
+        // What a kept ask of the same key (another step's) gives back.
+        let freed = t.asks.get(&key).map_or(0, |(_, a)| size(a));
+        let options = size(&ask);
+        if t.asks.len() < MAX_ASKS && t.options - freed + options <= MAX_KEPT_OPTIONS {
+            t.options = t.options - freed + options;
+            t.asks.insert(key, (step, ask.clone()));
         }
         Ok(ask)
     }

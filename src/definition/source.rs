@@ -236,12 +236,12 @@ fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameF
     let (mut file, _) = parse_file(path)?;
     let here = path.parent().unwrap_or(Path::new("."));
     if let Some(s) = &mut file.script {
-        s.value = normalize(&here.join(&s.value));
+        s.value = crate::files::normalize(&here.join(&s.value));
         guard_script(s, here)?;
     }
     for v in file.variants.values_mut() {
         if let Some(s) = v.overlay.as_mut().and_then(|o| o.script.as_mut()) {
-            s.value = normalize(&here.join(&s.value));
+            s.value = crate::files::normalize(&here.join(&s.value));
             guard_script(s, here)?;
         }
     }
@@ -249,7 +249,9 @@ fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameF
         if file.script.is_none()
             && let Some(id) = &file.id
         {
-            let p = normalize(&here.join("../scripts").join(format!("{}.rhai", id.value)));
+            let p = crate::files::normalize(
+                &here.join("../scripts").join(format!("{}.rhai", id.value)),
+            );
             let s = At::new(p);
             guard_script(&s, here)?;
             file.script = Some(s);
@@ -315,7 +317,7 @@ fn guard_script(s: &At<PathBuf>, here: &Path) -> Result<()> {
     } else {
         here
     };
-    let absolute = |p: &Path| std::path::absolute(p).map(|a| normalize(&a));
+    let absolute = |p: &Path| std::path::absolute(p).map(|a| crate::files::normalize(&a));
     if let (Ok(folder), Ok(script)) = (absolute(here), absolute(&s.value)) {
         let root = folder.parent().unwrap_or(&folder);
         if !script.starts_with(root) {
@@ -326,24 +328,4 @@ fn guard_script(s: &At<PathBuf>, here: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// `games/../scripts/x.rhai` -> `scripts/x.rhai`, without touching the disk,
-/// so that messages show short paths.
-fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    if out.is_empty() {
-        return PathBuf::from(".");
-    }
-    out.iter().collect()
 }

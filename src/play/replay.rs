@@ -246,7 +246,7 @@ fn scalar(s: &str) -> String {
         return s.to_string();
     }
     // Double-quoted YAML, with every character YAML does not take as it is
-    // (controls, DEL, C1, a BOM, the non-characters) escaped.
+    // (controls, DEL, C1, a BOM, U+FFFE and U+FFFF) escaped.
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

@@ -6,6 +6,7 @@
 
 mod api;
 mod ctx;
+mod imports;
 mod value;
 
 pub(crate) use ctx::Ctx;
@@ -37,8 +38,9 @@ pub const MAX_MAP: usize = 10_000;
 pub const MAX_HOOK_BYTES: i64 = 64 << 20;
 
 thread_local! {
-    /// `memory::thread_bytes` when this thread's running hook began.
-    static HOOK_FLOOR: std::cell::Cell<i64> = const { std::cell::Cell::new(0) };
+    /// `memory::thread_bytes` when this thread's running hook began (None
+    /// while no hook runs: a module run as a game loads is not held to it).
+    static HOOK_FLOOR: std::cell::Cell<Option<i64>> = const { std::cell::Cell::new(None) };
 }
 
 /// A game's hooks as a Rhai script: `Send + Sync`; the compiled script is
@@ -53,6 +55,8 @@ pub struct RhaiHooks {
     dir: PathBuf,
     /// The script files, main first, for error positions.
     pub files: Vec<PathBuf>,
+    /// The modules imported, for each thread's engine.
+    modules: Arc<imports::Modules>,
 }
 
 /// A compiled script: the main file, then any a variant adds (later
@@ -62,6 +66,8 @@ pub struct Script {
     ast: AST,
     dir: PathBuf,
     files: Vec<PathBuf>,
+    /// The modules it imports, read once.
+    modules: Arc<imports::Modules>,
 }
 
 impl Script {
@@ -71,7 +77,8 @@ impl Script {
             .and_then(|f| f.parent())
             .unwrap_or(Path::new("."))
             .to_path_buf();
-        let engine = new_engine(&dir);
+        let modules = Arc::new(imports::Modules::default());
+        let engine = new_engine(&dir, &modules);
         let mut ast = AST::empty();
         for file in files {
             let src = crate::files::read_text(file).map_err(|e| Error::io(file, e))?;
@@ -84,7 +91,7 @@ impl Script {
                     EvalAltResult::ErrorParsing(kind, pos) => {
                         Err(rhai::ParseError(kind.into(), pos))
                     }
-                    other => return Err(import_error(file, &src, &other)),
+                    other => return Err(imports::error(file, &src, &other)),
                 },
             };
             let one = one.map_err(|e| {
@@ -110,6 +117,7 @@ impl Script {
             ast,
             dir,
             files: files.to_vec(),
+            modules,
         })
     }
 
@@ -279,25 +287,7 @@ pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T
     })
 }
 
-/// An import that failed while the script was read, at the line of the
-/// import it came from (Rhai gives none).
-fn import_error(file: &Path, src: &str, e: &EvalAltResult) -> Error {
-    let message = match e {
-        EvalAltResult::ErrorRuntime(why, _) => why.to_string(),
-        other => other.to_string(),
-    };
-    let path = message
-        .strip_prefix("import `")
-        .and_then(|m| m.split('`').next())
-        .unwrap_or_default();
-    let needle = format!("\"{path}\"");
-    let at = (src.lines().enumerate())
-        .find_map(|(i, l)| Some((i, l.find("import")?, l.contains(&needle))).filter(|x| x.2))
-        .map_or((1, 1), |(i, col, _)| (i + 1, col + 1));
-    Error::new(ErrorKind::Script, message).at(Pos::new(file, at.0 as u64, at.1 as u64))
-}
-
-fn new_engine(scripts_dir: &Path) -> Engine {
+fn new_engine(scripts_dir: &Path, modules: &Arc<imports::Modules>) -> Engine {
     let mut engine = Engine::new();
     engine.set_optimization_level(OptimizationLevel::Simple);
     engine.set_max_operations(MAX_OPERATIONS);
@@ -307,120 +297,21 @@ fn new_engine(scripts_dir: &Path) -> Engine {
     engine.set_max_array_size(MAX_ARRAY);
     engine.set_max_map_size(MAX_MAP);
     engine.disable_symbol("eval");
-    // Every 256 operations: within its budget, a run takes under 64 KiB
-    // more (a string's cap) per operation before it is stopped.
+    // Every 256 operations: a run past its budget is stopped within 256
+    // operations more (each makes at most a string's cap).
     engine.on_progress(|ops| {
-        let used = crate::memory::thread_bytes() - HOOK_FLOOR.with(std::cell::Cell::get);
-        (ops % 256 == 0 && used > MAX_HOOK_BYTES).then(|| Dynamic::from(used))
+        if ops % 256 != 0 {
+            return None;
+        }
+        let floor = HOOK_FLOOR.with(std::cell::Cell::get)?;
+        let used = crate::memory::thread_bytes() - floor;
+        (used > MAX_HOOK_BYTES).then(|| Dynamic::from(used))
     });
-    engine.set_module_resolver(ScriptsOnly {
-        dir: scripts_dir.to_path_buf(),
-    });
+    engine.set_module_resolver(imports::ScriptsOnly::new(scripts_dir, modules.clone()));
     engine.on_print(|s| script_output("[script]", s));
     engine.on_debug(|s, _, pos| script_output(&format!("[script debug {pos}]"), s));
     api::register(&mut engine);
     engine
-}
-
-/// `import` resolves only to files in the scripts folder: a name, no path
-/// that climbs out of it or starts elsewhere, and no link that leads out of
-/// it; a module that imports itself (through others or not) is an error,
-/// not an endless recursion.
-struct ScriptsOnly {
-    dir: PathBuf,
-}
-
-thread_local! {
-    /// The modules being imported on this thread, outermost first.
-    static IMPORTING: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-}
-
-impl rhai::ModuleResolver for ScriptsOnly {
-    fn resolve(
-        &self,
-        engine: &Engine,
-        _source: Option<&str>,
-        path: &str,
-        pos: rhai::Position,
-    ) -> std::result::Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
-        // Not `ErrorModuleNotFound`: Rhai replaces that one by a bare
-        // "Module not found", and the reason would be lost.
-        let refuse = |why: String| Err(Box::new(EvalAltResult::ErrorRuntime(why.into(), pos)));
-        let p = Path::new(path);
-        let outside = p.is_absolute()
-            || p.components()
-                .any(|c| !matches!(c, std::path::Component::Normal(_)));
-        if outside {
-            return refuse(format!(
-                "import `{path}`: imports come from the scripts folder only"
-            ));
-        }
-        // A link inside the folder may lead out of it: compare real paths.
-        let file = self.dir.join(format!("{path}.rhai"));
-        if let (Ok(real), Ok(dir)) = (file.canonicalize(), self.dir.canonicalize())
-            && !real.starts_with(&dir)
-        {
-            return refuse(format!(
-                "import `{path}`: a link to {}, outside the scripts folder",
-                crate::error::path_text(&real)
-            ));
-        }
-        // Said in a script's terms before the one reader (which refuses a
-        // FIFO or a device at once, and a file past its cap) reads it.
-        match std::fs::metadata(&file) {
-            Ok(m) if !m.is_file() => {
-                let what = crate::files::kind(m.file_type());
-                return refuse(format!("import `{path}`: {what}, not a script file"));
-            }
-            Ok(_) => {}
-            Err(_) => {
-                return refuse(format!(
-                    "import `{path}`: no script {path}.rhai in the scripts folder"
-                ));
-            }
-        }
-        let cycle = IMPORTING.with(|i| {
-            let mut i = i.borrow_mut();
-            let seen = i.iter().any(|m| m == path);
-            let chain = format!("{} -> {path}", i.join(" -> "));
-            i.push(path.to_string());
-            seen.then_some(chain)
-        });
-        let result = match cycle {
-            Some(chain) => refuse(format!("import `{path}`: an import cycle: {chain}")),
-            None => self.module(engine, path, &file, pos),
-        };
-        IMPORTING.with(|i| i.borrow_mut().pop());
-        result
-    }
-}
-
-impl ScriptsOnly {
-    /// The module a script file makes, read by the one reader.
-    fn module(
-        &self,
-        engine: &Engine,
-        path: &str,
-        file: &Path,
-        pos: rhai::Position,
-    ) -> std::result::Result<rhai::Shared<rhai::Module>, Box<EvalAltResult>> {
-        let refuse = |why: String| Box::new(EvalAltResult::ErrorRuntime(why.into(), pos));
-        let src =
-            crate::files::read_text(file).map_err(|e| refuse(format!("import `{path}`: {e}")))?;
-        let mut ast = engine.compile(&src).map_err(|e| {
-            let p = e.position();
-            refuse(format!(
-                "import `{path}`: {}:{}:{}: {}",
-                crate::error::path_text(file),
-                p.line().unwrap_or(0),
-                p.position().unwrap_or(1),
-                e.err_type()
-            ))
-        })?;
-        ast.set_source(path);
-        let m = rhai::Module::eval_ast_as_new(Scope::new(), &ast, engine)?;
-        Ok(m.into())
-    }
 }
 
 impl RhaiHooks {
@@ -438,6 +329,7 @@ impl RhaiHooks {
             keys: Arc::new(keys),
             engines,
             dir: script.dir,
+            modules: script.modules,
             files: script.files,
         }
     }
@@ -451,7 +343,7 @@ impl RhaiHooks {
         events: &mut Vec<Event>,
         record: bool,
     ) -> (Result<()>, Option<Vec<Op>>) {
-        let engine = self.engines.get_or(|| new_engine(&self.dir));
+        let engine = self.engines.get_or(|| new_engine(&self.dir, &self.modules));
         state.lend(|state| {
             CTX.with(|c| {
                 *c.borrow_mut() = Some(Ctx::new(
@@ -462,7 +354,7 @@ impl RhaiHooks {
                     record,
                 ))
             });
-            HOOK_FLOOR.with(|f| f.set(crate::memory::thread_bytes()));
+            HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
             let result = match call.args {
                 Args::None => self.invoke(engine, call.hook, ()),
                 Args::Face(f) => self.invoke(engine, call.hook, (ImmutableString::from(f),)),
@@ -480,6 +372,7 @@ impl RhaiHooks {
                     }
                 }
             };
+            HOOK_FLOOR.with(|f| f.set(None));
             let cx = CTX.with(|c| c.borrow_mut().take());
             // The context was put there above and nothing else takes it.
             let Some(cx) = cx else {

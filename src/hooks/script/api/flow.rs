@@ -129,6 +129,7 @@ fn option(
     if o.is_string() {
         let text = o.into_immutable_string()?;
         typeable(name, &text)?;
+        long(name, &text)?;
         return Ok((choice(cx, &text), None));
     }
     let Some(mut map) = o.try_cast::<Map>() else {
@@ -146,10 +147,23 @@ fn option(
     };
     let text = fill(name, &template, &map)?;
     typeable(name, &text)?;
+    long(name, &text)?;
     map.insert("text".into(), text.as_str().into());
     let value = super::super::value::to_value(&map.into(), left)?;
     let text: Arc<str> = text.into();
     Ok((Choice::Data(Arc::new(Datum { text, value })), label))
+}
+
+/// An option's text is one a player can type: at most `MAX_OPTION_TEXT`.
+fn long(name: &str, text: &str) -> Fallible<()> {
+    if text.len() > MAX_OPTION_TEXT {
+        return Err(format!(
+            "ask `{name}`: an option's text passes {} KiB",
+            MAX_OPTION_TEXT >> 10
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// An option's text holds no control character: no one could type it, and
@@ -194,10 +208,12 @@ fn number(i: i64) -> Arc<Datum> {
     })
 }
 
-/// A map option's text: `{field}` replaced by the field's value.
-/// The longest text an option may read (filled in from its fields).
+/// The longest text an option may read (a word, or a map option's text
+/// once its fields are filled in).
 const MAX_OPTION_TEXT: usize = 4 << 10;
 
+/// A map option's text: `{field}` replaced by the field's value (stopped
+/// as soon as it passes `MAX_OPTION_TEXT`, not built to its end).
 fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
     let mut out = String::new();
     let mut rest = template;
@@ -212,14 +228,7 @@ fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
         match fields.get(field) {
             Some(v) => {
                 out.push_str(&v.to_string());
-                // An option's text is one a player can type.
-                if out.len() > MAX_OPTION_TEXT {
-                    return Err(format!(
-                        "ask `{name}`: an option's text passes {} KiB",
-                        MAX_OPTION_TEXT >> 10
-                    )
-                    .into());
-                }
+                long(name, &out)?;
             }
             None => {
                 return Err(format!(
