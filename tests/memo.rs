@@ -243,12 +243,31 @@ fn every_api_function_replays_as_the_script_runs_it() {
 
 /// A hook that draws chance (Pig's roll inside its turn's hook) is
 /// recorded and replayed, branching on the number drawn, and plays the
-/// same games as the script: chance in a hook as in a flow step.
+/// same games as the script: chance in a hook as in a flow step. So do the
+/// reference games and the examples.
 #[test]
 fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
     use tabula::sim::{self, SimConfig};
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/games");
-    for id in ["pig", "liars-dice", "leduc-poker"] {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let reference = root.join("tests/reference/games");
+    // The games newcomers wrote from the docs, and the examples: every
+    // one plays the same games with the memo as without it.
+    let mut games: Vec<(&str, std::path::PathBuf)> = [
+        "pig",
+        "liars-dice",
+        "leduc-poker",
+        "kuhn-poker",
+        "goofspiel",
+        "blotto",
+        "tic-tac-toe",
+    ]
+    .iter()
+    .map(|id| (*id, reference.clone()))
+    .collect();
+    for id in ["goofspiel", "kuhn-poker", "oshi-zumo"] {
+        games.push((id, root.join("examples").join(id).join("games")));
+    }
+    for (id, dir) in games {
         let path = dir.join(format!("{id}.yaml"));
         let load = |memo| Game::load_path(&path, &dir, &Default::default(), tabula::Build { memo });
         let (with, without) = (load(true).unwrap(), load(false).unwrap());
