@@ -64,7 +64,7 @@ impl Game {
     }
 
     fn build(path: &Path, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
-        let (file, _) = source::read_merged_files(path, dir)?;
+        let file = source::read_merged(path, dir)?;
         let analysis = analyze::analyze(path, file, settings);
         let mut problems = analysis.problems;
         // The script is compiled even when the file has problems, so that

@@ -406,17 +406,14 @@ fn a_chart_is_checked_before_the_run_and_never_written_through_a_link() {
     std::fs::write(&target, "keep me").unwrap();
     let link = out.path().join("x.svg");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let o = tabula(
-        home.path(),
-        &[
-            "sim",
-            "braverats",
-            "--games",
-            "10",
-            "--chart",
-            link.to_str().unwrap(),
-        ],
-    );
+    let chart_to = |to: &Path| {
+        let to = to.to_str().unwrap();
+        tabula(
+            home.path(),
+            &["sim", "braverats", "--games", "10", "--chart", to],
+        )
+    };
+    let o = chart_to(&link);
     let e = err(&o);
     assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(e.contains("a link; a chart goes to a regular file"), "{e}");
@@ -427,17 +424,7 @@ fn a_chart_is_checked_before_the_run_and_never_written_through_a_link() {
     // tests get the usual mode.
     unsafe { libc::umask(0o022) };
     let chart = out.path().join("c.svg");
-    let o = tabula(
-        home.path(),
-        &[
-            "sim",
-            "braverats",
-            "--games",
-            "10",
-            "--chart",
-            chart.to_str().unwrap(),
-        ],
-    );
+    let o = chart_to(&chart);
     assert!(ok(&o).contains("braverats"), "the report is printed");
     assert!(std::fs::read_to_string(&chart).unwrap().contains("</svg>"));
     assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 3);
@@ -448,15 +435,7 @@ fn a_chart_is_checked_before_the_run_and_never_written_through_a_link() {
     assert_eq!(mode(&chart), 0o644);
     // A chart written again over one made private stays private.
     std::fs::set_permissions(&chart, std::fs::Permissions::from_mode(0o600)).unwrap();
-    let again = [
-        "sim",
-        "braverats",
-        "--games",
-        "10",
-        "--chart",
-        chart.to_str().unwrap(),
-    ];
-    ok(&tabula(home.path(), &again));
+    ok(&chart_to(&chart));
     assert_eq!(mode(&chart), 0o600);
 }
 

@@ -186,16 +186,9 @@ fn a_save_keeps_its_seats_and_says_when_the_rules_changed() {
     .unwrap();
     let game = games.join("experior.yaml");
     let game = game.to_str().unwrap();
-    let play = [
-        "play",
-        game,
-        "--seed",
-        "3",
-        "--as",
-        "human",
-        "--bot",
-        "elf=random",
-    ];
+    // EXPERIOR's command, with the copy's path for the game.
+    let mut play = EXPERIOR;
+    play[1] = game;
     tabula(&play, b"qs\nsave g.yaml\nquit\n", tmp.path());
     let saved = std::fs::read_to_string(tmp.path().join("g.yaml")).unwrap();
     assert!(

@@ -214,14 +214,6 @@ pub fn read_merged(path: &Path, dir: &Path) -> Result<GameFile> {
     read_chain(path, dir, &mut Vec::new())
 }
 
-/// `read_merged`, and the game files it read (the file, then the files it
-/// extends).
-pub fn read_merged_files(path: &Path, dir: &Path) -> Result<(GameFile, Vec<PathBuf>)> {
-    let mut chain = Vec::new();
-    let file = read_chain(path, dir, &mut chain)?;
-    Ok((file, chain))
-}
-
 /// `read_merged`, with the files of the chain so far (to find a cycle).
 fn read_chain(path: &Path, dir: &Path, chain: &mut Vec<PathBuf>) -> Result<GameFile> {
     // Only a game file is read: any other file's first line would be

@@ -371,7 +371,7 @@ fn solve_into(
         let mut solver = Solver::new(&shared);
         solver.check_root(root)?;
         // Before the first moves are listed for the threads.
-        solver.joint_fits(root)?;
+        solver.joint_fits(root, &root.waiting())?;
         if table.is_empty() {
             fits(&mut solver, root, jobs)?;
         }

@@ -290,9 +290,9 @@ impl Solver<'_> {
     /// A position's joint moves count against the budget as positions do
     /// (2,000 x 2,000 choices are a 4-million-cell matrix), checked before
     /// any is listed.
-    pub(super) fn joint_fits(&self, st: &State) -> Result<()> {
+    pub(super) fn joint_fits(&self, st: &State, waiting: &[PlayerIx]) -> Result<()> {
         let limit = self.shared.limits.max_states;
-        let joint = (st.waiting().iter()).fold(1usize, |n, &p| n.saturating_mul(st.legal(p).len()));
+        let joint = (waiting.iter()).fold(1usize, |n, &p| n.saturating_mul(st.legal(p).len()));
         if joint > limit {
             return Err(self.refuse(
                 Refusal::TooManyPositions { limit },
@@ -331,7 +331,7 @@ impl Solver<'_> {
                 ));
             }
         };
-        self.joint_fits(&st)?;
+        self.joint_fits(&st, &waiting)?;
         // The first player's choices outermost: the matrix row by row.
         let moves = tree::joint_moves_of(&st, &waiting);
         Ok(Frame {

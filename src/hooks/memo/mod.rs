@@ -48,15 +48,11 @@ fn label(
         Read::Distinct(s) => label_of(lists, &distinct::<[CardIx; 16]>(state.slot(*s as usize))),
         Read::Order => label_of(lists, &order_cards::<[CardIx; 16]>(state)),
         Read::Entries(s) => label_of(lists, &entries::<[CardIx; 16]>(state, *s as usize)),
-        Read::Random(_) => {
-            // The first draw of the replay marks where chance stood.
-            chance.get_or_insert_with(|| state.chance_mark());
-            match state.read_undoable(key).0 {
-                Val::Int(i) => Some(i as u64),
-                Val::Cards(_) => None,
-            }
-        }
         _ => {
+            if let Read::Random(_) = key {
+                // The first draw of the replay marks where chance stood.
+                chance.get_or_insert_with(|| state.chance_mark());
+            }
             let (v, u) = state.read_undoable(key);
             if let Some(u) = u {
                 undos.push(u);

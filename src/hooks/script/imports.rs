@@ -154,10 +154,7 @@ impl rhai::ModuleResolver for ScriptsOnly {
                 // An import that fails inside the module is said as the
                 // chain of imports that led to it.
                 Module::eval_ast_as_new(Scope::new(), &ast, engine).map_err(|e| {
-                    let inner = match *e {
-                        EvalAltResult::ErrorRuntime(why, _) => why.to_string(),
-                        other => other.to_string(),
-                    };
+                    let inner = reason(&e);
                     if inner.starts_with("import `") && !inner.contains("an import cycle") {
                         refuse(format!("import `{path}`: {inner}"), pos)
                     } else {
@@ -185,14 +182,19 @@ impl rhai::ModuleResolver for ScriptsOnly {
     }
 }
 
+/// What went wrong, in the refusal's own words where it is one of ours.
+fn reason(e: &EvalAltResult) -> String {
+    match e {
+        EvalAltResult::ErrorRuntime(why, _) => why.to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// An import that failed while the script was read, at the line of the
 /// import it came from (Rhai gives none): the first import named in the
 /// message's chain.
 pub(super) fn error(file: &Path, src: &str, e: &EvalAltResult) -> Error {
-    let message = match e {
-        EvalAltResult::ErrorRuntime(why, _) => why.to_string(),
-        other => other.to_string(),
-    };
+    let message = reason(e);
     let path = message
         .strip_prefix("import `")
         .and_then(|m| m.split('`').next())

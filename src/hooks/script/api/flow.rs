@@ -129,7 +129,6 @@ fn option(
     if o.is_string() {
         let text = o.into_immutable_string()?;
         typeable(name, &text)?;
-        long(name, &text)?;
         return Ok((choice(cx, &text), None));
     }
     let Some(mut map) = o.try_cast::<Map>() else {
@@ -147,7 +146,6 @@ fn option(
     };
     let text = fill(name, &template, &map)?;
     typeable(name, &text)?;
-    long(name, &text)?;
     map.insert("text".into(), text.as_str().into());
     let value = super::super::value::to_value(&map.into(), left)?;
     let text: Arc<str> = text.into();
@@ -166,8 +164,8 @@ fn long(name: &str, text: &str) -> Fallible<()> {
     Ok(())
 }
 
-/// An option's text holds no control character: no one could type it, and
-/// it would reach a terminal as it is.
+/// An option's text holds no control character (no one could type it, and
+/// it would reach a terminal as it is) and is not too long to type.
 fn typeable(name: &str, text: &str) -> Fallible<()> {
     if text.chars().any(char::is_control) {
         return Err(format!(
@@ -177,7 +175,7 @@ fn typeable(name: &str, text: &str) -> Fallible<()> {
         )
         .into());
     }
-    Ok(())
+    long(name, text)
 }
 
 /// Numbers kept once per thread: bids of 0..=50 every turn allocate
