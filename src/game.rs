@@ -10,7 +10,7 @@ use crate::core::{AsDef, AskCache, Hooks, MemoStats, Rules};
 use crate::definition::source::{self, Settings};
 use crate::definition::{Def, analyze};
 use crate::error::{Error, Result};
-use crate::hooks::script::Script;
+use crate::hooks::script::{Compile, Script};
 use crate::hooks::{Memo, RhaiHooks};
 
 pub struct Game {
@@ -25,11 +25,16 @@ pub struct Game {
 pub struct Build {
     /// Replay recorded hook runs in playouts (the memo decorator).
     pub memo: bool,
+    /// Run script functions compiled (`Compile::Off`: all in Rhai).
+    pub compile: Compile,
 }
 
 impl Default for Build {
     fn default() -> Build {
-        Build { memo: true }
+        Build {
+            memo: true,
+            compile: Compile::On,
+        }
     }
 }
 
@@ -45,6 +50,12 @@ impl Game {
     pub fn lint(&self) -> Result<Vec<Error>> {
         let script = Script::compile(&self.def.script.files)?;
         Ok(script.lint(&self.def.script))
+    }
+
+    /// The script functions the compiled tier leaves to Rhai, and why
+    /// (`check --compile`).
+    pub fn fallbacks(&self) -> Result<Vec<crate::Fallback>> {
+        Ok(Script::compile(&self.def.script.files)?.fallbacks())
     }
 
     /// Load a game by id (in `dir`) or path.
@@ -84,7 +95,7 @@ impl Game {
             return Err(Error::collect(problems));
         };
         let def = Arc::new(def);
-        let rhai = RhaiHooks::new(def.clone(), script);
+        let rhai = RhaiHooks::new(def.clone(), script, build.compile);
         // The one line that decides the memo.
         let hooks: Box<dyn Hooks> = if build.memo {
             Box::new(Memo::new(rhai))

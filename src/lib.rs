@@ -53,7 +53,7 @@
 //! ```
 //!
 //! The memo is a decorator around the hooks, chosen where a game is built:
-//! `Game::load(id, dir, &settings, Build { memo: false })` runs every hook
+//! `Game::load(id, dir, &settings, Build { memo: false, ..Build::default() })` runs every hook
 //! through the script (the same games, slower); [`Game::from_parts`] takes
 //! any [`Hooks`].
 
@@ -82,5 +82,6 @@ pub use analysis::{bot, cfr, chart, mccfr, sim, solve, sweep, tree};
 pub use definition::{CardIx, Def, PlayerIx, Settings, format};
 pub use error::{Error, ErrorKind, Refusal, Result};
 pub use game::{Build, Game, load};
+pub use hooks::script::{Compile, Fallback};
 pub use play::{playthrough, replay, session};
 pub use text::{phrase, view};

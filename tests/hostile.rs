@@ -594,7 +594,10 @@ fn a_zone_that_holds_some_cards_takes_no_other() {
                 &tmp.path().join("games/every-section.yaml"),
                 &tmp.path().join("games"),
                 &Settings::default(),
-                tabula::Build { memo },
+                tabula::Build {
+                    memo,
+                    ..Default::default()
+                },
             )
             .unwrap();
             let mut played = Vec::new();

@@ -82,7 +82,16 @@ fn a_game_without_the_memo_simulates_the_same() {
         };
         let dir = common::games_dir();
         let with = tabula::load(id, &dir, &settings).unwrap();
-        let without = Game::load(id, &dir, &settings, tabula::Build { memo: false }).unwrap();
+        let without = Game::load(
+            id,
+            &dir,
+            &settings,
+            tabula::Build {
+                memo: false,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let cfg = SimConfig {
             games: if *id == "the-path" { 40 } else { 300 },
             seed: 5,
@@ -196,7 +205,16 @@ fn every_api_function_replays_as_the_script_runs_it() {
     use rand_chacha::rand_core::{Rng, SeedableRng};
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games");
     let none = tabula::Settings::default();
-    let plain = Game::load("probe", &dir, &none, tabula::Build { memo: false }).unwrap();
+    let plain = Game::load(
+        "probe",
+        &dir,
+        &none,
+        tabula::Build {
+            memo: false,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let mut chacha = ChaCha8Rng::seed_from_u64(7);
     let mut rng = move |n: u64| chacha.next_u64() % n.max(1);
     let go = |game: &Game, mut st: State| -> String {
@@ -269,7 +287,17 @@ fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
     }
     for (id, dir) in games {
         let path = dir.join(format!("{id}.yaml"));
-        let load = |memo| Game::load_path(&path, &dir, &Default::default(), tabula::Build { memo });
+        let load = |memo| {
+            Game::load_path(
+                &path,
+                &dir,
+                &Default::default(),
+                tabula::Build {
+                    memo,
+                    ..Default::default()
+                },
+            )
+        };
         let (with, without) = (load(true).unwrap(), load(false).unwrap());
         let cfg = SimConfig {
             games: 300,

@@ -19,6 +19,8 @@ pub struct Options {
     pub sets: Vec<(String, tabula::definition::format::ParamValue)>,
     pub memo: bool,
     pub lint: bool,
+    /// List what runs in Rhai; play every playout both ways.
+    pub compile: bool,
 }
 
 pub fn run(dir: &Path, paths: &[String], opts: &Options) -> Result<i32> {
@@ -73,6 +75,32 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
             Err(e) => return vec![e],
         }
     }
+    let build = Build {
+        compile: if opts.compile {
+            tabula::Compile::Check
+        } else {
+            tabula::Compile::On
+        },
+        ..Build::default()
+    };
+    if opts.compile {
+        match base.fallbacks() {
+            Ok(list) if list.is_empty() => {
+                println!("compile {}: every script function compiled", base.def().id)
+            }
+            Ok(list) => {
+                println!(
+                    "compile {}: {} script function(s) run in Rhai:",
+                    base.def().id,
+                    list.len()
+                );
+                for f in list {
+                    println!("  {}/{}: {}", f.name, f.arity, f.why);
+                }
+            }
+            Err(e) => return vec![e],
+        }
+    }
     let mut problems = Vec::new();
     let mut runs = vec![Vec::new()];
     runs.extend(base.def().variants.iter().map(|v| vec![v.id.clone()]));
@@ -87,7 +115,7 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
             variants,
             sets: opts.sets.clone(),
         };
-        let game = match Game::load_path(&path, dir, &settings, Build::default()) {
+        let game = match Game::load_path(&path, dir, &settings, build) {
             Ok(g) => g,
             Err(e) => {
                 problems.push(e.note(format!("with variant {label}")));

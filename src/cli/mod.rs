@@ -148,6 +148,11 @@ pub enum Command {
         /// function named like a built-in one, a function nothing calls.
         #[arg(long)]
         lint: bool,
+        /// Also list the script functions the compiled tier leaves to
+        /// Rhai (and why), and play every playout both compiled and in
+        /// Rhai, reporting the first difference.
+        #[arg(long)]
+        compile: bool,
     },
 }
 
@@ -284,6 +289,7 @@ pub fn main() -> i32 {
             sets,
             memo,
             lint,
+            compile,
         } => check::run(
             &dir,
             &paths,
@@ -292,6 +298,7 @@ pub fn main() -> i32 {
                 sets,
                 memo,
                 lint,
+                compile,
             },
         ),
         Command::Schema => {

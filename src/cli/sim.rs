@@ -35,6 +35,14 @@ pub struct SimArgs {
     /// (the same report, slower: a check on the memo).
     #[arg(long)]
     pub no_memo: bool,
+    /// Run every script function in Rhai's interpreter, none compiled
+    /// (the same report, slower: a check on the compiled tier).
+    #[arg(long)]
+    pub no_compile: bool,
+    /// Run every hook both compiled and in Rhai and stop at the first
+    /// difference (a check on the compiled tier; slower than either).
+    #[arg(long, conflicts_with = "no_compile")]
+    pub compare_compiled: bool,
 }
 
 /// The bots' games of `sim` and `sweep`: how many, who plays, the seed,
@@ -90,7 +98,16 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
     }
     let path = source::find(&a.game, dir)?;
     let base = a.args.settings();
-    let build = Build { memo: !a.no_memo };
+    let build = Build {
+        memo: !a.no_memo,
+        compile: if a.no_compile {
+            tabula::Compile::Off
+        } else if a.compare_compiled {
+            tabula::Compile::Check
+        } else {
+            tabula::Compile::On
+        },
+    };
     let game = Game::load_path(&path, dir, &base, build)?;
     let cfg = a.run.config(game.def(), a.shard)?;
     let (total, jobs) = (cfg.games, cfg.jobs);

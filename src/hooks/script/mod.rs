@@ -7,17 +7,20 @@
 mod api;
 mod ctx;
 mod imports;
+mod tier;
 mod value;
 
+pub(crate) use api::flow::log_line;
 pub(crate) use ctx::Ctx;
+pub use tier::Fallback;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rhai::{
-    AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, ImmutableString, Map,
-    OptimizationLevel, Scope,
+    AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableString, Map, OptimizationLevel,
+    Scope,
 };
 use thread_local::ThreadLocal;
 
@@ -41,6 +44,27 @@ thread_local! {
     /// `memory::thread_bytes` when this thread's running hook began (None
     /// while no hook runs: a module run as a game loads is not held to it).
     static HOOK_FLOOR: std::cell::Cell<Option<i64>> = const { std::cell::Cell::new(None) };
+    /// The operations the last Rhai run on this thread had counted, as
+    /// its progress callback last saw them.
+    static LAST_OPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Where this thread's running hook's memory began (None: no hook runs).
+pub(crate) fn hook_floor() -> Option<i64> {
+    HOOK_FLOOR.with(std::cell::Cell::get)
+}
+
+/// How a game's hooks run: compiled (what the tier lowers, the rest in
+/// Rhai), all in Rhai, or both ways, every run compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compile {
+    #[default]
+    On,
+    Off,
+    /// Each hook run both ways on copies of the state; a difference in
+    /// result, error, reads and writes, events, state or operations is
+    /// an error (the differential test).
+    Check,
 }
 
 /// A game's hooks as a Rhai script: `Send + Sync`; the compiled script is
@@ -51,6 +75,9 @@ pub struct RhaiHooks {
     ast: Arc<AST>,
     keys: Arc<Keys>,
     engines: ThreadLocal<Engine>,
+    /// The compiled functions, if compiling.
+    tier: Option<Arc<tier::Tier>>,
+    check: bool,
     /// The scripts folder: imports resolve only inside it.
     dir: PathBuf,
     /// The script files, main first, for error positions.
@@ -68,6 +95,7 @@ pub struct Script {
     files: Vec<PathBuf>,
     /// The modules it imports, read once.
     modules: Arc<imports::Modules>,
+    natives: Arc<tier::natives::Natives>,
 }
 
 impl Script {
@@ -78,7 +106,7 @@ impl Script {
             .unwrap_or(Path::new("."))
             .to_path_buf();
         let modules = Arc::new(imports::Modules::default());
-        let engine = new_engine(&dir, &modules);
+        let (engine, natives) = new_engine(&dir, &modules);
         let mut ast = AST::empty();
         for file in files {
             let src = crate::files::read_text(file).map_err(|e| Error::io(file, e))?;
@@ -118,7 +146,13 @@ impl Script {
             dir,
             files: files.to_vec(),
             modules,
+            natives: Arc::new(natives),
         })
+    }
+
+    /// The functions the compiled tier leaves to Rhai, and why.
+    pub fn fallbacks(&self) -> Vec<Fallback> {
+        tier::Tier::compile(&self.ast, &self.engine, self.natives.clone()).fallbacks
     }
 
     /// Whether the script defines `name` with `arity` parameters.
@@ -270,6 +304,9 @@ fn script_output(head: &str, s: &str) {
     }
 }
 
+/// A hook run's result and, if recorded, its reads and writes.
+type Traced = (Result<()>, Option<Vec<Op>>);
+
 /// Options (summed over deciders) one hook run may ask for.
 pub const MAX_ASKED_OPTIONS: usize = 100_000;
 
@@ -287,7 +324,10 @@ pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T
     })
 }
 
-fn new_engine(scripts_dir: &Path, modules: &Arc<imports::Modules>) -> Engine {
+fn new_engine(
+    scripts_dir: &Path,
+    modules: &Arc<imports::Modules>,
+) -> (Engine, tier::natives::Natives) {
     let mut engine = Engine::new();
     engine.set_optimization_level(OptimizationLevel::Simple);
     engine.set_max_operations(MAX_OPERATIONS);
@@ -300,6 +340,7 @@ fn new_engine(scripts_dir: &Path, modules: &Arc<imports::Modules>) -> Engine {
     // Every 256 operations: a run past its budget is stopped within 256
     // operations more (each makes at most a string's cap).
     engine.on_progress(|ops| {
+        LAST_OPS.with(|o| o.set(ops));
         if ops % 256 != 0 {
             return None;
         }
@@ -310,21 +351,34 @@ fn new_engine(scripts_dir: &Path, modules: &Arc<imports::Modules>) -> Engine {
     engine.set_module_resolver(imports::ScriptsOnly::new(scripts_dir, modules.clone()));
     engine.on_print(|s| script_output("[script]", s));
     engine.on_debug(|s, _, pos| script_output(&format!("[script debug {pos}]"), s));
-    api::register(&mut engine);
-    engine
+    let mut natives = tier::natives::Natives::default();
+    api::register(&mut tier::natives::Api {
+        engine: &mut engine,
+        natives: &mut natives,
+    });
+    (engine, natives)
 }
 
 impl RhaiHooks {
     /// Hooks running `script` on states of `def`.
-    pub fn new(def: Arc<Def>, script: Script) -> RhaiHooks {
+    pub fn new(def: Arc<Def>, script: Script, compile: Compile) -> RhaiHooks {
         let keys = Keys {
             players: def.players.iter().map(|p| p.id.as_str().into()).collect(),
             cards: def.cards.iter().map(|c| c.id.as_str().into()).collect(),
         };
+        let tier = (compile != Compile::Off).then(|| {
+            Arc::new(tier::Tier::compile(
+                &script.ast,
+                &script.engine,
+                script.natives,
+            ))
+        });
         let engines = ThreadLocal::new();
         engines.get_or(|| script.engine);
         RhaiHooks {
             def,
+            tier,
+            check: compile == Compile::Check,
             ast: Arc::new(script.ast),
             keys: Arc::new(keys),
             engines,
@@ -343,7 +397,75 @@ impl RhaiHooks {
         events: &mut Vec<Event>,
         record: bool,
     ) -> (Result<()>, Option<Vec<Op>>) {
-        let engine = self.engines.get_or(|| new_engine(&self.dir, &self.modules));
+        if !self.check {
+            return self
+                .call_as(state, call, events, record, self.tier.is_some())
+                .0;
+        }
+        // Both ways, from the same state (its RNG included).
+        let (mut rhai_state, mut rhai_events) = (state.clone(), events.clone());
+        let (rhai, rhai_ops) = self.call_as(&mut rhai_state, call, &mut rhai_events, true, false);
+        let (tier, tier_ops) = self.call_as(state, call, events, true, true);
+        let differs = |what: &str, a: String, b: String| {
+            Error::new(
+                ErrorKind::Runtime,
+                format!(
+                    "the compiled hook `{}` differs from Rhai in its {what}:\n  Rhai:     {a}\n  compiled: {b}",
+                    call.hook
+                ),
+            )
+        };
+        let text = |r: &Result<()>| match r {
+            Ok(()) => "ok".to_string(),
+            Err(e) => format!("{e:?}"),
+        };
+        let found = if text(&rhai.0) != text(&tier.0) {
+            Some(differs("result", text(&rhai.0), text(&tier.0)))
+        } else if format!("{:?}", rhai.1) != format!("{:?}", tier.1) {
+            Some(differs(
+                "reads and writes",
+                format!("{:?}", rhai.1),
+                format!("{:?}", tier.1),
+            ))
+        } else if rhai_events != *events {
+            Some(differs(
+                "events",
+                format!("{rhai_events:?}"),
+                format!("{events:?}"),
+            ))
+        } else if format!("{rhai_state:?}") != format!("{state:?}") {
+            Some(differs(
+                "state",
+                format!("{rhai_state:?}"),
+                format!("{state:?}"),
+            ))
+        } else if let (Some(a), Some(b)) = (rhai_ops, tier_ops)
+            && a != b
+        {
+            Some(differs("operations", a.to_string(), b.to_string()))
+        } else {
+            None
+        };
+        match found {
+            Some(e) => (Err(e), None),
+            None => (tier.0, if record { tier.1 } else { None }),
+        }
+    }
+
+    /// `call`, compiled or not; also the operations counted (None where
+    /// the count is not comparable: a run in Rhai whose count the
+    /// callback saw last, or a compiled run that asked Rhai's help).
+    fn call_as(
+        &self,
+        state: &mut State,
+        call: &Call,
+        events: &mut Vec<Event>,
+        record: bool,
+        compiled: bool,
+    ) -> (Traced, Option<u64>) {
+        let engine = self
+            .engines
+            .get_or(|| new_engine(&self.dir, &self.modules).0);
         state.lend(|state| {
             CTX.with(|c| {
                 *c.borrow_mut() = Some(Ctx::new(
@@ -355,9 +477,9 @@ impl RhaiHooks {
                 ))
             });
             HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
-            let result = match call.args {
-                Args::None => self.invoke(engine, call.hook, ()),
-                Args::Face(f) => self.invoke(engine, call.hook, (ImmutableString::from(f),)),
+            let args = match call.args {
+                Args::None => vec![],
+                Args::Face(f) => vec![ImmutableString::from(f).into()],
                 Args::Choices(players, chosen, data) => {
                     let mut map = Map::new();
                     for (p, c) in players.iter().zip(chosen.iter().flatten()) {
@@ -366,12 +488,13 @@ impl RhaiHooks {
                     }
                     // What the ask handed on comes second, if anything.
                     if *data == crate::core::Value::Unit {
-                        self.invoke(engine, call.hook, (map,))
+                        vec![map.into()]
                     } else {
-                        self.invoke(engine, call.hook, (map, value::to_dynamic(data)))
+                        vec![map.into(), value::to_dynamic(data)]
                     }
                 }
             };
+            let (result, ops) = self.invoke(engine, call.hook, args, compiled);
             HOOK_FLOOR.with(|f| f.set(None));
             let cx = CTX.with(|c| c.borrow_mut().take());
             // The context was put there above and nothing else takes it.
@@ -380,16 +503,31 @@ impl RhaiHooks {
             };
             let (state, run_events, trace) = cx.finish();
             *events = run_events;
-            (state, (result.map(|_| ()), trace))
+            (state, ((result.map(|_| ()), trace), ops))
         })
     }
 
-    fn invoke(&self, engine: &Engine, hook: &str, args: impl FuncArgs) -> Result<Dynamic> {
+    fn invoke(
+        &self,
+        engine: &Engine,
+        hook: &str,
+        args: Vec<Dynamic>,
+        compiled: bool,
+    ) -> (Result<Dynamic>, Option<u64>) {
+        if compiled
+            && let Some(tier) = &self.tier
+            && tier.compiles(hook, args.len())
+            && let Some((r, ops)) = tier.call(engine, hook, args.clone())
+        {
+            return (r.map_err(|e| self.runtime_error(hook, *e)), ops);
+        }
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        engine
+        LAST_OPS.with(|o| o.set(0));
+        let r = engine
             .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook, args)
-            .map_err(|e| self.runtime_error(hook, *e))
+            .map_err(|e| self.runtime_error(hook, *e));
+        (r, Some(LAST_OPS.with(std::cell::Cell::get)))
     }
 
     /// Where `fn name(` is written.

@@ -1,10 +1,11 @@
 //! The board as data: squares with terrain.
 
-use rhai::{Engine, ImmutableString};
+use rhai::ImmutableString;
 
+use super::super::tier::natives::Api;
 use super::super::with_ctx;
 
-pub(super) fn register(engine: &mut Engine) {
+pub(super) fn register(engine: &mut Api) {
     engine.register_fn("board_size", || {
         with_ctx(|cx| Ok(cx.def.board.as_ref().map_or(0, |b| b.squares.len() as i64)))
     });

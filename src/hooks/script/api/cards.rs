@@ -1,14 +1,15 @@
 //! Cards and zones. A zone is named by its owner and id; the owner of a
 //! shared zone (a deck) is ignored, so `""` is fine there.
 
-use rhai::{Array, Dynamic, Engine, ImmutableString};
+use rhai::{Array, Dynamic, ImmutableString};
 
+use super::super::tier::natives::Api;
 use super::super::{Ctx, Fallible, with_ctx};
 use crate::core::ops::{Read, Val, Write, ix};
 use crate::definition::CardIx;
 use crate::definition::format::AttrValue;
 
-pub(super) fn register(engine: &mut Engine) {
+pub(super) fn register(engine: &mut Api) {
     engine.register_fn("cards", |owner: &str, zone: &str| {
         zone_ids(owner, zone, Read::Cards)
     });

@@ -1,12 +1,13 @@
 //! The game's seeded RNG: every random draw of a script comes from here, so
 //! seed + moves reproduce a game.
 
-use rhai::{Engine, ImmutableString};
+use rhai::ImmutableString;
 
+use super::super::tier::natives::Api;
 use super::super::with_ctx;
 use super::unknown;
 
-pub(super) fn register(engine: &mut Engine) {
+pub(super) fn register(engine: &mut Api) {
     // A uniform integer in 0..n.
     engine.register_fn("random", |n: i64| {
         with_ctx(|cx| {

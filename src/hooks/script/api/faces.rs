@@ -1,13 +1,14 @@
 //! What each card of a zone carries: where it came from (`records_from`)
 //! and how it lies (`faces`); turning cards over.
 
-use rhai::{Array, Dynamic, Engine};
+use rhai::{Array, Dynamic};
 
+use super::super::tier::natives::Api;
 use super::super::{Ctx, Fallible, with_ctx};
 use crate::core::ops::{Read, TurnAt, Val, Write, ix};
 use crate::definition::FACE_DOWN;
 
-pub(super) fn register(engine: &mut Engine) {
+pub(super) fn register(engine: &mut Api) {
     // Each card of a zone with its record: `#{card: "goblin", from: "p2"}`
     // where the zone `records_from` (from: the player whose zone it left;
     // () if it came from a shared zone or was put there at setup), and

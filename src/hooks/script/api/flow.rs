@@ -1,7 +1,8 @@
 //! The log, the end of the game, and decisions a script asks for.
 
-use rhai::{Array, Dynamic, Engine, FnPtr, Map, NativeCallContext};
+use rhai::{Array, Dynamic, FnPtr, Map, NativeCallContext};
 
+use super::super::tier::natives::Api;
 use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, with_ctx};
 use crate::core::ops::{Read, Write};
 use crate::definition::PlayerIx;
@@ -10,11 +11,11 @@ use crate::error::printable;
 use crate::core::{Ask, Choice, Datum, Event, Outcome, Value};
 use std::sync::Arc;
 
-pub(super) fn register(engine: &mut Engine) {
+pub(super) fn register(engine: &mut Api) {
     // Whether the game is being watched (false in bots' playouts). Scripts
     // need not ask: `log` builds its text only then (below).
     engine.register_fn("logging", || with_ctx(|cx| Ok(cx.logging())));
-    lazy_log(engine);
+    lazy_log(engine.engine);
     engine.register_fn("end_game", |winner: &str| {
         with_ctx(|cx| {
             let p = cx.player(winner)?;
@@ -450,7 +451,7 @@ fn label_all(
 /// as syntax, not functions: their arguments are evaluated only when the
 /// game is watched, so a playout spends nothing on them, and the reads a
 /// message makes never enter a memo record.
-fn lazy_log(engine: &mut Engine) {
+fn lazy_log(engine: &mut rhai::Engine) {
     let log = |context: &mut rhai::EvalContext,
                to: Option<&rhai::Expression>,
                text: &rhai::Expression| {
@@ -462,18 +463,7 @@ fn lazy_log(engine: &mut Engine) {
             None => None,
         };
         let text = context.eval_expression_tree(text)?.to_string();
-        with_ctx(|cx| {
-            let to = match to {
-                Some(p) => Some(cx.player(&p)?),
-                None => None,
-            };
-            spend_log(cx, &text)?;
-            cx.events.push(Event::Log {
-                to,
-                text: printable(&text).into_owned(),
-            });
-            Ok(Dynamic::UNIT)
-        })
+        log_line(to.as_deref(), &text).map(|()| Dynamic::UNIT)
     };
     // Both syntaxes are fixed and valid: registering them cannot fail.
     let _ = engine.register_custom_syntax(["log", "(", "$expr$", ")"], false, move |c, i| {
@@ -484,6 +474,22 @@ fn lazy_log(engine: &mut Engine) {
         false,
         move |c, i| log(c, Some(&i[0]), &i[1]),
     );
+}
+
+/// A line of the log (seen by `to` only, if given), against the budget.
+pub(crate) fn log_line(to: Option<&str>, text: &str) -> Fallible<()> {
+    with_ctx(|cx| {
+        let to = match to {
+            Some(p) => Some(cx.player(p)?),
+            None => None,
+        };
+        spend_log(cx, text)?;
+        cx.events.push(Event::Log {
+            to,
+            text: printable(text).into_owned(),
+        });
+        Ok(())
+    })
 }
 
 /// Count a log line against the run's budget.

@@ -3,11 +3,12 @@
 
 use std::cmp::Ordering;
 
-use rhai::{Array, Dynamic, Engine, FnPtr, NativeCallContext};
+use rhai::{Array, Dynamic, FnPtr, NativeCallContext};
 
+use super::super::tier::natives::Api;
 use super::super::{Fallible, with_ctx};
 
-pub(super) fn register(engine: &mut Engine) {
+pub(super) fn register(engine: &mut Api) {
     // In place, stable: equal keys keep their order. A key is a number, a
     // text, true/false, or a list of those (compared in turn).
     engine.register_fn(

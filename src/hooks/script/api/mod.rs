@@ -5,17 +5,16 @@ mod board;
 mod cards;
 mod chance;
 mod faces;
-mod flow;
+pub(crate) mod flow;
 mod lists;
 mod players;
 mod stats;
 
-use rhai::Engine;
-
+use super::tier::natives::Api;
 use super::{Ctx, Fallible};
 use crate::definition::{CardIx, PlayerIx};
 
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Api) {
     players::register(engine);
     stats::register(engine);
     cards::register(engine);

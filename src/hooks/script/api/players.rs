@@ -1,11 +1,12 @@
 //! Players, seats and turns.
 
-use rhai::{Array, Dynamic, Engine, ImmutableString};
+use rhai::{Array, Dynamic, ImmutableString};
 
+use super::super::tier::natives::Api;
 use super::super::with_ctx;
 use crate::core::ops::{Read, Write};
 
-pub(super) fn register(engine: &mut Engine) {
+pub(super) fn register(engine: &mut Api) {
     engine.register_fn("players", || {
         with_ctx(|cx| {
             Ok(cx

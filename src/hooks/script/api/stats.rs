@@ -1,6 +1,6 @@
 //! Per-player stats, game-wide vars and parameters.
 
-use rhai::Engine;
+use super::super::tier::natives::Api;
 
 use super::super::{Ctx, Fallible, with_ctx};
 use super::unknown;
@@ -18,7 +18,7 @@ impl Ctx {
     }
 }
 
-pub(super) fn register(engine: &mut Engine) {
+pub(super) fn register(engine: &mut Api) {
     engine.register_fn("stat", |p: &str, s: &str| {
         with_ctx(|cx| {
             let i = cx.stat_ix(p, s)?;

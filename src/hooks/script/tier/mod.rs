@@ -1,0 +1,170 @@
+//! The compiled tier: each script function lowered once, at load, from
+//! Rhai's syntax tree to a tree with its names resolved (locals in slots,
+//! calls bound to the script function or the API function they reach), and
+//! run without Rhai's per-call resolution. Its meaning is Rhai's: the same
+//! values, errors, positions, counted operations and limits (see run.rs);
+//! what it does not compile runs in Rhai, function by function, and
+//! `tabula check --compile` lists it with the reason.
+
+mod builtins;
+mod chain;
+mod lower;
+pub(crate) mod natives;
+mod run;
+mod tree;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rhai::{AST, ASTNode, Dynamic, Engine, EvalAltResult, Position};
+
+use natives::Natives;
+use tree::Func;
+
+/// The helper that writes a value as an interpolation does.
+const TO_TEXT: &str = "__tabula_tier_text";
+/// The helper that indexes a value Rhai's way.
+const INDEX: &str = "__tabula_tier_index";
+
+/// What a compiled run gives: its value or Rhai's error.
+pub(crate) type Ran = Result<Dynamic, Box<EvalAltResult>>;
+
+/// A script function the tier leaves to Rhai, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fallback {
+    pub name: String,
+    pub arity: usize,
+    pub why: String,
+}
+
+pub(crate) struct Tier {
+    /// By the index of `index`; None where the function runs in Rhai.
+    fns: Vec<Option<Func>>,
+    index: HashMap<(String, usize), usize>,
+    natives: Arc<Natives>,
+    /// One-line functions through which the tier asks Rhai, with the
+    /// script's own functions (closures handed to them resolve).
+    helpers: AST,
+    /// The script's functions, for API functions that call one.
+    lib: rhai::Shared<rhai::Module>,
+    pub fallbacks: Vec<Fallback>,
+}
+
+/// The statements of one function's body.
+fn body(ast: &AST, name: &str, arity: usize) -> Vec<rhai::Stmt> {
+    // (`clone_functions_only_filtered` keeps them all when it starts empty.)
+    let mut one = ast.clone_functions_only();
+    one.retain_functions(|_, _, n, a| n == name && a == arity);
+    let mut out = Vec::new();
+    one.walk(&mut |path: &[ASTNode]| {
+        if let [ASTNode::Stmt(s)] = path {
+            out.push((*s).clone());
+        }
+        true
+    });
+    out
+}
+
+impl Tier {
+    /// Lower every function of `ast` that the tier handles.
+    pub fn compile(ast: &AST, engine: &Engine, natives: Arc<Natives>) -> Tier {
+        let list: Vec<(String, Vec<rhai::ImmutableString>)> = ast
+            .iter_functions()
+            .map(|f| {
+                (
+                    f.name.to_string(),
+                    f.params.iter().map(|p| (*p).into()).collect(),
+                )
+            })
+            .collect();
+        let index: HashMap<(String, usize), usize> = list
+            .iter()
+            .enumerate()
+            .map(|(i, (n, p))| ((n.clone(), p.len()), i))
+            .collect();
+        let base = format!("fn {TO_TEXT}(a0) {{ `${{a0}}` }}\nfn {INDEX}(a0) {{ this[a0] }}");
+        // Both are fixed and valid Rhai.
+        let mut helpers = (engine.compile(&base).unwrap_or_default(), 0);
+        let mut fns: Vec<Option<Func>> = Vec::new();
+        let mut calls: Vec<Vec<usize>> = Vec::new();
+        let mut why: Vec<Option<String>> = Vec::new();
+        for (name, params) in &list {
+            let stmts = body(ast, name, params.len());
+            let lowering = lower::Lowering::new(&index, &natives, engine, &mut helpers);
+            match lowering.function(name, params, &stmts) {
+                Ok((f, c)) => {
+                    fns.push(Some(f));
+                    calls.push(c);
+                    why.push(None);
+                }
+                Err(reason) => {
+                    fns.push(None);
+                    calls.push(Vec::new());
+                    why.push(Some(reason));
+                }
+            }
+        }
+        // A function that calls one left to Rhai is left to Rhai too.
+        loop {
+            let mut changed = false;
+            for i in 0..fns.len() {
+                if fns[i].is_none() {
+                    continue;
+                }
+                if let Some(&j) = calls[i].iter().find(|&&j| fns[j].is_none()) {
+                    fns[i] = None;
+                    why[i] = Some(format!("calls `{}`, which runs in Rhai", list[j].0));
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let helpers = ast.clone_functions_only().merge(&helpers.0);
+        let fallbacks = list
+            .iter()
+            .zip(&why)
+            .filter(|((n, _), _)| !n.starts_with("anon$"))
+            .filter_map(|((n, p), w)| {
+                w.clone().map(|why| Fallback {
+                    name: n.clone(),
+                    arity: p.len(),
+                    why,
+                })
+            })
+            .collect();
+        Tier {
+            fns,
+            index,
+            natives,
+            helpers,
+            lib: ast.shared_lib().clone(),
+            fallbacks,
+        }
+    }
+
+    /// Run `hook` compiled, if it is: its result, and the operations it
+    /// counted (None where a call went through Rhai, whose count differs
+    /// by the helper's own few).
+    pub fn call(
+        &self,
+        engine: &Engine,
+        hook: &str,
+        args: Vec<Dynamic>,
+    ) -> Option<(Ran, Option<u64>)> {
+        let &ix = self.index.get(&(hook.to_string(), args.len()))?;
+        self.fns[ix].as_ref()?;
+        let mut run = run::Run::new(self, engine);
+        let r = run.call_fn(ix, args, Position::NONE);
+        let ops = (!run.helped).then_some(run.ops);
+        Some((r, ops))
+    }
+
+    /// Whether `hook` runs compiled.
+    pub fn compiles(&self, hook: &str, arity: usize) -> bool {
+        self.index
+            .get(&(hook.to_string(), arity))
+            .is_some_and(|&i| self.fns[i].is_some())
+    }
+}

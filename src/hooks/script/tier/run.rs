@@ -1,0 +1,564 @@
+//! Running a compiled function: Rhai's meaning, step for step. Every
+//! operation Rhai counts is counted here at the same place (so the limit
+//! and the memory check fall where they would), errors are Rhai's own
+//! errors at the same positions, and what has no fast path here is handed
+//! to Rhai itself, through the helper script.
+
+use rhai::{
+    Array, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableString, Map, Position, Scope,
+};
+
+use super::Tier;
+use super::builtins::{fast_binary, int_op, sizes_of};
+use super::natives::choose;
+use super::tree::*;
+use crate::hooks::script::{MAX_CALL_LEVELS, MAX_HOOK_BYTES, MAX_OPERATIONS};
+
+type Error = Box<EvalAltResult>;
+
+/// How a statement ends other than by running on.
+pub(super) enum Flow {
+    Err(Error),
+    Break,
+    Continue,
+    Return(Dynamic),
+}
+
+impl From<Error> for Flow {
+    fn from(e: Error) -> Flow {
+        Flow::Err(e)
+    }
+}
+
+type R<T> = Result<T, Flow>;
+
+pub(super) struct Run<'a> {
+    pub tier: &'a Tier,
+    pub engine: &'a Engine,
+    stack: Vec<Dynamic>,
+    base: usize,
+    /// Operations so far, as Rhai counts them.
+    pub ops: u64,
+    level: usize,
+    /// Whether a call went through Rhai (whose operations are its own).
+    pub helped: bool,
+}
+
+/// `err` at `pos` unless it has a position.
+fn at(mut err: Error, pos: Position) -> Error {
+    if err.position().is_none() {
+        err.set_position(pos);
+    }
+    err
+}
+
+fn mismatch(engine: &Engine, want: &str, got: &str, pos: Position) -> Error {
+    EvalAltResult::ErrorMismatchDataType(engine.map_type_name(want).into(), got.into(), pos).into()
+}
+
+impl<'a> Run<'a> {
+    pub fn new(tier: &'a Tier, engine: &'a Engine) -> Self {
+        Run {
+            tier,
+            engine,
+            stack: Vec::with_capacity(64),
+            base: 0,
+            ops: 0,
+            level: 0,
+            helped: false,
+        }
+    }
+
+    /// One operation at `pos`: the limit, and every 256 the memory budget
+    /// (as the engine's progress callback does).
+    pub(super) fn track(&mut self, pos: Position) -> Result<(), Error> {
+        self.ops += 1;
+        if self.ops > MAX_OPERATIONS {
+            return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
+        }
+        if self.ops.is_multiple_of(256)
+            && let Some(floor) = super::super::hook_floor()
+        {
+            let used = crate::memory::thread_bytes() - floor;
+            if used > MAX_HOOK_BYTES {
+                return Err(EvalAltResult::ErrorTerminated(Dynamic::from(used), pos).into());
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn slot(&mut self, s: usize) -> &mut Dynamic {
+        &mut self.stack[self.base + s]
+    }
+
+    /// Call compiled function `ix` as Rhai calls a script function.
+    pub fn call_fn(
+        &mut self,
+        ix: usize,
+        args: Vec<Dynamic>,
+        pos: Position,
+    ) -> Result<Dynamic, Error> {
+        self.level += 1;
+        let r = self.call_fn_inner(ix, args, pos);
+        self.level -= 1;
+        r
+    }
+
+    fn call_fn_inner(
+        &mut self,
+        ix: usize,
+        args: Vec<Dynamic>,
+        pos: Position,
+    ) -> Result<Dynamic, Error> {
+        self.track(pos)?;
+        if self.level > MAX_CALL_LEVELS {
+            return Err(EvalAltResult::ErrorStackOverflow(pos).into());
+        }
+        let tier = self.tier;
+        let Some(f) = tier.fns[ix].as_ref() else {
+            unreachable!("a compiled function calls only compiled functions")
+        };
+        if f.body.0.is_empty() {
+            return Ok(Dynamic::UNIT);
+        }
+        let base = self.stack.len();
+        self.stack.extend(args);
+        self.stack.resize(base + f.slots, Dynamic::UNIT);
+        let outer = std::mem::replace(&mut self.base, base);
+        let r = self.block(&f.body);
+        self.base = outer;
+        self.stack.truncate(base);
+        match r {
+            Ok(v) | Err(Flow::Return(v)) => Ok(v),
+            Err(Flow::Err(mut e)) => {
+                if e.is_system_exception() {
+                    e.set_position(pos);
+                    Err(e)
+                } else {
+                    Err(EvalAltResult::ErrorInFunctionCall(
+                        f.name.to_string(),
+                        String::new(),
+                        e,
+                        pos,
+                    )
+                    .into())
+                }
+            }
+            // The parser allows `break` and `continue` only inside loops.
+            Err(Flow::Break | Flow::Continue) => Ok(Dynamic::UNIT),
+        }
+    }
+
+    fn block(&mut self, b: &Block) -> R<Dynamic> {
+        let mut last = Dynamic::UNIT;
+        for s in &b.0 {
+            last = self.stmt(s)?;
+        }
+        Ok(last)
+    }
+
+    fn truth(&mut self, e: &Expr) -> R<bool> {
+        let v = self.expr(e)?;
+        v.as_bool()
+            .map_err(|t| mismatch(self.engine, "bool", t, e.pos).into())
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> R<Dynamic> {
+        self.track(s.pos)?;
+        match &s.kind {
+            StmtKind::Noop => Ok(Dynamic::UNIT),
+            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::Bare(e) => self.value(e),
+            StmtKind::Block(b) => self.block(b),
+            StmtKind::Let(slot, e) => {
+                let v = self.expr(e)?;
+                *self.slot(*slot) = v;
+                Ok(Dynamic::UNIT)
+            }
+            StmtKind::Assign(slot, e, var_pos) => {
+                let v = self.expr(e)?;
+                self.track(*var_pos)?;
+                *self.slot(*slot) = v;
+                Ok(Dynamic::UNIT)
+            }
+            StmtKind::OpAssign(x) => {
+                let v = self.expr(&x.value)?;
+                self.track(x.var_pos)?;
+                let old = self.slot(x.slot);
+                if let (Some(a), Some(b)) = (old.as_int().ok(), v.as_int().ok())
+                    && let Some(r) = int_op(x.op, a, b)
+                {
+                    *self.slot(x.slot) = r.map_err(|e| at(e, x.op_pos))?;
+                    return Ok(Dynamic::UNIT);
+                }
+                let mut this = std::mem::take(self.slot(x.slot));
+                let r = self.helper(&x.helper, Some(&mut this), vec![v], x.op_pos);
+                *self.slot(x.slot) = this;
+                r.map(|_| Dynamic::UNIT).map_err(Flow::Err)
+            }
+            StmtKind::If(x) => {
+                let (cond, then, els) = &**x;
+                if self.truth(cond)? {
+                    self.block(then)
+                } else {
+                    self.block(els)
+                }
+            }
+            StmtKind::While(guard, body) => loop {
+                if let Some(g) = guard
+                    && !self.truth(g)?
+                {
+                    return Ok(Dynamic::UNIT);
+                }
+                if body.0.is_empty() {
+                    if guard.is_none() {
+                        self.track(s.pos)?;
+                    }
+                    continue;
+                }
+                match self.block(body) {
+                    Ok(_) | Err(Flow::Continue) => {}
+                    Err(Flow::Break) => return Ok(Dynamic::UNIT),
+                    Err(e) => return Err(e),
+                }
+            },
+            StmtKind::Do(body, cond, until) => loop {
+                match self.block(body) {
+                    Ok(_) | Err(Flow::Continue) => {}
+                    Err(Flow::Break) => return Ok(Dynamic::UNIT),
+                    Err(e) => return Err(e),
+                }
+                if self.truth(cond)? == *until {
+                    return Ok(Dynamic::UNIT);
+                }
+            },
+            StmtKind::For(f) => self.for_loop(f, s.pos),
+            StmtKind::Break => Err(Flow::Break),
+            StmtKind::Continue => Err(Flow::Continue),
+            StmtKind::Return(e) => {
+                let v = match e {
+                    Some(e) => self.expr(e)?,
+                    None => Dynamic::UNIT,
+                };
+                Err(Flow::Return(v))
+            }
+        }
+    }
+
+    fn for_loop(&mut self, f: &For, pos: Position) -> R<Dynamic> {
+        let iter = self.expr(&f.iter)?;
+        let items: Box<dyn Iterator<Item = Dynamic>> =
+            if let Some(r) = iter.clone().try_cast::<std::ops::Range<i64>>() {
+                Box::new(r.map(Dynamic::from_int))
+            } else if let Some(r) = iter.clone().try_cast::<std::ops::RangeInclusive<i64>>() {
+                Box::new(r.map(Dynamic::from_int))
+            } else if iter.is_array() {
+                Box::new(iter.cast::<Array>().into_iter())
+            } else if iter.is_string() {
+                let s = iter.cast::<ImmutableString>();
+                let chars: Vec<Dynamic> = s.chars().map(Dynamic::from).collect();
+                Box::new(chars.into_iter())
+            } else {
+                return Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into()));
+            };
+        let _ = pos;
+        let mut index: i64 = -1;
+        for v in items {
+            if f.body.0.is_empty() {
+                self.track(pos)?;
+                continue;
+            }
+            index = index.checked_add(1).ok_or_else(|| -> Error {
+                EvalAltResult::ErrorArithmetic(
+                    format!("for-loop counter overflow: {index}"),
+                    f.var_pos,
+                )
+                .into()
+            })?;
+            if let Some(c) = f.counter {
+                *self.slot(c) = Dynamic::from_int(index);
+            }
+            *self.slot(f.var) = v;
+            match self.block(&f.body) {
+                Ok(_) | Err(Flow::Continue) => {}
+                Err(Flow::Break) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Dynamic::UNIT)
+    }
+
+    pub(super) fn expr(&mut self, e: &Expr) -> R<Dynamic> {
+        self.track(e.pos)?;
+        self.value(e)
+    }
+
+    /// An expression's value, its own operation not counted.
+    fn value(&mut self, e: &Expr) -> R<Dynamic> {
+        match &e.kind {
+            ExprKind::Const(v) => Ok(v.clone()),
+            ExprKind::Local(s) => Ok(self.slot(*s).clone()),
+            ExprKind::Interp(parts) => self.interp(parts),
+            ExprKind::Array(items) => {
+                let mut out = Array::with_capacity(items.len());
+                let mut sizes = (0, 0, 0);
+                for item in items {
+                    let v = self.expr(item)?;
+                    let s = sizes_of(&v);
+                    sizes = (sizes.0 + s.0 + 1, sizes.1 + s.1, sizes.2 + s.2);
+                    self.within(sizes, item.pos)?;
+                    out.push(v);
+                }
+                Ok(Dynamic::from_array(out))
+            }
+            ExprKind::Map(x) => {
+                let mut map: Map = x.0.clone();
+                let mut sizes = (0, 0, 0);
+                for (k, ve) in &x.1 {
+                    let v = self.expr(ve)?;
+                    let s = sizes_of(&v);
+                    sizes = (sizes.0 + s.0, sizes.1 + s.1 + 1, sizes.2 + s.2);
+                    self.within(sizes, ve.pos)?;
+                    map.insert(k.clone(), v);
+                }
+                Ok(Dynamic::from_map(map))
+            }
+            ExprKind::And(xs) => {
+                for x in xs {
+                    if !self.truth(x)? {
+                        return Ok(Dynamic::FALSE);
+                    }
+                }
+                Ok(Dynamic::TRUE)
+            }
+            ExprKind::Or(xs) => {
+                for x in xs {
+                    if self.truth(x)? {
+                        return Ok(Dynamic::TRUE);
+                    }
+                }
+                Ok(Dynamic::FALSE)
+            }
+            ExprKind::Binary(x) => {
+                let (op, a, b, helper) = &**x;
+                let a = self.expr(a)?;
+                let b = self.expr(b)?;
+                if let Some(r) = fast_binary(self.engine, *op, &a, &b) {
+                    return Ok(r.map_err(|err| at(err, e.pos))?);
+                }
+                Ok(self.helper(helper, None, vec![a, b], e.pos)?)
+            }
+            ExprKind::Unary(x) => {
+                let (op, a, helper) = &**x;
+                let a = self.expr(a)?;
+                match (op, a.as_int(), a.as_bool()) {
+                    (Un::Neg, Ok(n), _) => {
+                        return Ok(n.checked_neg().map(Dynamic::from_int).ok_or_else(
+                            || -> Error {
+                                EvalAltResult::ErrorArithmetic("integer overflow".into(), e.pos)
+                                    .into()
+                            },
+                        )?);
+                    }
+                    (Un::Not, _, Ok(b)) => return Ok((!b).into()),
+                    _ => {}
+                }
+                Ok(self.helper(helper, None, vec![a], e.pos)?)
+            }
+            ExprKind::Call(c) => self.call(c),
+            ExprKind::Chain(c) => self.chain(c),
+            ExprKind::Block(b) => self.block(b),
+            ExprKind::Log(to, text) => self.log(to.as_deref(), text),
+        }
+    }
+
+    fn within(&self, sizes: (usize, usize, usize), pos: Position) -> Result<(), Error> {
+        let (a, m, s) = sizes;
+        let what = if s > crate::hooks::script::MAX_STRING {
+            "Length of string"
+        } else if a > crate::hooks::script::MAX_ARRAY {
+            "Size of array/BLOB"
+        } else if m > crate::hooks::script::MAX_MAP {
+            "Size of object map"
+        } else {
+            return Ok(());
+        };
+        Err(EvalAltResult::ErrorDataTooLarge(what.into(), pos).into())
+    }
+
+    fn interp(&mut self, parts: &[Expr]) -> R<Dynamic> {
+        let mut out = String::new();
+        for p in parts {
+            let v = self.expr(p)?;
+            if v.is_string() {
+                out.push_str(&v.into_immutable_string().unwrap_or_default());
+            } else {
+                // Rhai calls `to_string`, a native call.
+                self.track(p.pos)?;
+                if let Ok(i) = v.as_int() {
+                    out.push_str(&i.to_string());
+                } else if let Ok(b) = v.as_bool() {
+                    out.push_str(if b { "true" } else { "false" });
+                } else if let Ok(c) = v.as_char() {
+                    out.push(c);
+                } else {
+                    let text = self.text_of(v, p.pos)?;
+                    out.push_str(&text);
+                }
+            }
+            self.within((0, 0, out.len()), p.pos)?;
+        }
+        Ok(out.into())
+    }
+
+    /// A value as an interpolation writes it, through Rhai.
+    fn text_of(&mut self, v: Dynamic, pos: Position) -> Result<String, Error> {
+        let h = Helper {
+            name: super::TO_TEXT.into(),
+            this: false,
+        };
+        let r = self.helper(&h, None, vec![v], pos)?;
+        Ok(r.to_string())
+    }
+
+    fn log(&mut self, to: Option<&Expr>, text: &Expr) -> R<Dynamic> {
+        if !crate::hooks::script::with_ctx(|cx| Ok(cx.logging()))? {
+            return Ok(Dynamic::UNIT);
+        }
+        let to = match to {
+            Some(e) => Some(
+                self.expr(e)?
+                    .into_immutable_string()
+                    .map_err(|t| -> Error { t.into() })?,
+            ),
+            None => None,
+        };
+        let text = self.expr(text)?.to_string();
+        crate::hooks::script::log_line(to.as_deref(), &text)?;
+        Ok(Dynamic::UNIT)
+    }
+
+    fn call(&mut self, c: &Call) -> R<Dynamic> {
+        let mut args = Vec::with_capacity(c.args.len());
+        for a in &c.args {
+            args.push(self.expr(a)?);
+        }
+        match &c.target {
+            Target::Script(ix) => Ok(self.call_fn(*ix, args, c.pos)?),
+            Target::Native(helper) => {
+                let tier = self.tier;
+                let found = tier
+                    .natives
+                    .get(&c.name, args.len())
+                    .and_then(|cands| choose(cands, &args));
+                match found {
+                    Some(n) => {
+                        self.track(c.pos)?;
+                        let by_ref = n.method && c.first_local.is_some();
+                        let r = if by_ref {
+                            let slot = c.first_local.unwrap_or_default();
+                            args[0] = std::mem::take(self.slot(slot));
+                            let r = self.native(n, &mut args, c);
+                            *self.slot(slot) = std::mem::take(&mut args[0]);
+                            r
+                        } else {
+                            self.native(n, &mut args, c)
+                        };
+                        let r = r.and_then(|v| {
+                            self.engine.ensure_data_size_within_limits(&v)?;
+                            if by_ref {
+                                let slot = c.first_local.unwrap_or_default();
+                                self.engine
+                                    .ensure_data_size_within_limits(self.stack_ref(slot))?;
+                            }
+                            Ok(v)
+                        });
+                        Ok(r.map_err(|e| at(e, c.pos))?)
+                    }
+                    None => self.through_rhai(helper, c, args),
+                }
+            }
+            Target::Rhai(helper) => self.through_rhai(helper, c, args),
+        }
+    }
+
+    pub(super) fn stack_ref(&self, s: usize) -> &Dynamic {
+        &self.stack[self.base + s]
+    }
+
+    fn through_rhai(&mut self, helper: &Helper, c: &Call, mut args: Vec<Dynamic>) -> R<Dynamic> {
+        if helper.this {
+            let slot = c.first_local.unwrap_or_default();
+            let mut this = std::mem::take(self.slot(slot));
+            let _ = args.remove(0);
+            let r = self.helper(helper, Some(&mut this), args, c.pos);
+            *self.slot(slot) = this;
+            Ok(r?)
+        } else {
+            Ok(self.helper(helper, None, args, c.pos)?)
+        }
+    }
+
+    fn native(
+        &mut self,
+        n: &super::natives::Native,
+        args: &mut [Dynamic],
+        c: &Call,
+    ) -> Result<Dynamic, Error> {
+        let mut refs: Vec<&mut Dynamic> = args.iter_mut().collect();
+        if n.context {
+            let mut global = self.engine.new_global_runtime_state();
+            global.lib.push(self.tier.lib.clone());
+            global.level = self.level;
+            let ctx =
+                rhai::NativeCallContext::from((self.engine, c.name.as_str(), None, &global, c.pos));
+            // A function it calls back counts in this context's own count.
+            super::super::LAST_OPS.with(|o| o.set(0));
+            let r = (n.func)(Some(ctx), &mut refs);
+            self.ops += super::super::LAST_OPS.with(std::cell::Cell::get);
+            r
+        } else {
+            (n.func)(None, &mut refs)
+        }
+    }
+
+    /// A call made by Rhai: one function of the helper script, `this`
+    /// bound if given; its errors put at `pos`, where the call is.
+    pub fn helper(
+        &mut self,
+        h: &Helper,
+        this: Option<&mut Dynamic>,
+        args: Vec<Dynamic>,
+        pos: Position,
+    ) -> Result<Dynamic, Error> {
+        self.helped = true;
+        let mut options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        if let Some(t) = this {
+            options = options.bind_this_ptr(t);
+        }
+        super::super::LAST_OPS.with(|o| o.set(0));
+        let r = self.engine.call_fn_with_options::<Dynamic>(
+            options,
+            &mut Scope::new(),
+            &self.tier.helpers,
+            &h.name,
+            args,
+        );
+        self.ops += super::super::LAST_OPS.with(std::cell::Cell::get);
+        r.map_err(|e| match *e {
+            // The helper's own frame is not the script's.
+            EvalAltResult::ErrorInFunctionCall(_, _, mut inner, _) => {
+                if let EvalAltResult::ErrorInFunctionCall(.., p) = &mut *inner {
+                    *p = pos;
+                } else {
+                    inner.set_position(pos);
+                }
+                inner
+            }
+            mut other => {
+                other.set_position(pos);
+                other.into()
+            }
+        })
+    }
+}

@@ -1,0 +1,160 @@
+//! The compiled form of a script function: Rhai's syntax tree with names
+//! resolved (locals to slots, calls to their targets), run by run.rs.
+
+use rhai::{Dynamic, Identifier, ImmutableString, Map, Position};
+
+/// A statement, with the position Rhai counts its operation at.
+pub(super) struct Stmt {
+    pub kind: StmtKind,
+    pub pos: Position,
+}
+
+pub(super) enum StmtKind {
+    Noop,
+    Expr(Expr),
+    /// A call as a statement: Rhai counts the statement, not the
+    /// expression.
+    Bare(Expr),
+    Let(usize, Expr),
+    /// `slot = value`, `lhs` the variable's position.
+    Assign(usize, Expr, Position),
+    /// `slot op= value`: the operator, its position, the variable's.
+    OpAssign(Box<OpAssign>),
+    If(Box<(Expr, Block, Block)>),
+    /// `while` (a guard) or `loop` (None).
+    While(Option<Expr>, Block),
+    /// `do { } while|until`: until when true.
+    Do(Block, Expr, bool),
+    For(Box<For>),
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Block(Block),
+}
+
+pub(super) struct OpAssign {
+    pub slot: usize,
+    pub op: Bin,
+    pub value: Expr,
+    pub op_pos: Position,
+    pub var_pos: Position,
+    /// The statement through Rhai, where the types have no fast path.
+    pub helper: Helper,
+}
+
+pub(super) struct For {
+    pub var: usize,
+    pub counter: Option<usize>,
+    pub var_pos: Position,
+    pub iter: Expr,
+    pub body: Block,
+}
+
+/// Statements in a scope of their own.
+pub(super) struct Block(pub Vec<Stmt>);
+
+pub(super) struct Expr {
+    pub kind: ExprKind,
+    pub pos: Position,
+}
+
+pub(super) enum ExprKind {
+    Const(Dynamic),
+    Local(usize),
+    Interp(Vec<Expr>),
+    Array(Vec<Expr>),
+    Map(Box<(Map, Vec<(Identifier, Expr)>)>),
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    /// A binary operator with a fast path for numbers, truth values and
+    /// text, and the call through Rhai for other types.
+    Binary(Box<(Bin, Expr, Expr, Helper)>),
+    /// `-x` or `!x`.
+    Unary(Box<(Un, Expr, Helper)>),
+    Call(Box<Call>),
+    /// `x[i]`, `x.name`, `x.f(...)` in a chain.
+    Chain(Box<Chain>),
+    Block(Block),
+    /// `log(text)` / `log_to(player, text)`: evaluated only when watched.
+    Log(Option<Box<Expr>>, Box<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bin {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Range,
+    RangeInclusive,
+    /// Any other operator: always through Rhai.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Un {
+    Neg,
+    Not,
+}
+
+pub(super) struct Call {
+    pub target: Target,
+    pub args: Vec<Expr>,
+    /// The first argument is this local (Rhai passes it by reference).
+    pub first_local: Option<usize>,
+    pub name: ImmutableString,
+    pub pos: Position,
+}
+
+pub(super) enum Target {
+    /// A compiled script function, by index.
+    Script(usize),
+    /// One of the API's functions (`Natives`), or Rhai when none fits.
+    Native(Helper),
+    /// Through Rhai: a function of its packages.
+    Rhai(Helper),
+}
+
+/// A call made through Rhai: a one-line function of the helper script.
+#[derive(Clone)]
+pub(super) struct Helper {
+    pub name: String,
+    /// Whether it binds `this` to the first value.
+    pub this: bool,
+}
+
+pub(super) struct Chain {
+    pub root: Root,
+    pub steps: Vec<Step>,
+}
+
+pub(super) enum Root {
+    Local(usize, Position),
+    Value(Expr),
+}
+
+pub(super) enum Step {
+    Index(Expr, Position),
+    /// `.name`: a map's field, or through Rhai.
+    Prop(ImmutableString, Position, Helper),
+    Method {
+        name: ImmutableString,
+        args: Vec<Expr>,
+        pos: Position,
+        helper: Helper,
+    },
+}
+
+/// A compiled function.
+pub(super) struct Func {
+    pub name: ImmutableString,
+    pub slots: usize,
+    pub body: Block,
+}
