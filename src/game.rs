@@ -54,7 +54,7 @@ impl Game {
 
     /// The script functions the compiled tier leaves to Rhai, and why
     /// (`check --compile`).
-    pub fn fallbacks(&self) -> Result<Vec<crate::Fallback>> {
+    pub fn fallbacks(&self) -> Result<Vec<crate::hooks::script::Fallback>> {
         Ok(Script::compile(&self.def.script.files)?.fallbacks())
     }
 

@@ -367,8 +367,8 @@ impl<'a> Lowering<'a> {
                 }
                 format!("{name}({})", all.join(", "))
             })?;
-            if self.natives.get(name, n).is_some() {
-                Target::Native(helper)
+            if let Some(ix) = self.natives.find(name, n) {
+                Target::Native(ix, helper)
             } else {
                 Target::Rhai(helper)
             }

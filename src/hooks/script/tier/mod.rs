@@ -122,7 +122,7 @@ impl Tier {
             }
         }
         let helpers = ast.clone_functions_only().merge(&helpers.0);
-        let fallbacks = list
+        let mut fallbacks: Vec<Fallback> = list
             .iter()
             .zip(&why)
             .filter(|((n, _), _)| !n.starts_with("anon$"))
@@ -134,6 +134,7 @@ impl Tier {
                 })
             })
             .collect();
+        fallbacks.sort_by(|a, b| (&a.name, a.arity).cmp(&(&b.name, b.arity)));
         Tier {
             fns,
             index,
@@ -156,8 +157,15 @@ impl Tier {
         let &ix = self.index.get(&(hook.to_string(), args.len()))?;
         self.fns[ix].as_ref()?;
         let mut run = run::Run::new(self, engine);
-        let r = run.call_fn(ix, args, Position::NONE);
-        let ops = (!run.helped).then_some(run.ops);
+        let r = run
+            .call_fn(ix, args.into_iter().collect(), Position::NONE)
+            // As `call_fn` does, the hook's own frame is not in the chain.
+            .map_err(|e| match *e {
+                EvalAltResult::ErrorInFunctionCall(name, _, inner, _) if name == hook => inner,
+                other => other.into(),
+            });
+        // Rhai's progress callback never sees the operation past the limit.
+        let ops = (!run.helped).then_some(run.ops.min(crate::hooks::script::MAX_OPERATIONS));
         Some((r, ops))
     }
 

@@ -29,14 +29,19 @@ pub(crate) struct Native {
 /// The API's functions by name and arity, in registration order.
 #[derive(Default)]
 pub(crate) struct Natives {
-    by_name: HashMap<(String, usize), Vec<Native>>,
+    by_name: HashMap<(String, usize), usize>,
+    lists: Vec<Vec<Native>>,
 }
 
 impl Natives {
-    pub fn get(&self, name: &str, arity: usize) -> Option<&[Native]> {
-        self.by_name
-            .get(&(name.to_string(), arity))
-            .map(Vec::as_slice)
+    /// The overloads of `name` with `arity` parameters, by index (a call
+    /// site binds it once, as it is compiled).
+    pub fn find(&self, name: &str, arity: usize) -> Option<usize> {
+        self.by_name.get(&(name.to_string(), arity)).copied()
+    }
+
+    pub fn list(&self, ix: usize) -> &[Native] {
+        &self.lists[ix]
     }
 }
 
@@ -83,11 +88,16 @@ impl Api<'_> {
                 }
             })
             .collect();
-        let list = self
+        let n = self.natives.lists.len();
+        let ix = *self
             .natives
             .by_name
             .entry((name.to_string(), N))
-            .or_default();
+            .or_insert(n);
+        if ix == n {
+            self.natives.lists.push(Vec::new());
+        }
+        let list = &mut self.natives.lists[ix];
         // A later registration of the same types replaces the earlier one.
         list.retain(|n: &Native| n.types != types);
         list.push(Native {

@@ -32,6 +32,9 @@ impl From<Error> for Flow {
 
 type R<T> = Result<T, Flow>;
 
+/// A call's arguments (held inline: most calls take a few).
+pub(super) type Args = rhai::FnArgsVec<Dynamic>;
+
 pub(super) struct Run<'a> {
     pub tier: &'a Tier,
     pub engine: &'a Engine,
@@ -92,26 +95,17 @@ impl<'a> Run<'a> {
     }
 
     /// Call compiled function `ix` as Rhai calls a script function.
-    pub fn call_fn(
-        &mut self,
-        ix: usize,
-        args: Vec<Dynamic>,
-        pos: Position,
-    ) -> Result<Dynamic, Error> {
+    pub fn call_fn(&mut self, ix: usize, args: Args, pos: Position) -> Result<Dynamic, Error> {
         self.level += 1;
         let r = self.call_fn_inner(ix, args, pos);
         self.level -= 1;
         r
     }
 
-    fn call_fn_inner(
-        &mut self,
-        ix: usize,
-        args: Vec<Dynamic>,
-        pos: Position,
-    ) -> Result<Dynamic, Error> {
+    fn call_fn_inner(&mut self, ix: usize, args: Args, pos: Position) -> Result<Dynamic, Error> {
         self.track(pos)?;
-        if self.level > MAX_CALL_LEVELS {
+        // The hook runs at Rhai's level 0 (`call_fn` does not count it).
+        if self.level > MAX_CALL_LEVELS + 1 {
             return Err(EvalAltResult::ErrorStackOverflow(pos).into());
         }
         let tier = self.tier;
@@ -387,7 +381,8 @@ impl<'a> Run<'a> {
     }
 
     fn interp(&mut self, parts: &[Expr]) -> R<Dynamic> {
-        let mut out = String::new();
+        let mut text = ImmutableString::new();
+        let out = text.make_mut();
         for p in parts {
             let v = self.expr(p)?;
             if v.is_string() {
@@ -408,7 +403,7 @@ impl<'a> Run<'a> {
             }
             self.within((0, 0, out.len()), p.pos)?;
         }
-        Ok(out.into())
+        Ok(text.into())
     }
 
     /// A value as an interpolation writes it, through Rhai.
@@ -439,18 +434,15 @@ impl<'a> Run<'a> {
     }
 
     fn call(&mut self, c: &Call) -> R<Dynamic> {
-        let mut args = Vec::with_capacity(c.args.len());
+        let mut args = Args::new();
         for a in &c.args {
             args.push(self.expr(a)?);
         }
         match &c.target {
             Target::Script(ix) => Ok(self.call_fn(*ix, args, c.pos)?),
-            Target::Native(helper) => {
+            Target::Native(ix, helper) => {
                 let tier = self.tier;
-                let found = tier
-                    .natives
-                    .get(&c.name, args.len())
-                    .and_then(|cands| choose(cands, &args));
+                let found = choose(tier.natives.list(*ix), &args);
                 match found {
                     Some(n) => {
                         self.track(c.pos)?;
@@ -486,7 +478,8 @@ impl<'a> Run<'a> {
         &self.stack[self.base + s]
     }
 
-    fn through_rhai(&mut self, helper: &Helper, c: &Call, mut args: Vec<Dynamic>) -> R<Dynamic> {
+    fn through_rhai(&mut self, helper: &Helper, c: &Call, args: Args) -> R<Dynamic> {
+        let mut args = args.into_vec();
         if helper.this {
             let slot = c.first_local.unwrap_or_default();
             let mut this = std::mem::take(self.slot(slot));
@@ -509,7 +502,7 @@ impl<'a> Run<'a> {
         if n.context {
             let mut global = self.engine.new_global_runtime_state();
             global.lib.push(self.tier.lib.clone());
-            global.level = self.level;
+            global.level = self.level.saturating_sub(1);
             let ctx =
                 rhai::NativeCallContext::from((self.engine, c.name.as_str(), None, &global, c.pos));
             // A function it calls back counts in this context's own count.

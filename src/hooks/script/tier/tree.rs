@@ -116,8 +116,9 @@ pub(super) struct Call {
 pub(super) enum Target {
     /// A compiled script function, by index.
     Script(usize),
-    /// One of the API's functions (`Natives`), or Rhai when none fits.
-    Native(Helper),
+    /// One of the API's functions (its overloads in `Natives`), or Rhai
+    /// when none fits.
+    Native(usize, Helper),
     /// Through Rhai: a function of its packages.
     Rhai(Helper),
 }

@@ -1,0 +1,238 @@
+//! The compiled tier (src/hooks/script/tier) against Rhai. `Compile::Check`
+//! runs every hook both ways from the same state and fails on the first
+//! difference in result or error (text and position), reads and writes,
+//! events, the state after, or the operations counted; these tests play
+//! every shipped, example, reference and test game that way, and scripts
+//! written to fail in each way a hook can.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use tabula::bot::{Bot, RandomBot};
+use tabula::{Build, Compile, Game, Settings, State};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every game file: the shipped games, the examples', the reference
+/// games and the test games.
+fn every_game() -> Vec<(PathBuf, PathBuf)> {
+    let mut dirs = vec![
+        root().join("games"),
+        root().join("tests/reference/games"),
+        root().join("tests/games"),
+    ];
+    for e in std::fs::read_dir(root().join("examples")).unwrap() {
+        let g = e.unwrap().path().join("games");
+        if g.is_dir() {
+            dirs.push(g);
+        }
+    }
+    let mut out = Vec::new();
+    for d in dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .collect();
+        files.sort();
+        out.extend(files.into_iter().map(|f| (f, d.clone())));
+    }
+    out
+}
+
+fn load(path: &Path, dir: &Path, variants: Vec<String>, memo: bool, compile: Compile) -> Game {
+    let settings = Settings {
+        variants,
+        sets: Vec::new(),
+    };
+    Game::load_path(path, dir, &settings, Build { memo, compile })
+        .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.render(false)))
+}
+
+/// A random game, watched or quiet; the first error (a difference the
+/// check found, or the game's own), if any.
+fn play(game: &Game, seed: u64, quiet: bool) -> Result<String, String> {
+    let mut st = if quiet {
+        State::new_quiet(game, seed)
+    } else {
+        State::new(game, seed).map(|(s, _)| s)
+    }
+    .map_err(|e| e.render(false))?;
+    let mut bot = RandomBot::new(seed ^ 0x5EED);
+    let mut n = 0;
+    while let Some(p) = st.first_waiting() {
+        let Some(c) = bot.choose(game, &st, p) else {
+            return Err("the bot found no move".into());
+        };
+        st.apply_unchecked(game, p, c)
+            .map_err(|e| e.render(false))?;
+        n += 1;
+        if n > 20_000 {
+            break;
+        }
+    }
+    Ok(serde_json::to_string(&tabula::view::view(game, &st, None)).unwrap())
+}
+
+#[test]
+fn every_game_and_variant_runs_compiled_as_rhai_runs_it() {
+    let mut games = 0;
+    for (path, dir) in every_game() {
+        let base = load(&path, &dir, vec![], false, Compile::Check);
+        let mut runs = vec![vec![]];
+        runs.extend(base.def().variants.iter().map(|v| vec![v.id.clone()]));
+        for variants in runs {
+            for (memo, quiet) in [(false, false), (true, true)] {
+                let game = load(&path, &dir, variants.clone(), memo, Compile::Check);
+                for seed in 0..25 {
+                    if let Err(e) = play(&game, seed, quiet) {
+                        // A difference is an error of its own words; a
+                        // game's own error must be the same both ways.
+                        assert!(
+                            !e.contains("differs from Rhai"),
+                            "{} {variants:?} seed {seed}: {e}",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+        games += 1;
+    }
+    assert!(games >= 19, "only {games} games found");
+}
+
+/// The check itself can fail: with every hook compiled, the compiled run
+/// and the interpreted one agree; and the same games, seeds and bots give
+/// the same final views compiled and not.
+#[test]
+fn a_game_plays_the_same_compiled_and_not() {
+    for (path, dir) in every_game() {
+        let on = load(&path, &dir, vec![], false, Compile::On);
+        let off = load(&path, &dir, vec![], false, Compile::Off);
+        for seed in 0..10 {
+            assert_eq!(
+                play(&on, seed, false),
+                play(&off, seed, false),
+                "{} seed {seed}",
+                path.display()
+            );
+        }
+    }
+}
+
+const YAML: &str = "id: failing
+name: Failing
+players: [{id: a, name: A}, {id: b, name: B}]
+params:
+  case: {default: 0, min: 0, max: 40}
+vars:
+  v: {name: V, start: 0}
+flow:
+  turns: rotate
+  turn:
+    - hook: step
+script: ../scripts/failing.rhai
+";
+
+/// Each case fails (or not) in its own way; the check compares the two
+/// errors' texts and positions.
+const SCRIPT: &str = r#"
+fn helper(x) { if x > 2 { x / (x - x) } else { helper(x + 1) } }
+fn deep(n) { deep(n + 1) }
+fn step() {
+    let c = param("case");
+    let xs = [1, 2, 3];
+    let m = #{a: 1, b: "two"};
+    let s = "text";
+    if c == 0 { end_game("a", "fine"); }
+    if c == 1 { let y = 9223372036854775807; y + 1; }
+    if c == 2 { 1 / 0; }
+    if c == 3 { xs[7]; }
+    if c == 4 { xs[-9]; }
+    if c == 5 { no_such_function(1, 2); }
+    if c == 6 { let one = 1; if one { } }
+    if c == 7 { helper(0); }
+    if c == 8 { deep(0); }
+    if c == 9 { loop { } }
+    if c == 10 { let n = 0; while true { n += 1; } }
+    if c == 11 { stat("nobody", "x"); }
+    if c == 12 { get_var("missing"); }
+    if c == 13 { s + 1; `${m}`; m.c.d; }
+    if c == 14 { let big = "x"; loop { big += big; } }
+    if c == 15 { let l = []; loop { l.push(1); } }
+    if c == 16 { xs.nothing(); }
+    if c == 17 { -(-9223372036854775807 - 1); }
+    if c == 18 { m.b + m.a; }
+    if c == 19 { for x in m { } }
+    if c == 20 { !5; }
+    if c == 21 { let t = `${xs} ${m} ${()} ${'c'} ${true}`; log(t); set_var("v", t.len()); }
+    if c == 22 { let k = 0; for (x, i) in xs { k += x * i; } set_var("v", k); end_game("b"); }
+    if c == 23 { set_var("v", xs.len() + m.len() + s.len()); end_game(); }
+    if c == 24 { ask("a", "pick", [1, 2], "missing_hook"); }
+    if c == 25 { let i = 0; do { i += 1; } until i > 5; set_var("v", i); end_game(); }
+    if c == 26 { set_var("v", xs.contains(2) + 0); }
+    if c == 27 { set_var("v", 5 % 0); }
+    if c == 28 { set_var("v", if xs.contains(4) { 1 } else { 2 }); end_game(); }
+    if c == 29 { let n = 0; for i in 0..10 { if i == 3 { continue; } if i == 6 { break; } n += i; } set_var("v", n); end_game(); }
+    if c == 30 { set_var("v", parse_int("12") + "3".len()); end_game(); }
+    add_var("v", 1);
+}
+"#;
+
+#[test]
+fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
+    let (_tmp, path) = common::game_folder("failing", YAML, SCRIPT);
+    let dir = path.parent().unwrap().to_path_buf();
+    let mut failed = 0;
+    for case in 0..=30 {
+        let settings = Settings {
+            variants: vec![],
+            sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
+        };
+        let load = |compile| {
+            Game::load_path(
+                &path,
+                &dir,
+                &settings,
+                Build {
+                    memo: false,
+                    compile,
+                },
+            )
+            .unwrap()
+        };
+        let (check, off) = (load(Compile::Check), load(Compile::Off));
+        let checked = play(&check, 1, false);
+        if let Err(e) = &checked {
+            assert!(!e.contains("differs from Rhai"), "case {case}: {e}");
+            failed += 1;
+        }
+        assert_eq!(checked, play(&off, 1, false), "case {case}");
+    }
+    // The cases that throw do throw (the check compares their errors).
+    assert!(failed >= 18, "only {failed} cases failed");
+}
+
+/// `check --compile` names what runs in Rhai and why.
+#[test]
+fn fallbacks_are_listed_with_their_reasons() {
+    let script = "fn step() { switch 1 { 1 => end_game(), _ => () } }\nfn other() { step() }\n";
+    let yaml = YAML.replace("failing", "fallback");
+    let (_tmp, game) = common::load_folder("fallback", &yaml, script);
+    let list = game.fallbacks().unwrap();
+    let text: Vec<String> = list
+        .iter()
+        .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
+        .collect();
+    assert_eq!(
+        text,
+        [
+            "other/0: calls `step`, which runs in Rhai",
+            "step/0: uses `switch`"
+        ],
+    );
+}
