@@ -47,7 +47,19 @@ impl Run<'_> {
             }
             vals.push(v);
         }
+        // A literal root is read where it is, not copied (fold.rs).
+        let literal = match &c.root {
+            Root::Value(Expr {
+                kind: ExprKind::Const(v),
+                pos,
+            }) => {
+                self.track(*pos)?;
+                Some(v)
+            }
+            _ => None,
+        };
         let (mut value, root) = match &c.root {
+            _ if literal.is_some() => (Dynamic::UNIT, None),
             Root::Local(s, p) => {
                 self.track(*p)?;
                 (Dynamic::UNIT, Some(*s))
@@ -59,12 +71,14 @@ impl Run<'_> {
             // The first step works on the variable itself (a method may
             // change it); later ones on the value the step before gave.
             let on_var = if i == 0 { root } else { None };
+            let on_literal = if i == 0 { literal } else { None };
             value = match step {
                 Step::Index(_, pos) => {
                     let k = args.into_iter().next().unwrap_or_default();
-                    let target = match on_var {
-                        Some(s) => self.stack_ref(s),
-                        None => &value,
+                    let target = match (on_var, on_literal) {
+                        (Some(s), _) => self.stack_ref(s),
+                        (_, Some(v)) => v,
+                        _ => &value,
                     };
                     match index_fast(target, &k, *pos) {
                         Some(r) => r?,
@@ -79,9 +93,10 @@ impl Run<'_> {
                     }
                 }
                 Step::Prop(name, pos, helper) => {
-                    let target = match on_var {
-                        Some(s) => self.stack_ref(s),
-                        None => &value,
+                    let target = match (on_var, on_literal) {
+                        (Some(s), _) => self.stack_ref(s),
+                        (_, Some(v)) => v,
+                        _ => &value,
                     };
                     let field = target
                         .read_lock::<Map>()
@@ -97,9 +112,10 @@ impl Run<'_> {
                 Step::Method {
                     name, pos, helper, ..
                 } => {
-                    let mut this = match on_var {
-                        Some(s) => std::mem::take(self.slot(s)),
-                        None => std::mem::take(&mut value),
+                    let mut this = match (on_var, on_literal) {
+                        (Some(s), _) => std::mem::take(self.slot(s)),
+                        (_, Some(v)) => v.clone(),
+                        _ => std::mem::take(&mut value),
                     };
                     let r = match method_fast(name, &mut this, &args, *pos) {
                         Some(r) => r,

@@ -55,7 +55,8 @@ impl<'a> Lowering<'a> {
         for p in params {
             self.declare(p.clone(), false);
         }
-        let body = self.stmts(body)?;
+        let mut body = self.stmts(body)?;
+        super::fold::fold(&mut body);
         Ok((
             Func {
                 name: name.into(),

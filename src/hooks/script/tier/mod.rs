@@ -8,6 +8,7 @@
 
 mod builtins;
 mod chain;
+mod fold;
 mod lower;
 pub(crate) mod natives;
 mod run;

@@ -47,6 +47,38 @@ pub(super) struct Run<'a> {
     pub helped: bool,
 }
 
+thread_local! {
+    /// The text an interpolation is being built in (kept: no allocation
+    /// per interpolation).
+    static TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    /// Short texts interpolations made before, as Rhai's interner keeps
+    /// them: `s${i}` builds the same few names again and again.
+    static INTERNED: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, ImmutableString>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// The texts kept, and the longest one kept.
+const MAX_INTERNED: usize = 4096;
+const MAX_INTERNED_LEN: usize = 64;
+
+/// `text` as a Rhai string, the one made before if there is one.
+fn interned(text: &str) -> ImmutableString {
+    if text.len() > MAX_INTERNED_LEN {
+        return text.into();
+    }
+    INTERNED.with(|m| {
+        let mut m = m.borrow_mut();
+        if let Some(s) = m.get(text) {
+            return s.clone();
+        }
+        let s = ImmutableString::from(text);
+        if m.len() < MAX_INTERNED {
+            m.insert(text.into(), s.clone());
+        }
+        s
+    })
+}
+
 /// `err` at `pos` unless it has a position.
 fn at(mut err: Error, pos: Position) -> Error {
     if err.position().is_none() {
@@ -164,6 +196,10 @@ impl<'a> Run<'a> {
             StmtKind::Expr(e) => self.expr(e),
             StmtKind::Bare(e) => self.value(e),
             StmtKind::Block(b) => self.block(b),
+            StmtKind::Counted(pos) => {
+                self.track(*pos)?;
+                Ok(Dynamic::UNIT)
+            }
             StmtKind::Let(slot, e) => {
                 let v = self.expr(e)?;
                 *self.slot(*slot) = v;
@@ -240,22 +276,36 @@ impl<'a> Run<'a> {
     }
 
     fn for_loop(&mut self, f: &For, pos: Position) -> R<Dynamic> {
+        // A literal list is read where it is (Rhai copies it first).
+        if let ExprKind::Const(v) = &f.iter.kind
+            && let Some(list) = v.read_lock::<Array>()
+        {
+            self.track(f.iter.pos)?;
+            return self.for_items(f, pos, list.iter().cloned());
+        }
         let iter = self.expr(&f.iter)?;
-        let items: Box<dyn Iterator<Item = Dynamic>> =
-            if let Some(r) = iter.clone().try_cast::<std::ops::Range<i64>>() {
-                Box::new(r.map(Dynamic::from_int))
-            } else if let Some(r) = iter.clone().try_cast::<std::ops::RangeInclusive<i64>>() {
-                Box::new(r.map(Dynamic::from_int))
-            } else if iter.is_array() {
-                Box::new(iter.cast::<Array>().into_iter())
-            } else if iter.is_string() {
-                let s = iter.cast::<ImmutableString>();
-                let chars: Vec<Dynamic> = s.chars().map(Dynamic::from).collect();
-                Box::new(chars.into_iter())
-            } else {
-                return Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into()));
-            };
-        let _ = pos;
+        if iter.is::<std::ops::Range<i64>>() {
+            let r = iter.cast::<std::ops::Range<i64>>();
+            self.for_items(f, pos, r.map(Dynamic::from_int))
+        } else if iter.is::<std::ops::RangeInclusive<i64>>() {
+            let r = iter.cast::<std::ops::RangeInclusive<i64>>();
+            self.for_items(f, pos, r.map(Dynamic::from_int))
+        } else if iter.is_array() {
+            self.for_items(f, pos, iter.cast::<Array>().into_iter())
+        } else if iter.is_string() {
+            let s = iter.cast::<ImmutableString>();
+            self.for_items(f, pos, s.chars().map(Dynamic::from))
+        } else {
+            Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into()))
+        }
+    }
+
+    fn for_items(
+        &mut self,
+        f: &For,
+        pos: Position,
+        items: impl Iterator<Item = Dynamic>,
+    ) -> R<Dynamic> {
         let mut index: i64 = -1;
         for v in items {
             if f.body.0.is_empty() {
@@ -381,8 +431,15 @@ impl<'a> Run<'a> {
     }
 
     fn interp(&mut self, parts: &[Expr]) -> R<Dynamic> {
-        let mut text = ImmutableString::new();
-        let out = text.make_mut();
+        let mut out = TEXT.with(|t| std::mem::take(&mut *t.borrow_mut()));
+        out.clear();
+        let r = self.interp_into(parts, &mut out);
+        let text = r.map(|()| interned(&out));
+        TEXT.with(|t| *t.borrow_mut() = out);
+        Ok(text?.into())
+    }
+
+    fn interp_into(&mut self, parts: &[Expr], out: &mut String) -> R<()> {
         for p in parts {
             let v = self.expr(p)?;
             if v.is_string() {
@@ -391,7 +448,7 @@ impl<'a> Run<'a> {
                 // Rhai calls `to_string`, a native call.
                 self.track(p.pos)?;
                 if let Ok(i) = v.as_int() {
-                    out.push_str(&i.to_string());
+                    let _ = std::fmt::Write::write_fmt(out, format_args!("{i}"));
                 } else if let Ok(b) = v.as_bool() {
                     out.push_str(if b { "true" } else { "false" });
                 } else if let Ok(c) = v.as_char() {
@@ -403,7 +460,7 @@ impl<'a> Run<'a> {
             }
             self.within((0, 0, out.len()), p.pos)?;
         }
-        Ok(text.into())
+        Ok(())
     }
 
     /// A value as an interpolation writes it, through Rhai.

@@ -16,6 +16,8 @@ pub(super) enum StmtKind {
     /// expression.
     Bare(Expr),
     Let(usize, Expr),
+    /// A declaration folded away (fold.rs): only its literal's operation.
+    Counted(Position),
     /// `slot = value`, `lhs` the variable's position.
     Assign(usize, Expr, Position),
     /// `slot op= value`: the operator, its position, the variable's.

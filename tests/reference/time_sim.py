@@ -1,0 +1,103 @@
+"""Random-bot games per second, one thread: OpenSpiel's C++ games and bots
+(`pyspiel.evaluate_bots` with `pyspiel.make_uniform_random_bot`) against
+`tabula sim GAME --jobs 1` compiled and with `--no-compile`, in one run.
+
+    python3 tests/reference/time_sim.py target/release/tabula > tests/reference/sim_timing.json
+
+Each figure is the median of three runs. CI reads none of this: the JSON
+is committed data beside the script that made it.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import pyspiel
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REF = os.path.join(ROOT, "tests", "reference", "games")
+EX = os.path.join(ROOT, "examples")
+
+# tabula file, its --set flags, OpenSpiel's game string, games per run.
+GAMES = [
+    ("kuhn-poker", os.path.join(REF, "kuhn-poker.yaml"), [], "kuhn_poker(players=2)", 20000),
+    ("leduc-poker", os.path.join(REF, "leduc-poker.yaml"), [], "leduc_poker(players=2)", 20000),
+    ("blotto", os.path.join(REF, "blotto.yaml"), [], "blotto(players=2,coins=4,fields=3)", 20000),
+    (
+        "goofspiel-13",
+        os.path.join(EX, "goofspiel", "games", "goofspiel.yaml"),
+        ["--set", "points_order=descending"],
+        "goofspiel(players=2,num_cards=13,points_order=descending)",
+        5000,
+    ),
+    ("tic-tac-toe", os.path.join(REF, "tic-tac-toe.yaml"), [], "tic_tac_toe", 10000),
+    (
+        "liars-dice",
+        os.path.join(REF, "liars-dice.yaml"),
+        [],
+        "liars_dice(players=2,numdice=1,dice_sides=6,bidding_rule=reset-face)",
+        20000,
+    ),
+    (
+        "oshi-zumo",
+        os.path.join(EX, "oshi-zumo", "games", "oshi-zumo.yaml"),
+        [],
+        "oshi_zumo(coins=50,size=3,horizon=1000,min_bid=0)",
+        5000,
+    ),
+    ("pig", os.path.join(REF, "pig.yaml"), [], "pig(players=2,winscore=10,horizon=20,diceoutcomes=6)", 20000),
+]
+
+
+def openspiel_rate(game_string, n):
+    game = pyspiel.load_game(game_string)
+    bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(game.num_players())]
+    start = time.perf_counter()
+    for _ in range(n):
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, 42)
+    return n / (time.perf_counter() - start)
+
+
+def tabula_rate(tabula, path, sets, n, extra):
+    out = subprocess.run(
+        [tabula, "sim", path, "--games", str(n), "--jobs", "1", *sets, *extra],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for line in out.stdout.splitlines():
+        if "games/s" in line:
+            return float(line.split("(")[1].split(" games/s")[0])
+    raise RuntimeError(out.stdout + out.stderr)
+
+
+def main():
+    tabula = sys.argv[1]
+    report = {
+        "_about": {
+            "generator": "tests/reference/time_sim.py",
+            "open_spiel": getattr(pyspiel, "__version__", "?"),
+            "doc": "random-bot games per second, one thread, median of 3, same run",
+        }
+    }
+    for name, path, sets, gs, n in GAMES:
+        rows = {"openspiel_cpp": [], "tabula": [], "tabula_no_compile": []}
+        for _ in range(3):
+            rows["openspiel_cpp"].append(openspiel_rate(gs, n))
+            rows["tabula"].append(tabula_rate(tabula, path, sets, n, []))
+            rows["tabula_no_compile"].append(tabula_rate(tabula, path, sets, n, ["--no-compile"]))
+        med = {k: statistics.median(v) for k, v in rows.items()}
+        med["ratio"] = med["tabula"] / med["openspiel_cpp"]
+        med["ratio_no_compile"] = med["tabula_no_compile"] / med["openspiel_cpp"]
+        report[name] = {k: round(v, 3) for k, v in med.items()}
+        print(name, report[name], file=sys.stderr)
+    ratios = [v["ratio"] for k, v in report.items() if not k.startswith("_")]
+    report["_about"]["geometric_mean_ratio"] = round(statistics.geometric_mean(ratios), 3)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
