@@ -68,7 +68,7 @@ def tabula_rate(tabula, path, sets, n, extra):
         text=True,
         check=True,
     )
-    for line in out.stdout.splitlines():
+    for line in (out.stdout + out.stderr).splitlines():
         if "games/s" in line:
             return float(line.split("(")[1].split(" games/s")[0])
     raise RuntimeError(out.stdout + out.stderr)
@@ -96,6 +96,8 @@ def main():
         print(name, report[name], file=sys.stderr)
     ratios = [v["ratio"] for k, v in report.items() if not k.startswith("_")]
     report["_about"]["geometric_mean_ratio"] = round(statistics.geometric_mean(ratios), 3)
+    plain = [v["ratio_no_compile"] for k, v in report.items() if not k.startswith("_")]
+    report["_about"]["geometric_mean_ratio_no_compile"] = round(statistics.geometric_mean(plain), 3)
     print(json.dumps(report, indent=2))
 
 
