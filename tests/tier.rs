@@ -179,6 +179,14 @@ fn step() {
     if c == 28 { set_var("v", if xs.contains(4) { 1 } else { 2 }); end_game(); }
     if c == 29 { let n = 0; for i in 0..10 { if i == 3 { continue; } if i == 6 { break; } n += i; } set_var("v", n); end_game(); }
     if c == 30 { set_var("v", parse_int("12") + "3".len()); end_game(); }
+    if c == 31 { xs[1] = 5; xs[-1] = 7; set_var("v", xs[1] + xs[2]); end_game(); }
+    if c == 32 { xs[9] = 1; }
+    if c == 33 { m.c = 3; m["d"] = 4; set_var("v", m.c + m.d); end_game(); }
+    if c == 34 { xs[0] += 10; m.a *= 6; set_var("v", xs[0] + m.a); end_game(); }
+    if c == 35 { xs[0] += "x"; }
+    if c == 36 { xs[0] = 9223372036854775807; xs[0] += 1; }
+    if c == 37 { m.zz += 1; }
+    if c == 38 { let i = 0; while i < 3 { xs[i] = i * i; i += 1; } set_var("v", xs[2]); end_game(); }
     add_var("v", 1);
 }
 "#;
@@ -188,7 +196,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     let (_tmp, path) = common::game_folder("failing", YAML, SCRIPT);
     let dir = path.parent().unwrap().to_path_buf();
     let mut failed = 0;
-    for case in 0..=30 {
+    for case in 0..=38 {
         let settings = Settings {
             variants: vec![],
             sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],

@@ -1,6 +1,6 @@
 //! A dot and index chain (`a.b[c].d(e)`) run as Rhai runs it.
 
-use rhai::{Dynamic, Map, Position};
+use rhai::{Array, Dynamic, EvalAltResult, Map, Position};
 
 use super::builtins::{index_fast, method_fast};
 use super::run::{Flow, Run};
@@ -130,4 +130,104 @@ impl Run<'_> {
         }
         Ok(value)
     }
+
+    /// `x[k] (op)= v`, `x.name (op)= v`: Rhai's order (the value, the
+    /// key, the variable, the part) and its operations.
+    pub(super) fn set_part(&mut self, x: &SetPart) -> R<()> {
+        let v = self.expr(&x.value)?;
+        let (k, k_pos) = match &x.key {
+            Key::Prop(name) => (Dynamic::from(name.clone()), x.var_pos),
+            Key::Index(Expr {
+                kind: ExprKind::Const(k),
+                pos,
+            }) => (k.clone(), *pos),
+            Key::Index(e) => {
+                self.track(e.pos)?;
+                (self.expr(e)?, e.pos)
+            }
+        };
+        self.track(x.var_pos)?;
+        self.track(Position::NONE)?;
+        let mut this = std::mem::take(self.slot(x.slot));
+        let r = match set_fast(&mut this, &k, x.op, v.clone(), k_pos, x.op_pos) {
+            Some(r) => r,
+            None => {
+                let args = match x.key {
+                    Key::Prop(_) => vec![v],
+                    Key::Index(_) => vec![k, v],
+                };
+                self.helper(&x.helper, Some(&mut this), args, x.op_pos)
+                    .map(|_| ())
+            }
+        };
+        *self.slot(x.slot) = this;
+        Ok(r?)
+    }
+}
+
+/// A list's item by number or a map's field by text set or changed in
+/// place, as Rhai does (a negative number counts from the end; a missing
+/// field is added); None for what Rhai decides.
+fn set_fast(
+    this: &mut Dynamic,
+    k: &Dynamic,
+    op: Option<Bin>,
+    v: Dynamic,
+    k_pos: Position,
+    op_pos: Position,
+) -> Option<Result<(), Box<EvalAltResult>>> {
+    let apply = |item: &mut Dynamic| -> Option<Result<(), Box<EvalAltResult>>> {
+        match op {
+            None => *item = v.clone(),
+            Some(bin) => {
+                let (a, b) = (item.as_int().ok()?, v.as_int().ok()?);
+                match super::builtins::int_op(bin, a, b)? {
+                    Ok(r) => *item = r,
+                    Err(mut e) => {
+                        e.set_position(op_pos);
+                        return Some(Err(e));
+                    }
+                }
+            }
+        }
+        Some(Ok(()))
+    };
+    if let (Some(mut a), Ok(i)) = (this.write_lock::<Array>(), k.as_int()) {
+        let len = a.len() as i64;
+        let at = if i < 0 { len + i } else { i };
+        if at < 0 || at >= len {
+            return Some(Err(
+                EvalAltResult::ErrorArrayBounds(a.len(), i, k_pos).into()
+            ));
+        }
+        let item = &mut a[at as usize];
+        return apply(item).map(|r| r.and_then(|()| within(item, op_pos)));
+    }
+    if this.is_map() && k.is_string() {
+        let key = k.read_lock::<rhai::ImmutableString>()?.clone();
+        let mut m = this.write_lock::<Map>()?;
+        if op.is_some() && !m.contains_key(key.as_str()) {
+            return None;
+        }
+        let item = m.entry(key.as_str().into()).or_default();
+        let r = apply(item);
+        drop(m);
+        return r.map(|r| r.and_then(|()| within(this, op_pos)));
+    }
+    None
+}
+
+/// Rhai's size limits on a value just changed.
+fn within(v: &Dynamic, pos: Position) -> Result<(), Box<EvalAltResult>> {
+    let (a, m, s) = super::builtins::sizes_of(v);
+    let what = if s > crate::hooks::script::MAX_STRING {
+        "Length of string"
+    } else if a > crate::hooks::script::MAX_ARRAY {
+        "Size of array/BLOB"
+    } else if m > crate::hooks::script::MAX_MAP {
+        "Size of object map"
+    } else {
+        return Ok(());
+    };
+    Err(EvalAltResult::ErrorDataTooLarge(what.into(), pos).into())
 }

@@ -55,6 +55,13 @@ fn scan_stmt(s: &Stmt, lets: &mut HashMap<usize, Option<Dynamic>>, changed: &mut
             changed.insert(x.slot);
             scan_expr(&x.value, changed);
         }
+        StmtKind::SetPart(x) => {
+            changed.insert(x.slot);
+            scan_expr(&x.value, changed);
+            if let Key::Index(k) = &x.key {
+                scan_expr(k, changed);
+            }
+        }
         StmtKind::If(x) => {
             scan_expr(&x.0, changed);
             scan_block(&x.1, lets, changed);
@@ -157,6 +164,12 @@ fn rewrite_stmt(s: &mut Stmt, consts: &HashMap<usize, Dynamic>) {
             rewrite_expr(e, consts)
         }
         StmtKind::OpAssign(x) => rewrite_expr(&mut x.value, consts),
+        StmtKind::SetPart(x) => {
+            rewrite_expr(&mut x.value, consts);
+            if let Key::Index(k) = &mut x.key {
+                rewrite_expr(k, consts);
+            }
+        }
         StmtKind::If(x) => {
             rewrite_expr(&mut x.0, consts);
             rewrite_block(&mut x.1, consts);

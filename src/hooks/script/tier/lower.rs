@@ -181,8 +181,11 @@ impl<'a> Lowering<'a> {
         lhs: &RExpr,
         rhs: &RExpr,
     ) -> Result<StmtKind, Refusal> {
+        if matches!(lhs, RExpr::Index(..) | RExpr::Dot(..)) {
+            return self.set_part(op, lhs, rhs);
+        }
         let RExpr::Variable(v, _, var_pos) = lhs else {
-            return Err("assigns to a part of a value (`x[i] = ...` or `x.f = ...`)".into());
+            return Err("assigns to an expression the tier does not compile".into());
         };
         if !v.2.is_empty() {
             return Err("assigns to a module's variable".into());
@@ -210,6 +213,67 @@ impl<'a> Lowering<'a> {
                 })))
             }
         }
+    }
+
+    /// `x[i] = v`, `x.f = v` and their `op=` forms, on a variable.
+    fn set_part(
+        &mut self,
+        op: &rhai::OpAssignment,
+        lhs: &RExpr,
+        rhs: &RExpr,
+    ) -> Result<StmtKind, Refusal> {
+        let refuse = || "assigns into a part of a part of a value (`x[i][j] = ...`)".to_string();
+        let (root, rest, dot, flags) = parts(lhs);
+        if flags.contains(ASTFlags::NEGATED) {
+            return Err("uses `?.` or `?[`".into());
+        }
+        let RExpr::Variable(v, _, var_pos) = root else {
+            return Err("assigns into a part of an expression".into());
+        };
+        if !v.2.is_empty() {
+            return Err("assigns to a module's variable".into());
+        }
+        let Some((slot, constant)) = self.lookup(&v.1) else {
+            return Err(format!("assigns to `{}`, which it does not declare", v.1));
+        };
+        if constant {
+            return Err(format!("assigns to the constant `{}`", v.1));
+        }
+        let chained =
+            matches!(rest, RExpr::Dot(..) | RExpr::Index(..)) && !flags.contains(ASTFlags::BREAK);
+        if chained {
+            return Err(refuse());
+        }
+        let key = match (dot, rest) {
+            (true, RExpr::Property(p, _)) => Key::Prop(p.2.clone()),
+            (false, e) => Key::Index(self.expr(e)?),
+            _ => return Err(refuse()),
+        };
+        let value = self.expr(rhs)?;
+        let syntax = match op.get_op_assignment_info() {
+            None => "=",
+            Some((_, _, _, s, _, _)) => s,
+        };
+        let bin = op
+            .get_op_assignment_info()
+            .map(|(_, _, _, _, base, _)| binary(base));
+        let helper = match &key {
+            Key::Prop(name) => {
+                self.helper(true, 1, |a| format!("this.{name} {syntax} {}", a[0]))?
+            }
+            Key::Index(_) => {
+                self.helper(true, 2, |a| format!("this[{}] {syntax} {}", a[0], a[1]))?
+            }
+        };
+        Ok(StmtKind::SetPart(Box::new(SetPart {
+            slot,
+            key,
+            op: bin,
+            value,
+            op_pos: op.position(),
+            var_pos: *var_pos,
+            helper,
+        })))
     }
 
     /// A one-line function of the helper script, of `n` arguments.
@@ -492,6 +556,19 @@ const PURE_METHODS: &[&str] = &[
     "is_empty",
     "index_of",
     "to_string",
+    "map",
+    "filter",
+    "reduce",
+    "some",
+    "all",
+    "find",
+    "get",
+    "split",
+    "sub_string",
+    "to_upper",
+    "to_lower",
+    "starts_with",
+    "ends_with",
 ];
 
 fn binary(op: &Token) -> Bin {

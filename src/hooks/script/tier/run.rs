@@ -226,6 +226,7 @@ impl<'a> Run<'a> {
                 *self.slot(x.slot) = this;
                 r.map(|_| Dynamic::UNIT).map_err(Flow::Err)
             }
+            StmtKind::SetPart(x) => self.set_part(x).map(|()| Dynamic::UNIT),
             StmtKind::If(x) => {
                 let (cond, then, els) = &**x;
                 if self.truth(cond)? {

@@ -22,6 +22,8 @@ pub(super) enum StmtKind {
     Assign(usize, Expr, Position),
     /// `slot op= value`: the operator, its position, the variable's.
     OpAssign(Box<OpAssign>),
+    /// `slot[key] (op)= value` or `slot.name (op)= value`.
+    SetPart(Box<SetPart>),
     If(Box<(Expr, Block, Block)>),
     /// `while` (a guard) or `loop` (None).
     While(Option<Expr>, Block),
@@ -42,6 +44,23 @@ pub(super) struct OpAssign {
     pub var_pos: Position,
     /// The statement through Rhai, where the types have no fast path.
     pub helper: Helper,
+}
+
+pub(super) struct SetPart {
+    pub slot: usize,
+    pub key: Key,
+    /// The operator of `op=`; None for `=`.
+    pub op: Option<Bin>,
+    pub value: Expr,
+    pub op_pos: Position,
+    pub var_pos: Position,
+    /// The statement through Rhai, where the types have no fast path.
+    pub helper: Helper,
+}
+
+pub(super) enum Key {
+    Index(Expr),
+    Prop(ImmutableString),
 }
 
 pub(super) struct For {
