@@ -69,19 +69,7 @@ pub(super) fn method_fast(
             let mut a = this.write_lock::<Array>()?;
             a.push(x.clone());
             drop(a);
-            let (n, m, s) = sizes_of(this);
-            let what = if s > crate::hooks::script::MAX_STRING {
-                "Length of string"
-            } else if n > crate::hooks::script::MAX_ARRAY {
-                "Size of array/BLOB"
-            } else if m > crate::hooks::script::MAX_MAP {
-                "Size of object map"
-            } else {
-                return Some(Ok(Dynamic::UNIT));
-            };
-            Some(Err(
-                EvalAltResult::ErrorDataTooLarge(what.into(), pos).into()
-            ))
+            Some(limit(sizes_of(this), pos).map(|()| Dynamic::UNIT))
         }
         _ => None,
     }
@@ -111,6 +99,21 @@ pub(super) fn index_fast(
 
 /// The sizes Rhai's limits count in a value: array items, map entries,
 /// string bytes.
+/// Rhai's limits on a value's sizes (`sizes_of`): its error at `pos`.
+pub(super) fn limit(sizes: (usize, usize, usize), pos: Position) -> Result<(), Error> {
+    let (a, m, s) = sizes;
+    let what = if s > crate::hooks::script::MAX_STRING {
+        "Length of string"
+    } else if a > crate::hooks::script::MAX_ARRAY {
+        "Size of array/BLOB"
+    } else if m > crate::hooks::script::MAX_MAP {
+        "Size of object map"
+    } else {
+        return Ok(());
+    };
+    Err(EvalAltResult::ErrorDataTooLarge(what.into(), pos).into())
+}
+
 pub(super) fn sizes_of(v: &Dynamic) -> (usize, usize, usize) {
     if v.is_string() {
         return (

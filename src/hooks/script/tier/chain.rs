@@ -219,15 +219,5 @@ fn set_fast(
 
 /// Rhai's size limits on a value just changed.
 fn within(v: &Dynamic, pos: Position) -> Result<(), Box<EvalAltResult>> {
-    let (a, m, s) = super::builtins::sizes_of(v);
-    let what = if s > crate::hooks::script::MAX_STRING {
-        "Length of string"
-    } else if a > crate::hooks::script::MAX_ARRAY {
-        "Size of array/BLOB"
-    } else if m > crate::hooks::script::MAX_MAP {
-        "Size of object map"
-    } else {
-        return Ok(());
-    };
-    Err(EvalAltResult::ErrorDataTooLarge(what.into(), pos).into())
+    super::builtins::limit(super::builtins::sizes_of(v), pos)
 }

@@ -10,6 +10,15 @@ use rhai::{ASTFlags, Expr as RExpr, ImmutableString, Stmt as RStmt, StmtBlock, T
 use super::natives::Natives;
 use super::tree::*;
 
+/// What Rhai's syntax tree holds for a variable: its index, name,
+/// module path and hash.
+type VarRef = (
+    Option<std::num::NonZeroUsize>,
+    ImmutableString,
+    rhai::Namespace,
+    u64,
+);
+
 /// Why a function is not compiled.
 pub(super) type Refusal = String;
 
@@ -187,15 +196,7 @@ impl<'a> Lowering<'a> {
         let RExpr::Variable(v, _, var_pos) = lhs else {
             return Err("assigns to an expression the tier does not compile".into());
         };
-        if !v.2.is_empty() {
-            return Err("assigns to a module's variable".into());
-        }
-        let Some((slot, constant)) = self.lookup(&v.1) else {
-            return Err(format!("assigns to `{}`, which it does not declare", v.1));
-        };
-        if constant {
-            return Err(format!("assigns to the constant `{}`", v.1));
-        }
+        let slot = self.assignable(v)?;
         let value = self.expr(rhs)?;
         match op.get_op_assignment_info() {
             None => Ok(StmtKind::Assign(slot, value, *var_pos)),
@@ -215,6 +216,20 @@ impl<'a> Lowering<'a> {
         }
     }
 
+    /// The slot of a variable a statement assigns to.
+    fn assignable(&self, v: &VarRef) -> Result<usize, Refusal> {
+        if !v.2.is_empty() {
+            return Err("assigns to a module's variable".into());
+        }
+        let Some((slot, constant)) = self.lookup(&v.1) else {
+            return Err(format!("assigns to `{}`, which it does not declare", v.1));
+        };
+        if constant {
+            return Err(format!("assigns to the constant `{}`", v.1));
+        }
+        Ok(slot)
+    }
+
     /// `x[i] = v`, `x.f = v` and their `op=` forms, on a variable.
     fn set_part(
         &mut self,
@@ -230,15 +245,7 @@ impl<'a> Lowering<'a> {
         let RExpr::Variable(v, _, var_pos) = root else {
             return Err("assigns into a part of an expression".into());
         };
-        if !v.2.is_empty() {
-            return Err("assigns to a module's variable".into());
-        }
-        let Some((slot, constant)) = self.lookup(&v.1) else {
-            return Err(format!("assigns to `{}`, which it does not declare", v.1));
-        };
-        if constant {
-            return Err(format!("assigns to the constant `{}`", v.1));
-        }
+        let slot = self.assignable(v)?;
         let chained =
             matches!(rest, RExpr::Dot(..) | RExpr::Index(..)) && !flags.contains(ASTFlags::BREAK);
         if chained {

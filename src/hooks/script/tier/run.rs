@@ -418,17 +418,7 @@ impl<'a> Run<'a> {
     }
 
     fn within(&self, sizes: (usize, usize, usize), pos: Position) -> Result<(), Error> {
-        let (a, m, s) = sizes;
-        let what = if s > crate::hooks::script::MAX_STRING {
-            "Length of string"
-        } else if a > crate::hooks::script::MAX_ARRAY {
-            "Size of array/BLOB"
-        } else if m > crate::hooks::script::MAX_MAP {
-            "Size of object map"
-        } else {
-            return Ok(());
-        };
-        Err(EvalAltResult::ErrorDataTooLarge(what.into(), pos).into())
+        super::builtins::limit(sizes, pos)
     }
 
     fn interp(&mut self, parts: &[Expr]) -> R<Dynamic> {
