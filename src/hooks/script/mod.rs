@@ -514,13 +514,13 @@ impl RhaiHooks {
         args: Vec<Dynamic>,
         compiled: bool,
     ) -> (Result<Dynamic>, Option<u64>) {
-        if compiled
-            && let Some(tier) = &self.tier
-            && tier.compiles(hook, args.len())
-            && let Some((r, ops)) = tier.call(engine, hook, args.clone())
-        {
-            return (r.map_err(|e| self.runtime_error(hook, *e)), ops);
-        }
+        let args = match &self.tier {
+            Some(tier) if compiled => match tier.call(engine, hook, args) {
+                Ok((r, ops)) => return (r.map_err(|e| self.runtime_error(hook, *e)), ops),
+                Err(args) => args,
+            },
+            _ => args,
+        };
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         LAST_OPS.with(|o| o.set(0));

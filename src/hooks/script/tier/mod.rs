@@ -154,9 +154,14 @@ impl Tier {
         engine: &Engine,
         hook: &str,
         args: Vec<Dynamic>,
-    ) -> Option<(Ran, Option<u64>)> {
-        let &ix = self.index.get(&(hook.to_string(), args.len()))?;
-        self.fns[ix].as_ref()?;
+    ) -> Result<(Ran, Option<u64>), Vec<Dynamic>> {
+        // Not compiled: the arguments back, for Rhai.
+        let Some(&ix) = self.index.get(&(hook.to_string(), args.len())) else {
+            return Err(args);
+        };
+        if self.fns[ix].is_none() {
+            return Err(args);
+        }
         let mut run = run::Run::new(self, engine);
         let r = run
             .call_fn(ix, args.into_iter().collect(), Position::NONE)
@@ -167,13 +172,6 @@ impl Tier {
             });
         // Rhai's progress callback never sees the operation past the limit.
         let ops = (!run.helped).then_some(run.ops.min(crate::hooks::script::MAX_OPERATIONS));
-        Some((r, ops))
-    }
-
-    /// Whether `hook` runs compiled.
-    pub fn compiles(&self, hook: &str, arity: usize) -> bool {
-        self.index
-            .get(&(hook.to_string(), arity))
-            .is_some_and(|&i| self.fns[i].is_some())
+        Ok((r, ops))
     }
 }
