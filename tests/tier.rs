@@ -128,7 +128,7 @@ const YAML: &str = "id: failing
 name: Failing
 players: [{id: a, name: A}, {id: b, name: B}]
 params:
-  case: {default: 0, min: 0, max: 40}
+  case: {default: 0, min: 0, max: 50}
 vars:
   v: {name: V, start: 0}
 flow:
@@ -187,6 +187,13 @@ fn step() {
     if c == 36 { xs[0] = 9223372036854775807; xs[0] += 1; }
     if c == 37 { m.zz += 1; }
     if c == 38 { let i = 0; while i < 3 { xs[i] = i * i; i += 1; } set_var("v", xs[2]); end_game(); }
+    if c == 39 { set_var("v", switch s { "text" => 1, "other" => 2, _ => 3 }); end_game(); }
+    if c == 40 { let t = 0; for x in [0, 3, 7, 12, 20, -1] { t = t * 10 + switch x { 0 => 1, 3 if xs.len() > 5 => 9, 3 => 2, 5..10 => 3, 10..=12 => 4, _ => 5 }; } set_var("v", t); end_game(); }
+    if c == 41 { let t = switch 'c' { 'c' => 1, _ => 0 } + switch true { false => 10, true => 20 } + switch 1.5 { 1.5 => 300, _ => 0 } + switch xs { _ => 4000 }; set_var("v", t); end_game(); }
+    if c == 42 { switch 1 { 1 if xs.len() => 1, _ => 2 }; }
+    if c == 43 { let r = switch 9 { 1 => 1 }; set_var("v", if r == () { 1 } else { 2 }); end_game(); }
+    if c == 44 { switch c { 44 => { let z = 1; z / 0 } } }
+    if c == 45 { let n = 0; loop { n += switch n % 3 { 0 => 1, 1 if n > 0 => 2, _ => 3 }; } }
     add_var("v", 1);
 }
 "#;
@@ -196,7 +203,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     let (_tmp, path) = common::game_folder("failing", YAML, SCRIPT);
     let dir = path.parent().unwrap().to_path_buf();
     let mut failed = 0;
-    for case in 0..=38 {
+    for case in 0..=45 {
         let settings = Settings {
             variants: vec![],
             sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
@@ -222,13 +229,13 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
         assert_eq!(checked, play(&off, 1, false), "case {case}");
     }
     // The cases that throw do throw (the check compares their errors).
-    assert!(failed >= 18, "only {failed} cases failed");
+    assert!(failed >= 21, "only {failed} cases failed");
 }
 
 /// `check --compile` names what runs in Rhai and why.
 #[test]
 fn fallbacks_are_listed_with_their_reasons() {
-    let script = "fn step() { switch 1 { 1 => end_game(), _ => () } }\nfn other() { step() }\n";
+    let script = "fn step() { try { end_game() } catch { } }\nfn other() { step() }\n";
     let yaml = YAML.replace("failing", "fallback");
     let (_tmp, game) = common::load_folder("fallback", &yaml, script);
     let list = game.fallbacks().unwrap();
@@ -240,7 +247,7 @@ fn fallbacks_are_listed_with_their_reasons() {
         text,
         [
             "other/0: calls `step`, which runs in Rhai",
-            "step/0: uses `switch`"
+            "step/0: uses `try`"
         ],
     );
 }

@@ -303,6 +303,9 @@ pub struct Def {
     pub script: ScriptRef,
     /// What kind of game this is, known before any state exists.
     pub capabilities: Capabilities,
+    /// The names above to their indices (built with the lists, which are
+    /// not changed after).
+    pub ids: super::Ids,
 }
 
 /// The script a definition needs: files, and the hooks it must define.
@@ -339,29 +342,26 @@ pub struct Capabilities {
 
 impl Def {
     pub fn player(&self, id: &str) -> Option<PlayerIx> {
-        self.players.iter().position(|p| p.id == id)
+        self.ids.player(id)
     }
     pub fn stat(&self, id: &str) -> Option<usize> {
-        self.stats.iter().position(|s| s.id == id)
+        self.ids.stat(id)
     }
     pub fn var(&self, id: &str) -> Option<usize> {
-        self.vars.iter().position(|s| s.id == id)
+        self.ids.var(id)
     }
     pub fn param(&self, id: &str) -> Option<&Param> {
-        self.params.iter().find(|p| p.id == id)
+        self.ids.param(id).map(|i| &self.params[i])
     }
     pub fn zone(&self, id: &str) -> Option<usize> {
-        self.zones.iter().position(|z| z.id == id)
+        self.ids.zone(id)
     }
     pub fn die(&self, id: &str) -> Option<usize> {
-        self.dice.iter().position(|d| d.id == id)
+        self.ids.die(id)
     }
     /// A card by id or alias.
     pub fn card(&self, word: &str) -> Option<CardIx> {
-        self.cards
-            .iter()
-            .position(|c| c.id == word || c.aliases.iter().any(|a| a == word))
-            .map(|i| i as CardIx)
+        self.ids.card(word).map(|i| i as CardIx)
     }
     /// The state slot of a zone: `owner` is ignored for shared zones.
     pub fn slot(&self, zone: usize, owner: PlayerIx) -> usize {

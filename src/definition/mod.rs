@@ -5,7 +5,9 @@
 pub mod analyze;
 mod def;
 pub mod format;
+mod ids;
 pub mod source;
 
 pub use def::*;
+pub use ids::{Ids, Lists};
 pub use source::Settings;

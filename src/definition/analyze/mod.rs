@@ -205,11 +205,21 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         slots,
         script: script.clone(),
         capabilities,
+        ids: crate::definition::Ids::default(),
     };
     let mut def = def;
     fill_params(&mut def);
     typeable_ids(&mut a, &def);
     printable_texts(&mut def);
+    def.ids = crate::definition::Ids::new(crate::definition::Lists {
+        players: &def.players,
+        stats: &def.stats,
+        vars: &def.vars,
+        params: &def.params,
+        zones: &def.zones,
+        dice: &def.dice,
+        cards: &def.cards,
+    });
     Analysis {
         def: a.problems.is_empty().then_some(def),
         script,

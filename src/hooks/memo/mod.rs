@@ -154,7 +154,7 @@ struct Trie {
     /// Script runs by hook (for TABULA_MEMO_STATS).
     runs: FxHashMap<String, u64>,
     /// Script runs by hook and reason (`check --memo`).
-    why: FxHashMap<(String, Miss), u64>,
+    why: FxHashMap<String, FxHashMap<Miss, u64>>,
 }
 
 /// A part of a hook call's memo key, borrowed from the call: no allocation
@@ -376,8 +376,18 @@ impl Trie {
     /// A run of the script, and why.
     fn ran(&mut self, hook: &str, why: Miss) {
         self.misses += 1;
-        *self.runs.entry(hook.to_string()).or_default() += 1;
-        *self.why.entry((hook.to_string(), why)).or_default() += 1;
+        // Looked up before inserting: a run allocates no key once its hook is known.
+        match self.runs.get_mut(hook) {
+            Some(n) => *n += 1,
+            None => {
+                self.runs.insert(hook.to_string(), 1);
+            }
+        }
+        let per = match self.why.get_mut(hook) {
+            Some(per) => per,
+            None => self.why.entry(hook.to_string()).or_default(),
+        };
+        *per.entry(why).or_default() += 1;
     }
 
     /// Replay a recorded run on `state`: None if it went all the way; on a
@@ -579,8 +589,8 @@ impl<H: Traceable> Hooks for Memo<H> {
         let mut why: Vec<(String, Miss, u64)> = t
             .why
             .iter()
-            .filter(|(_, n)| **n > 0)
-            .map(|((h, w), n)| (h.clone(), w.clone(), *n))
+            .flat_map(|(h, per)| per.iter().map(move |(w, n)| (h.clone(), w.clone(), *n)))
+            .filter(|(_, _, n)| *n > 0)
             .collect();
         why.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
         Some(MemoStats {

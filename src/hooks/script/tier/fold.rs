@@ -91,6 +91,15 @@ fn scan_stmt(s: &Stmt, lets: &mut HashMap<usize, Option<Dynamic>>, changed: &mut
             }
         }
         StmtKind::Block(b) => scan_block(b, lets, changed),
+        StmtKind::Switch(x) => {
+            scan_expr(&x.value, changed);
+            for a in &x.arms {
+                if let Err(c) = &a.cond {
+                    scan_expr(c, changed);
+                }
+                scan_expr(&a.body, changed);
+            }
+        }
     }
 }
 
@@ -195,6 +204,15 @@ fn rewrite_stmt(s: &mut Stmt, consts: &HashMap<usize, Dynamic>) {
             }
         }
         StmtKind::Block(b) => rewrite_block(b, consts),
+        StmtKind::Switch(x) => {
+            rewrite_expr(&mut x.value, consts);
+            for a in &mut x.arms {
+                if let Err(c) = &mut a.cond {
+                    rewrite_expr(c, consts);
+                }
+                rewrite_expr(&mut a.body, consts);
+            }
+        }
     }
 }
 

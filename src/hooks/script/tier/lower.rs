@@ -175,7 +175,7 @@ impl<'a> Lowering<'a> {
                     None => None,
                 })
             }
-            RStmt::Switch(..) => return Err("uses `switch`".into()),
+            RStmt::Switch(x, _) => self.switch(&x.0, &x.1)?,
             RStmt::TryCatch(..) => return Err("uses `try`".into()),
             RStmt::Import(..) | RStmt::Export(..) => return Err("imports a module".into()),
             RStmt::Share(..) => return Err("makes a closure that captures variables".into()),
@@ -306,7 +306,7 @@ impl<'a> Lowering<'a> {
         es.iter().map(|e| self.expr(e)).collect()
     }
 
-    fn expr(&mut self, e: &RExpr) -> Result<Expr, Refusal> {
+    pub(super) fn expr(&mut self, e: &RExpr) -> Result<Expr, Refusal> {
         let pos = e.position();
         if let Some(v) = e.get_literal_value(None) {
             return Ok(Expr {

@@ -12,6 +12,7 @@ mod fold;
 mod lower;
 pub(crate) mod natives;
 mod run;
+mod switch;
 mod tree;
 
 use std::collections::HashMap;

@@ -183,7 +183,7 @@ impl<'a> Run<'a> {
         Ok(last)
     }
 
-    fn truth(&mut self, e: &Expr) -> R<bool> {
+    pub(super) fn truth(&mut self, e: &Expr) -> R<bool> {
         let v = self.expr(e)?;
         v.as_bool()
             .map_err(|t| mismatch(self.engine, "bool", t, e.pos).into())
@@ -227,6 +227,7 @@ impl<'a> Run<'a> {
                 r.map(|_| Dynamic::UNIT).map_err(Flow::Err)
             }
             StmtKind::SetPart(x) => self.set_part(x).map(|()| Dynamic::UNIT),
+            StmtKind::Switch(x) => self.switch(x),
             StmtKind::If(x) => {
                 let (cond, then, els) = &**x;
                 if self.truth(cond)? {
@@ -439,7 +440,7 @@ impl<'a> Run<'a> {
                 // Rhai calls `to_string`, a native call.
                 self.track(p.pos)?;
                 if let Ok(i) = v.as_int() {
-                    let _ = std::fmt::Write::write_fmt(out, format_args!("{i}"));
+                    out.push_str(itoa::Buffer::new().format(i));
                 } else if let Ok(b) = v.as_bool() {
                     out.push_str(if b { "true" } else { "false" });
                 } else if let Ok(c) = v.as_char() {
@@ -546,7 +547,8 @@ impl<'a> Run<'a> {
         args: &mut [Dynamic],
         c: &Call,
     ) -> Result<Dynamic, Error> {
-        let mut refs: Vec<&mut Dynamic> = args.iter_mut().collect();
+        // Rhai's calling convention, without a heap list per call.
+        let mut refs: smallvec::SmallVec<[&mut Dynamic; 8]> = args.iter_mut().collect();
         if n.context {
             let mut global = self.engine.new_global_runtime_state();
             global.lib.push(self.tier.lib.clone());

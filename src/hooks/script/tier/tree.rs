@@ -30,6 +30,7 @@ pub(super) enum StmtKind {
     /// `do { } while|until`: until when true.
     Do(Block, Expr, bool),
     For(Box<For>),
+    Switch(Box<super::switch::Switch>),
     Break,
     Continue,
     Return(Option<Expr>),
