@@ -338,8 +338,12 @@ fn ask(
     for list in converted {
         let mut mine = Vec::with_capacity(list.len());
         let mut texts = rustc_hash::FxHashSet::default();
+        // Numbers in increasing order (a range: the common case) are distinct
+        // without a set of their texts.
+        let distinct = increasing_numbers(&list);
         for (c, label) in list {
-            if let Choice::Data(d) = &c
+            if !distinct
+                && let Choice::Data(d) = &c
                 && !texts.insert(d.text.clone())
             {
                 return Err(format!("ask `{name}`: two options read `{}`", d.text).into());
@@ -396,6 +400,20 @@ fn ask(
             secret,
         })))
     })
+}
+
+/// Whether every option is a number, each greater than the one before.
+fn increasing_numbers(list: &[(Choice, Option<Dynamic>)]) -> bool {
+    let mut last = None;
+    for (c, _) in list {
+        let Choice::Data(d) = c else { return false };
+        let Value::Int(i) = d.value else { return false };
+        if last.is_some_and(|l| l >= i) {
+            return false;
+        }
+        last = Some(i);
+    }
+    true
 }
 
 /// `labels`: a map option text -> label, or a function of the option.
