@@ -194,8 +194,13 @@ fn step() {
     if c == 43 { let r = switch 9 { 1 => 1 }; set_var("v", if r == () { 1 } else { 2 }); end_game(); }
     if c == 44 { switch c { 44 => { let z = 1; z / 0 } } }
     if c == 45 { let n = 0; loop { n += switch n % 3 { 0 => 1, 1 if n > 0 => 2, _ => 3 }; } }
+    if c == 46 { let k = s; let n = 7; ask("a", "pick", [1, 2], "picked", #{labels: |o| `${o} ${k} ${n + mark(o)}`}); }
+    if c == 48 { ask("a", "pick", [1, 2], "picked", #{labels: |o| `${o} ${mark(o)}`}); }
+    if c == 47 { let k = 2; let f = |o| o * k; k += 1; ask("a", "pick", [1, 2], "picked", #{labels: f}); }
     add_var("v", 1);
 }
+fn picked(choice) { end_game(); }
+fn mark(o) { if o > 1 { o * 2 } else { o + 10 } }
 "#;
 
 #[test]
@@ -203,7 +208,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     let (_tmp, path) = common::game_folder("failing", YAML, SCRIPT);
     let dir = path.parent().unwrap().to_path_buf();
     let mut failed = 0;
-    for case in 0..=45 {
+    for case in 0..=48 {
         let settings = Settings {
             variants: vec![],
             sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
@@ -235,7 +240,16 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
 /// `check --compile` names what runs in Rhai and why.
 #[test]
 fn fallbacks_are_listed_with_their_reasons() {
-    let script = "fn step() { try { end_game() } catch { } }\nfn other() { step() }\n";
+    let script = r#"
+fn step() { try { end_game() } catch { } }
+fn other() { step() }
+fn keep() { let k = 1; ask("a", "p", [1], "picked", #{labels: |x| x + k}); }
+fn bump() { let k = 1; let f = |x| x + k; k += 1; ask("a", "p", [1], "picked", #{labels: f}); }
+fn changes(y, x) { x += y; x }
+fn hands() { let k = 1; let f = |x| x + k; changes(1, k); }
+fn inner() { let k = 1; let f = |x| { k += 1; x }; }
+fn picked(c) { }
+"#;
     let yaml = YAML.replace("failing", "fallback");
     let (_tmp, game) = common::load_folder("fallback", &yaml, script);
     let list = game.fallbacks().unwrap();
@@ -246,6 +260,9 @@ fn fallbacks_are_listed_with_their_reasons() {
     assert_eq!(
         text,
         [
+            "bump/0: changes a variable that a closure captures",
+            "hands/0: hands a variable a closure captures to a function that may change it",
+            "inner/0: makes a closure that may change a variable it captures",
             "other/0: calls `step`, which runs in Rhai",
             "step/0: uses `try`"
         ],

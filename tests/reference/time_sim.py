@@ -3,6 +3,7 @@
 `tabula sim GAME --jobs 1` compiled and with `--no-compile`, in one run.
 
     python3 tests/reference/time_sim.py target/release/tabula > tests/reference/sim_timing.json
+    python3 tests/reference/time_sim.py NEW_BINARY OLD_BINARY > ...  (also the build before a change)
 
 Each figure is the median of three runs. CI reads none of this: the JSON
 is committed data beside the script that made it.
@@ -76,6 +77,8 @@ def tabula_rate(tabula, path, sets, n, extra):
 
 def main():
     tabula = sys.argv[1]
+    # An optional second binary, the build before a change, timed in the same run.
+    before = sys.argv[2] if len(sys.argv) > 2 else None
     report = {
         "_about": {
             "generator": "tests/reference/time_sim.py",
@@ -85,19 +88,29 @@ def main():
     }
     for name, path, sets, gs, n in GAMES:
         rows = {"openspiel_cpp": [], "tabula": [], "tabula_no_compile": []}
+        if before:
+            rows["tabula_before"] = []
         for _ in range(3):
             rows["openspiel_cpp"].append(openspiel_rate(gs, n))
             rows["tabula"].append(tabula_rate(tabula, path, sets, n, []))
             rows["tabula_no_compile"].append(tabula_rate(tabula, path, sets, n, ["--no-compile"]))
+            if before:
+                rows["tabula_before"].append(tabula_rate(before, path, sets, n, []))
         med = {k: statistics.median(v) for k, v in rows.items()}
         med["ratio"] = med["tabula"] / med["openspiel_cpp"]
         med["ratio_no_compile"] = med["tabula_no_compile"] / med["openspiel_cpp"]
+        if before:
+            med["ratio_before"] = med["tabula_before"] / med["openspiel_cpp"]
         report[name] = {k: round(v, 3) for k, v in med.items()}
         print(name, report[name], file=sys.stderr)
     ratios = [v["ratio"] for k, v in report.items() if not k.startswith("_")]
     report["_about"]["geometric_mean_ratio"] = round(statistics.geometric_mean(ratios), 3)
     plain = [v["ratio_no_compile"] for k, v in report.items() if not k.startswith("_")]
     report["_about"]["geometric_mean_ratio_no_compile"] = round(statistics.geometric_mean(plain), 3)
+    if before:
+        old = [v["ratio_before"] for k, v in report.items() if not k.startswith("_")]
+        report["_about"]["geometric_mean_ratio_before"] = round(statistics.geometric_mean(old), 3)
+        report["_about"]["before"] = before
     print(json.dumps(report, indent=2))
 
 

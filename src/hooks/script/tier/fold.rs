@@ -10,12 +10,37 @@ use rhai::Dynamic;
 
 use super::tree::*;
 
+/// What a function does with its locals, as far as the tier needs to know.
+#[derive(Default)]
+pub(super) struct Scan {
+    /// Slots written after their declaration (or possibly, in place).
+    pub changed: HashSet<usize>,
+    /// (script function, argument position, slot): a local handed on.
+    pub passed: Vec<(usize, usize, usize)>,
+    /// Closures made: the function and, for each captured value, its slot.
+    pub closures: Vec<(rhai::ImmutableString, Vec<Option<usize>>)>,
+}
+
+/// Scan a function's body.
+pub(super) fn scan(body: &Block) -> Scan {
+    let mut sc = Scan::default();
+    scan_block(body, &mut HashMap::new(), &mut sc);
+    sc
+}
+
 /// Fold the locals of `body` declared once from a literal and never
 /// changed.
 pub(super) fn fold(body: &mut Block) {
     let mut lets: HashMap<usize, Option<Dynamic>> = HashMap::new();
-    let mut changed = HashSet::new();
-    scan_block(body, &mut lets, &mut changed);
+    let mut sc = Scan::default();
+    scan_block(body, &mut lets, &mut sc);
+    // A captured variable stays a variable: capture.rs follows where it goes.
+    let mut changed = sc.changed;
+    changed.extend(
+        sc.closures
+            .iter()
+            .flat_map(|(_, slots)| slots.iter().flatten()),
+    );
     let consts: HashMap<usize, Dynamic> = lets
         .into_iter()
         .filter(|(s, _)| !changed.contains(s))
@@ -26,116 +51,138 @@ pub(super) fn fold(body: &mut Block) {
     }
 }
 
-fn scan_block(b: &Block, lets: &mut HashMap<usize, Option<Dynamic>>, changed: &mut HashSet<usize>) {
+fn scan_block(b: &Block, lets: &mut HashMap<usize, Option<Dynamic>>, sc: &mut Scan) {
     for s in &b.0 {
-        scan_stmt(s, lets, changed);
+        scan_stmt(s, lets, sc);
     }
 }
 
-fn scan_stmt(s: &Stmt, lets: &mut HashMap<usize, Option<Dynamic>>, changed: &mut HashSet<usize>) {
+fn scan_stmt(s: &Stmt, lets: &mut HashMap<usize, Option<Dynamic>>, sc: &mut Scan) {
     match &s.kind {
         StmtKind::Noop | StmtKind::Break | StmtKind::Continue | StmtKind::Counted(_) => {}
-        StmtKind::Expr(e) | StmtKind::Bare(e) => scan_expr(e, changed),
+        StmtKind::Expr(e) | StmtKind::Bare(e) => scan_expr(e, sc),
         StmtKind::Let(slot, e) => {
-            scan_expr(e, changed);
+            scan_expr(e, sc);
             // A slot declared twice (a loop body) is never folded.
             let literal = match &e.kind {
                 ExprKind::Const(v) => Some(v.clone()),
                 _ => None,
             };
             if lets.insert(*slot, literal).is_some() {
-                changed.insert(*slot);
+                sc.changed.insert(*slot);
             }
         }
         StmtKind::Assign(slot, e, _) => {
-            changed.insert(*slot);
-            scan_expr(e, changed);
+            sc.changed.insert(*slot);
+            scan_expr(e, sc);
         }
         StmtKind::OpAssign(x) => {
-            changed.insert(x.slot);
-            scan_expr(&x.value, changed);
+            sc.changed.insert(x.slot);
+            scan_expr(&x.value, sc);
         }
         StmtKind::SetPart(x) => {
-            changed.insert(x.slot);
-            scan_expr(&x.value, changed);
+            sc.changed.insert(x.slot);
+            scan_expr(&x.value, sc);
             if let Key::Index(k) = &x.key {
-                scan_expr(k, changed);
+                scan_expr(k, sc);
             }
         }
         StmtKind::If(x) => {
-            scan_expr(&x.0, changed);
-            scan_block(&x.1, lets, changed);
-            scan_block(&x.2, lets, changed);
+            scan_expr(&x.0, sc);
+            scan_block(&x.1, lets, sc);
+            scan_block(&x.2, lets, sc);
         }
         StmtKind::While(g, b) => {
             if let Some(g) = g {
-                scan_expr(g, changed);
+                scan_expr(g, sc);
             }
-            scan_block(b, lets, changed);
+            scan_block(b, lets, sc);
         }
         StmtKind::Do(b, c, _) => {
-            scan_block(b, lets, changed);
-            scan_expr(c, changed);
+            scan_block(b, lets, sc);
+            scan_expr(c, sc);
         }
         StmtKind::For(f) => {
-            changed.insert(f.var);
+            sc.changed.insert(f.var);
             if let Some(c) = f.counter {
-                changed.insert(c);
+                sc.changed.insert(c);
             }
-            scan_expr(&f.iter, changed);
-            scan_block(&f.body, lets, changed);
+            scan_expr(&f.iter, sc);
+            scan_block(&f.body, lets, sc);
         }
         StmtKind::Return(e) => {
             if let Some(e) = e {
-                scan_expr(e, changed);
+                scan_expr(e, sc);
             }
         }
-        StmtKind::Block(b) => scan_block(b, lets, changed),
+        StmtKind::Block(b) => scan_block(b, lets, sc),
         StmtKind::Switch(x) => {
-            scan_expr(&x.value, changed);
+            scan_expr(&x.value, sc);
             for a in &x.arms {
                 if let Err(c) = &a.cond {
-                    scan_expr(c, changed);
+                    scan_expr(c, sc);
                 }
-                scan_expr(&a.body, changed);
+                scan_expr(&a.body, sc);
             }
         }
     }
 }
 
-fn scan_expr(e: &Expr, changed: &mut HashSet<usize>) {
+fn scan_expr(e: &Expr, sc: &mut Scan) {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Local(_) => {}
+        ExprKind::Curry(x) => {
+            let (name, _, args) = &**x;
+            sc.closures.push((
+                name.clone(),
+                args.iter()
+                    .map(|a| match a.kind {
+                        ExprKind::Local(s) => Some(s),
+                        _ => None,
+                    })
+                    .collect(),
+            ));
+            args.iter().for_each(|a| scan_expr(a, sc));
+        }
         ExprKind::Interp(xs) | ExprKind::Array(xs) | ExprKind::And(xs) | ExprKind::Or(xs) => {
-            xs.iter().for_each(|x| scan_expr(x, changed))
+            xs.iter().for_each(|x| scan_expr(x, sc))
         }
-        ExprKind::Map(m) => m.1.iter().for_each(|(_, x)| scan_expr(x, changed)),
+        ExprKind::Map(m) => m.1.iter().for_each(|(_, x)| scan_expr(x, sc)),
         ExprKind::Binary(x) => {
-            scan_expr(&x.1, changed);
-            scan_expr(&x.2, changed);
+            scan_expr(&x.1, sc);
+            scan_expr(&x.2, sc);
         }
-        ExprKind::Unary(x) => scan_expr(&x.1, changed),
+        ExprKind::Unary(x) => scan_expr(&x.1, sc),
         ExprKind::Call(c) => {
             // A function handed a variable first may change it in place.
-            if let Some(s) = c.first_local {
-                changed.insert(s);
+            if let Some(s) = c.first_local
+                && c.writes_first
+            {
+                sc.changed.insert(s);
             }
-            c.args.iter().for_each(|x| scan_expr(x, changed));
+            if let Target::Script(f) = c.target {
+                for (k, a) in c.args.iter().enumerate() {
+                    if let ExprKind::Local(s) = a.kind {
+                        sc.passed.push((f, k, s));
+                    }
+                }
+            }
+            c.args.iter().for_each(|x| scan_expr(x, sc));
         }
         ExprKind::Chain(c) => {
             match &c.root {
                 // A method on a variable may change it.
                 Root::Local(s, _) => {
                     if matches!(c.steps.first(), Some(Step::Method { .. })) {
-                        changed.insert(*s);
+                        sc.changed.insert(*s);
                     }
                 }
-                Root::Value(v) => scan_expr(v, changed),
+                Root::Value(v) => scan_expr(v, sc),
             }
             for s in &c.steps {
                 match s {
-                    Step::Index(x, _) => scan_expr(x, changed),
-                    Step::Method { args, .. } => args.iter().for_each(|x| scan_expr(x, changed)),
+                    Step::Index(x, _) => scan_expr(x, sc),
+                    Step::Method { args, .. } => args.iter().for_each(|x| scan_expr(x, sc)),
                     Step::Prop(..) => {}
                 }
             }
@@ -143,14 +190,14 @@ fn scan_expr(e: &Expr, changed: &mut HashSet<usize>) {
         ExprKind::Block(b) => {
             // Declarations inside are scanned as statements.
             let mut lets = HashMap::new();
-            scan_block(b, &mut lets, changed);
-            changed.extend(lets.into_keys());
+            scan_block(b, &mut lets, sc);
+            sc.changed.extend(lets.into_keys());
         }
         ExprKind::Log(to, text) => {
             if let Some(t) = to {
-                scan_expr(t, changed);
+                scan_expr(t, sc);
             }
-            scan_expr(text, changed);
+            scan_expr(text, sc);
         }
     }
 }
@@ -234,6 +281,7 @@ fn rewrite_expr(e: &mut Expr, consts: &HashMap<usize, Dynamic>) {
         }
         ExprKind::Unary(x) => rewrite_expr(&mut x.1, consts),
         ExprKind::Call(c) => c.args.iter_mut().for_each(|x| rewrite_expr(x, consts)),
+        ExprKind::Curry(x) => x.2.iter_mut().for_each(|a| rewrite_expr(a, consts)),
         ExprKind::Chain(c) => {
             if let Root::Local(s, pos) = c.root
                 && let Some(v) = consts.get(&s)

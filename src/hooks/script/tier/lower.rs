@@ -178,7 +178,19 @@ impl<'a> Lowering<'a> {
             RStmt::Switch(x, _) => self.switch(&x.0, &x.1)?,
             RStmt::TryCatch(..) => return Err("uses `try`".into()),
             RStmt::Import(..) | RStmt::Export(..) => return Err("imports a module".into()),
-            RStmt::Share(..) => return Err("makes a closure that captures variables".into()),
+            RStmt::Share(x) => {
+                // Rhai shares each captured variable with the closure; the
+                // tier copies it, where nothing writes it (mod.rs checks).
+                for (v, _) in x.iter() {
+                    if self.lookup(&v.name).is_none() {
+                        return Err(format!(
+                            "makes a closure that captures `{}`, which it does not declare",
+                            v.name
+                        ));
+                    }
+                }
+                StmtKind::Noop
+            }
             _ => return Err("uses a statement the tier does not compile".into()),
         };
         Ok(Stmt { kind, pos })
@@ -302,7 +314,7 @@ impl<'a> Lowering<'a> {
         Ok(Helper { name, this })
     }
 
-    fn exprs(&mut self, es: &[RExpr]) -> Result<Vec<Expr>, Refusal> {
+    pub(super) fn exprs(&mut self, es: &[RExpr]) -> Result<Vec<Expr>, Refusal> {
         es.iter().map(|e| self.expr(e)).collect()
     }
 
@@ -359,6 +371,9 @@ impl<'a> Lowering<'a> {
     }
 
     fn call_expr(&mut self, x: &rhai::FnCallExpr, pos: rhai::Position) -> Result<Expr, Refusal> {
+        if let Some(c) = self.closure(x, pos)? {
+            return Ok(c);
+        }
         if let Some(op) = &x.op_token
             && x.namespace.is_empty()
         {
@@ -445,10 +460,15 @@ impl<'a> Lowering<'a> {
                 Target::Rhai(helper)
             }
         };
+        let writes_first = match &target {
+            Target::Native(ix, _) => self.natives.list(*ix).iter().any(|n| n.method),
+            _ => true,
+        };
         Ok(Call {
             target,
             args,
             first_local,
+            writes_first,
             name: x.name.clone(),
             pos,
         })

@@ -7,6 +7,7 @@
 //! `tabula check --compile` lists it with the reason.
 
 mod builtins;
+mod capture;
 mod chain;
 mod fold;
 mod lower;
@@ -106,6 +107,7 @@ impl Tier {
                 }
             }
         }
+        capture::closure_copies(&list, &mut fns, &mut why);
         // A function that calls one left to Rhai is left to Rhai too.
         loop {
             let mut changed = false;
@@ -172,7 +174,11 @@ impl Tier {
                 other => other.into(),
             });
         // Rhai's progress callback never sees the operation past the limit.
-        let ops = (!run.helped).then_some(run.ops.min(crate::hooks::script::MAX_OPERATIONS));
+        let ops = (!run.helped).then_some(
+            run.peek
+                .unwrap_or(run.ops)
+                .min(crate::hooks::script::MAX_OPERATIONS),
+        );
         Ok((r, ops))
     }
 }

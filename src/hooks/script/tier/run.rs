@@ -42,6 +42,9 @@ pub(super) struct Run<'a> {
     base: usize,
     /// Operations so far, as Rhai counts them.
     pub ops: u64,
+    /// The count a function called back from the API reached, where no
+    /// operation has followed it (what Rhai reports for the hook).
+    pub peek: Option<u64>,
     level: usize,
     /// Whether a call went through Rhai (whose operations are its own).
     pub helped: bool,
@@ -99,6 +102,7 @@ impl<'a> Run<'a> {
             stack: Vec::with_capacity(64),
             base: 0,
             ops: 0,
+            peek: None,
             level: 0,
             helped: false,
         }
@@ -108,6 +112,7 @@ impl<'a> Run<'a> {
     /// (as the engine's progress callback does).
     pub(super) fn track(&mut self, pos: Position) -> Result<(), Error> {
         self.ops += 1;
+        self.peek = None;
         if self.ops > MAX_OPERATIONS {
             return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
         }
@@ -414,6 +419,15 @@ impl<'a> Run<'a> {
             ExprKind::Call(c) => self.call(c),
             ExprKind::Chain(c) => self.chain(c),
             ExprKind::Block(b) => self.block(b),
+            ExprKind::Curry(x) => {
+                // Rhai counts the pointer and each captured value, not a call.
+                let (_, f, args) = &**x;
+                let mut p = self.expr(f)?.cast::<rhai::FnPtr>();
+                for a in args {
+                    p.add_curry(self.expr(a)?);
+                }
+                Ok(p.into())
+            }
             ExprKind::Log(to, text) => self.log(to.as_deref(), text),
         }
     }
@@ -553,12 +567,19 @@ impl<'a> Run<'a> {
             let mut global = self.engine.new_global_runtime_state();
             global.lib.push(self.tier.lib.clone());
             global.level = self.level.saturating_sub(1);
+            // A function it calls back counts on from here, in a copy of the
+            // count that Rhai then drops (`NativeCallContext::call_fn_raw`).
+            global.num_operations = self.ops;
             let ctx =
                 rhai::NativeCallContext::from((self.engine, c.name.as_str(), None, &global, c.pos));
-            // A function it calls back counts in this context's own count.
-            super::super::LAST_OPS.with(|o| o.set(0));
+            super::super::LAST_OPS.with(|o| o.set(self.ops));
             let r = (n.func)(Some(ctx), &mut refs);
-            self.ops += super::super::LAST_OPS.with(std::cell::Cell::get);
+            // Rhai's count for the hook is the last its progress callback
+            // saw: the callback's, if no operation follows.
+            let last = super::super::LAST_OPS.with(std::cell::Cell::get);
+            if last > self.ops {
+                self.peek = Some(last);
+            }
             r
         } else {
             (n.func)(None, &mut refs)

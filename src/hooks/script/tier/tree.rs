@@ -94,6 +94,10 @@ pub(super) enum ExprKind {
     /// `-x` or `!x`.
     Unary(Box<(Un, Expr, Helper)>),
     Call(Box<Call>),
+    /// A closure: the function it names (and the literal pointer to it),
+    /// with the values it captured
+    /// curried on (copies: see `closure_copies` in mod.rs).
+    Curry(Box<(ImmutableString, Expr, Vec<Expr>)>),
     /// `x[i]`, `x.name`, `x.f(...)` in a chain.
     Chain(Box<Chain>),
     Block(Block),
@@ -131,6 +135,10 @@ pub(super) struct Call {
     pub args: Vec<Expr>,
     /// The first argument is this local (Rhai passes it by reference).
     pub first_local: Option<usize>,
+    /// The call may change that local in place: an API function of this
+    /// name takes its first argument by reference, or the call is not to
+    /// the API.
+    pub writes_first: bool,
     pub name: ImmutableString,
     pub pos: Position,
 }
