@@ -248,6 +248,7 @@ fn bump() { let k = 1; let f = |x| x + k; k += 1; ask("a", "p", [1], "picked", #
 fn changes(y, x) { x += y; x }
 fn hands() { let k = 1; let f = |x| x + k; changes(1, k); }
 fn inner() { let k = 1; let f = |x| { k += 1; x }; }
+fn nested(k) { let f = |x| { let g = |y| { k += y; y }; x }; k }
 fn picked(c) { }
 "#;
     let yaml = YAML.replace("failing", "fallback");
@@ -263,6 +264,7 @@ fn picked(c) { }
             "bump/0: changes a variable that a closure captures",
             "hands/0: hands a variable a closure captures to a function that may change it",
             "inner/0: makes a closure that may change a variable it captures",
+            "nested/1: makes a closure that may change a variable it captures",
             "other/0: calls `step`, which runs in Rhai",
             "step/0: uses `try`"
         ],

@@ -59,10 +59,10 @@ pub(super) fn closure_copies(
     if scans.iter().flatten().all(|s| s.closures.is_empty()) {
         return;
     }
-    let writes = param_writes(list, &scans);
     let by_name: HashMap<&str, usize> = (list.iter().enumerate())
         .map(|(i, (n, _))| (n.as_str(), i))
         .collect();
+    let writes = param_writes(list, &scans, &by_name);
     for i in 0..fns.len() {
         let Some(s) = &scans[i] else { continue };
         let problem = s.closures.iter().find_map(|(anon, slots)| {
@@ -91,8 +91,13 @@ pub(super) fn closure_copies(
 }
 
 /// For each function, whether it may write each parameter: in place, or
-/// by handing it to a function that may (functions run in Rhai: any).
-fn param_writes(list: &[(String, Vec<ImmutableString>)], scans: &[Option<Scan>]) -> Vec<Vec<bool>> {
+/// by handing it to a function that may, or by capturing it in a closure
+/// that may (functions run in Rhai: any).
+fn param_writes(
+    list: &[(String, Vec<ImmutableString>)],
+    scans: &[Option<Scan>],
+    by_name: &HashMap<&str, usize>,
+) -> Vec<Vec<bool>> {
     // Parameters take the first slots.
     let mut writes: Vec<Vec<bool>> = (list.iter().zip(scans))
         .map(|((_, params), s)| {
@@ -105,7 +110,14 @@ fn param_writes(list: &[(String, Vec<ImmutableString>)], scans: &[Option<Scan>])
         let mut more = false;
         for (i, s) in scans.iter().enumerate() {
             let Some(s) = s else { continue };
-            for &(f, k, slot) in &s.passed {
+            // A captured value is handed to the closure's first parameters.
+            let captured = s.closures.iter().flat_map(|(anon, slots)| {
+                let f = by_name.get(anon.as_str()).copied();
+                (slots.iter().enumerate()).filter_map(move |(c, v)| Some((f?, c, (*v)?)))
+            });
+            let handed: Vec<(usize, usize, usize)> =
+                s.passed.iter().copied().chain(captured).collect();
+            for (f, k, slot) in handed {
                 let hands_on = writes[f].get(k).copied().unwrap_or(true);
                 if hands_on && writes[i].get(slot) == Some(&false) {
                     writes[i][slot] = true;
