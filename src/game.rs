@@ -52,6 +52,13 @@ impl Game {
         Ok(script.lint(&self.def.script))
     }
 
+    /// Calls in the script that cannot work, found without playing: a
+    /// function that exists nowhere (with the nearest name), a wrong
+    /// number of arguments, an attribute no card has.
+    pub fn call_problems(&self) -> Result<Vec<Error>> {
+        Ok(Script::compile(&self.def.script.files)?.call_problems(&self.def))
+    }
+
     /// The script functions the compiled tier leaves to Rhai, and why
     /// (`check --compile`).
     pub fn fallbacks(&self) -> Result<Vec<crate::hooks::script::Fallback>> {

@@ -282,7 +282,13 @@ fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
     .iter()
     .map(|id| (*id, reference.clone()))
     .collect();
-    for id in ["goofspiel", "kuhn-poker", "oshi-zumo"] {
+    for id in [
+        "goofspiel",
+        "kuhn-poker",
+        "oshi-zumo",
+        "tic-tac-toe",
+        "connect-four",
+    ] {
         games.push((id, root.join("examples").join(id).join("games")));
     }
     for (id, dir) in games {

@@ -374,7 +374,12 @@ pub fn label(game: &Game, st: &State, p: PlayerIx) -> String {
                     Some(o) if def.nplayers() > 1 => format!("{} ", def.players[o].id),
                     _ => String::new(),
                 };
-                public.push(format!("{whose}{}: {}", zone.name, shown.join(" ")));
+                // A grid's cell by its name: `Board a1: Cross`.
+                let cell = match (&def.grid, zone.per) {
+                    (Some(g), Per::Cell) => format!(" {}", g.names[o]),
+                    _ => String::new(),
+                };
+                public.push(format!("{whose}{}{cell}: {}", zone.name, shown.join(" ")));
             }
         }
     }

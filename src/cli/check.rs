@@ -61,6 +61,15 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
         Ok(g) => g,
         Err(e) => return vec![e],
     };
+    // Calls that cannot work, whether or not a playout reaches them.
+    match base.call_problems() {
+        Ok(found) => {
+            for w in &found {
+                eprintln!("{}", w.render(super::color_err()));
+            }
+        }
+        Err(e) => return vec![e],
+    }
     if opts.lint {
         match base.lint() {
             Ok(mut warnings) => {
@@ -149,6 +158,9 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
         if opts.memo && problems.is_empty() {
             memo_report(&game, &label, playouts);
         }
+        if problems.is_empty() {
+            balance_warnings(&game, &label, playouts);
+        }
     }
     if problems.is_empty() {
         println!(
@@ -159,6 +171,30 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
         );
     }
     problems
+}
+
+/// What the playouts say of the game's balance (drawish, decided by the
+/// seat, stopped by the turn limit), on stderr: the same random games as a
+/// `sim` with random bots, judged by `sim::warnings`.
+fn balance_warnings(game: &Game, label: &str, playouts: u32) {
+    use tabula::sim::{self, SimConfig};
+    let cfg = SimConfig {
+        games: u64::from(playouts),
+        seed: 0,
+        bots: vec!["random".to_string(); game.def().nplayers()],
+        jobs: 1,
+        max_decisions: MAX_DECISIONS as u32,
+        shard: None,
+    };
+    let Ok(tally) = sim::run(game, &cfg, &|_| {}) else {
+        return;
+    };
+    for w in sim::warnings(&sim::report(game, &cfg, &tally)) {
+        eprintln!(
+            "warning: {} ({label}): {w} ({playouts} random games; `tabula sim` says more)",
+            game.def().id
+        );
+    }
 }
 
 /// The playouts again, quietly as bots play them, then the memo's account:
@@ -256,9 +292,12 @@ fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
         for (z, zone) in def.zones.iter().enumerate() {
             for p in def.owners(z) {
                 if def.slot(z, p) == slot as usize {
-                    let owner = match zone.per {
-                        tabula::definition::format::Per::Player => "*",
-                        tabula::definition::format::Per::Game => "\"\"",
+                    let owner = match (zone.per, &def.grid) {
+                        (tabula::definition::format::Per::Player, _) => "*".into(),
+                        (tabula::definition::format::Per::Cell, Some(g)) => {
+                            format!("\"{}\"", g.names[p])
+                        }
+                        _ => "\"\"".into(),
                     };
                     return format!("{owner}, \"{}\"", zone.id);
                 }

@@ -131,6 +131,13 @@ pub fn print_report(r: &Report) {
             println!("{:<18} {:>9}  {}", c.card, c.played, pct(&c.won_game));
         }
     }
+    let warnings = tabula::sim::warnings(r);
+    if !warnings.is_empty() {
+        println!();
+        for w in warnings {
+            println!("warning: {w}");
+        }
+    }
 }
 
 /// Columns side by side: the header, the seats, places, lengths, how

@@ -48,8 +48,8 @@ impl State {
         self.end_reason = None;
         for step in &def.setup {
             match step {
-                Setup::Put { zone, cards } => {
-                    for p in def.owners(*zone) {
+                Setup::Put { zone, cards, cell } => {
+                    for p in def.owners(*zone).filter(|p| cell.is_none_or(|c| c == *p)) {
                         let slot = def.slot(*zone, p);
                         self.settle(slot);
                         self.zones[slot].extend_from_slice(cards);

@@ -127,9 +127,10 @@ impl State {
     /// Card ids in a zone.
     pub fn zone_ids(&self, game: &(impl AsDef + ?Sized), owner: &str, zone: &str) -> Vec<String> {
         let def = game.def();
-        let (Some(z), p) = (def.zone(zone), def.player(owner).unwrap_or(0)) else {
+        let Some(z) = def.zone(zone) else {
             return Vec::new();
         };
+        let p = def.place(z, owner).unwrap_or(0);
         self.zone(game, z, p)
             .iter()
             .map(|&c| def.cards[c as usize].id.clone())
@@ -140,11 +141,9 @@ impl State {
 /// The slot of `owner`'s copy of zone `z` (the owner of a shared zone is
 /// ignored).
 fn slot_of(def: &crate::definition::Def, z: usize, owner: &str) -> Result<usize> {
-    let p = match def.zones[z].per {
-        Per::Game => 0,
-        Per::Player => def
-            .player(owner)
-            .ok_or_else(|| Error::usage(format!("no player `{owner}`")))?,
-    };
+    let p = def.place(z, owner).ok_or_else(|| match def.zones[z].per {
+        Per::Cell => Error::usage(format!("no cell `{owner}`")),
+        _ => Error::usage(format!("no player `{owner}`")),
+    })?;
     Ok(def.slot(z, p))
 }

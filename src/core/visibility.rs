@@ -212,6 +212,9 @@ impl State {
                     shown.hash(&mut seen);
                     continue;
                 }
+                // How many, first: else the cards of neighbouring places
+                // run together (a card on `a1` would look like one on `b1`).
+                cards.len().hash(&mut seen);
                 for (i, (c, down)) in cards.iter().zip(self.face_down(slot)).enumerate() {
                     if down && !down_seen {
                         (slot, i, c).hash(&mut unseen);

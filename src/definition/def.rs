@@ -87,6 +87,8 @@ pub struct Card {
     pub names: Vec<String>,
     /// The numbered family this card belongs to (`numbered:`), by its id.
     pub family: Option<String>,
+    /// How the card shows on a grid board.
+    pub symbol: char,
 }
 
 impl Card {
@@ -200,6 +202,8 @@ pub enum Setup {
     Put {
         zone: usize,
         cards: Vec<CardIx>,
+        /// A grid's cell (the zone's only place the cards go).
+        cell: Option<usize>,
     },
     Shuffle {
         zone: usize,
@@ -277,6 +281,8 @@ pub struct Def {
     pub zones: Vec<Zone>,
     pub dice: Vec<Die>,
     pub board: Option<Board>,
+    /// The grid board, whose cells are the slots of one zone.
+    pub grid: Option<super::Grid>,
     pub setup: Vec<Setup>,
     pub flow: Vec<Step>,
     pub turns: TurnKind,
@@ -367,8 +373,17 @@ impl Def {
     pub fn slot(&self, zone: usize, owner: PlayerIx) -> usize {
         let z = &self.zones[zone];
         match z.per {
-            Per::Player => z.slot + owner,
+            Per::Player | Per::Cell => z.slot + owner,
             Per::Game => z.slot,
+        }
+    }
+    /// Which of a zone's places `owner` names: a player's (by id), a
+    /// cell's (by name), or the one place of a shared zone (any owner).
+    pub fn place(&self, zone: usize, owner: &str) -> Option<usize> {
+        match self.zones[zone].per {
+            Per::Game => Some(0),
+            Per::Player => self.player(owner),
+            Per::Cell => self.grid.as_ref()?.cell(owner),
         }
     }
     /// The zone a state slot belongs to (slots are laid out zone by zone).
@@ -376,17 +391,20 @@ impl Def {
         let per = |z: &Zone| match z.per {
             Per::Player => self.nplayers(),
             Per::Game => 1,
+            Per::Cell => self.grid.as_ref().map_or(0, super::Grid::len),
         };
         self.zones
             .iter()
             .position(|z| slot < z.slot + per(z))
             .unwrap_or(0)
     }
-    /// The owners to iterate for a zone: every player, or just one slot.
+    /// The owners to iterate for a zone: every player, every cell of a
+    /// grid (holes too: they stay empty), or just one slot.
     pub fn owners(&self, zone: usize) -> std::ops::Range<PlayerIx> {
         match self.zones[zone].per {
             Per::Player => 0..self.players.len(),
             Per::Game => 0..1,
+            Per::Cell => 0..self.grid.as_ref().map_or(0, super::Grid::len),
         }
     }
     pub fn nplayers(&self) -> usize {

@@ -249,6 +249,9 @@ pub struct CardDef {
     /// How many copies a `put` of this card places (default 1).
     pub copies: Option<u32>,
     pub text: Option<String>,
+    /// The character that shows the card on a grid board (default: the
+    /// first letter of its name).
+    pub symbol: Option<At<String>>,
     /// Free attributes a script reads with `attr(card, key)`.
     #[serde(default)]
     pub attrs: IndexMap<String, AttrValue>,
@@ -281,6 +284,7 @@ impl CardDef {
         }
         self.copies = top.copies.or(self.copies);
         self.text = top.text.or(self.text);
+        self.symbol = top.symbol.or(self.symbol);
         self.attrs.extend(top.attrs);
         self.names.extend(top.names);
         self.numbered = top.numbered.or(self.numbered);
@@ -336,6 +340,22 @@ pub struct ZoneDef {
     /// player's zone, `hidden` in a shared one. Implies `faces: up` if
     /// `faces` is not given.
     pub face_down: Option<FaceDown>,
+    /// A grid board: the zone has one place per cell (`a1` bottom left),
+    /// each holding cards (pieces); at most one zone of a game is a grid.
+    pub grid: Option<GridDef>,
+}
+
+/// A grid's size (numbers or `{param: NAME}`) and its holes.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GridDef {
+    /// Rows, numbered 1 from the bottom (at most 99).
+    pub rows: At<StartValue>,
+    /// Columns, lettered `a` from the left (at most 26).
+    pub columns: At<StartValue>,
+    /// Cells that are not part of the board (a shape other than a rectangle).
+    #[serde(default)]
+    pub holes: Vec<At<String>>,
 }
 
 impl ZoneDef {
@@ -353,6 +373,7 @@ impl ZoneDef {
         self.records_from = top.records_from.or(self.records_from);
         self.faces = top.faces.or(self.faces);
         self.face_down = top.face_down.or(self.face_down);
+        self.grid = top.grid.or(self.grid);
         self
     }
 }
@@ -362,6 +383,10 @@ impl ZoneDef {
 pub enum Per {
     Player,
     Game,
+    /// One place per cell of the grid (`grid:`), not written in a file.
+    #[serde(skip)]
+    #[schemars(skip)]
+    Cell,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, serde::Serialize, JsonSchema)]
@@ -416,7 +441,7 @@ pub struct BoardDef {
 #[serde(deny_unknown_fields, rename_all = "lowercase")]
 pub enum SetupStep {
     /// Put cards into a zone (each player's, for a per-player zone).
-    Put(PutStep),
+    Put(Box<PutStep>),
     /// Shuffle a zone with the game's seeded RNG.
     Shuffle(Name),
     /// Draw the turn order (seat order) at random: `order: random`.
@@ -434,8 +459,11 @@ pub struct PutStep {
     /// Only cards whose attributes match all of these.
     #[serde(default, rename = "where")]
     pub filter: IndexMap<String, AttrValue>,
-    /// Put this many of each card instead of its `copies`.
-    pub count: Option<u32>,
+    /// Put this many of each card instead of its `copies` (a number or
+    /// `{param: NAME}`).
+    pub count: Option<At<StartValue>>,
+    /// The cell of a grid zone to put them on (`d4`).
+    pub cell: Option<Name>,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

@@ -5,9 +5,11 @@
 pub mod analyze;
 mod def;
 pub mod format;
+pub mod grid;
 mod ids;
 pub mod source;
 
 pub use def::*;
+pub use grid::{Grid, column_name};
 pub use ids::{Ids, Lists};
 pub use source::Settings;

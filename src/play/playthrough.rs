@@ -127,6 +127,18 @@ fn write_state(out: &mut String, game: &Game, state: &State) {
             let _ = writeln!(out, "  {}: [{here}]", zone.id);
         }
     }
+    // A grid: each cell that holds cards, by name.
+    if let Some(g) = &def.grid {
+        let cells: Vec<String> = g
+            .cells()
+            .filter(|&c| !state.zone(game, g.zone, c).is_empty())
+            .map(|c| {
+                let here = entries(game, state, def.slot(g.zone, c), None);
+                format!("{} [{here}]", g.names[c])
+            })
+            .collect();
+        let _ = writeln!(out, "  {}: {}", def.zones[g.zone].id, cells.join(" "));
+    }
     let shown: Vec<String> = def
         .vars
         .iter()

@@ -56,11 +56,13 @@ impl State {
             || (0..def.cards.len())
                 .any(|ix| words(def, &Choice::Card(ix as CardIx), player).contains(&typed));
         if known {
-            // A card played with more said (a word option naming it, as
-            // "play harpia on p2"): the one such option, or the list.
-            let ids: Vec<String> = (0..def.cards.len())
+            // A card played with more said (a word option that plays it,
+            // as "play harpia on p2"): the one such option, or the list.
+            // The card an option plays is the first card it names: typing
+            // `baron` never plays "guard baron" (a guard guessing a baron).
+            let ids: Vec<CardIx> = (0..def.cards.len())
                 .filter(|&ix| words(def, &Choice::Card(ix as CardIx), player).contains(&typed))
-                .map(|ix| def.cards[ix].id.clone())
+                .map(|ix| ix as CardIx)
                 .collect();
             let with: Vec<&Choice> = legal
                 .iter()
@@ -69,7 +71,8 @@ impl State {
                     other => other
                         .text(game)
                         .split_whitespace()
-                        .any(|x| ids.iter().any(|i| i == x)),
+                        .find_map(|x| def.ids.card_id(x))
+                        .is_some_and(|first| ids.contains(&(first as CardIx))),
                 })
                 .collect();
             return match with.as_slice() {

@@ -32,6 +32,9 @@ pub struct View {
     pub vars: IndexMap<String, i64>,
     /// Zone id -> owner (player id, or "" for a shared zone) -> contents.
     pub zones: IndexMap<String, IndexMap<String, ZoneView>>,
+    /// The grid board, row by row, when the game has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid: Option<super::grid::GridView>,
     pub decision: Option<DecisionView>,
 }
 
@@ -84,6 +87,10 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
         let mut by_owner = IndexMap::new();
         for p in def.owners(z) {
             let owner = (zone.per == Per::Player).then_some(p);
+            let cell = def.grid.as_ref().filter(|_| zone.per == Per::Cell);
+            if cell.is_some_and(|g| g.holes[p]) {
+                continue;
+            }
             let cards = state.zone(game, z, p);
             let v = if !zone_visible(zone.visibility, owner, viewer) {
                 ZoneView::Count { count: cards.len() }
@@ -106,7 +113,11 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
                         .collect(),
                 )
             };
-            let key = owner.map_or(String::new(), |o| def.players[o].id.clone());
+            let key = match (owner, cell) {
+                (Some(o), _) => def.players[o].id.clone(),
+                (None, Some(g)) => g.names[p].clone(),
+                (None, None) => String::new(),
+            };
             by_owner.insert(key, v);
         }
         zones.insert(zone.id.clone(), by_owner);
@@ -172,6 +183,7 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
             .map(|(i, v)| (v.id.clone(), state.var(i)))
             .collect(),
         zones,
+        grid: super::grid::grid_view(game, state, viewer),
         decision,
     }
 }
@@ -241,6 +253,9 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
     }
     if let Some(b) = &def.board {
         let _ = writeln!(out, "  {}", track(game, state, b));
+    }
+    if def.grid.as_ref().is_some_and(|g| def.zones[g.zone].show) {
+        let _ = writeln!(out, "{}", super::grid::grid_text(game, state, viewer, "  "));
     }
     for (i, var) in def.vars.iter().enumerate().filter(|(_, v)| v.show) {
         let _ = writeln!(out, "  {}: {}", var.name, state.var(i));

@@ -26,14 +26,22 @@ import pyspiel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GAMES_DIR = os.path.join(HERE, "games")
+REPO = os.path.normpath(os.path.join(HERE, "../.."))
 sys.path.insert(0, HERE)
 from openspiel import ENTRIES  # noqa: E402
+
+
+def game_path(game):
+    """An entry's game: an id in games/, or a path from the repository's root."""
+    if "/" in game:
+        return os.path.join(REPO, game)
+    return os.path.join(GAMES_DIR, game + ".yaml")
 
 
 def tabula_view(tabula, key, seed, moves, viewer, tmp):
     game, params, _, _ = ENTRIES[key]
     path = os.path.join(tmp, "replay.json")  # JSON is YAML
-    replay = {"game": os.path.join(GAMES_DIR, game + ".yaml"), "seed": seed, "moves": moves}
+    replay = {"game": game_path(game), "seed": seed, "moves": moves}
     if params:
         replay["params"] = params
     with open(path, "w") as f:
@@ -67,6 +75,16 @@ def liars_action(state, p, text):
 
 def ttt_action(state, p, text):
     return int(text) - 1
+
+
+def ttt_grid_action(state, p, text):
+    # Cell `b2`: column b, row 2 from the bottom; OpenSpiel counts rows from the top.
+    col, row = ord(text[0]) - ord("a"), int(text[1:])
+    return (3 - row) * 3 + col
+
+
+def column_action(state, p, text):
+    return ord(text) - ord("a")
 
 
 def blotto_action(state, p, text):
@@ -140,6 +158,10 @@ SPEC = {
     "goofspiel": (goofspiel_action, None),
     "pig": (pig_action, pig_chance),
     "pig-small": (pig_action, pig_chance),
+    "tic-tac-toe-grid": (ttt_grid_action, None),
+    "connect-four-3x4": (column_action, None),
+    "connect-four-4x4": (column_action, None),
+    "connect-four": (column_action, None),
 }
 
 
@@ -203,7 +225,7 @@ _PLAYERS = {}
 def players_of(tid):
     """The player ids, in seat order, from the game file's `players:` list."""
     if tid not in _PLAYERS:
-        path = os.path.join(GAMES_DIR, ENTRIES[tid][0] + ".yaml")
+        path = game_path(ENTRIES[tid][0])
         ids = []
         with open(path) as f:
             inside = False

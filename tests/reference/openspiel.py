@@ -32,10 +32,14 @@ from open_spiel.python.algorithms import exploitability as exploitability_lib
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "openspiel.json")
 
-# Each entry: the tabula game (a file in games/), the parameters set on it
+# Each entry: the tabula game (a file in games/, or a path from the
+# repository's root), the parameters set on it
 # (`--set K=V`; none: its defaults), the OpenSpiel game string it mirrors
 # (every parameter spelt out) and how its figures are computed. The
 # smaller settings are there for tests in a debug build.
+TTT_GRID = "examples/tic-tac-toe/games/tic-tac-toe.yaml"
+CONNECT_FOUR = "examples/connect-four/games/connect-four.yaml"
+
 ENTRIES = {
     "kuhn-poker": ("kuhn-poker", {}, "kuhn_poker(players=2)", "poker+cfr"),
     "leduc-poker": ("leduc-poker", {}, "leduc_poker(players=2)", "poker+cfr"),
@@ -61,6 +65,23 @@ ENTRIES = {
     ),
     "pig": ("pig", {}, "pig(players=2,winscore=10,horizon=20,diceoutcomes=6)", "pig"),
     "pig-small": ("pig", {"target": 6, "horizon": 12}, "pig(players=2,winscore=6,horizon=12,diceoutcomes=6)", "pig"),
+    # Grid boards (zones with `grid:`): the examples, by their path from the
+    # repository's root.
+    "tic-tac-toe-grid": (TTT_GRID, {}, "tic_tac_toe", "tic-tac-toe"),
+    "connect-four-3x4": (
+        CONNECT_FOUR,
+        {"rows": 3, "columns": 4, "x_in_row": 3},
+        "connect_four(rows=3,columns=4,x_in_row=3)",
+        "tic-tac-toe",
+    ),
+    "connect-four-4x4": (
+        CONNECT_FOUR,
+        {"rows": 4, "columns": 4, "x_in_row": 3},
+        "connect_four(rows=4,columns=4,x_in_row=3)",
+        "tic-tac-toe",
+    ),
+    # Too big to search here: crosscheck.py plays it move for move.
+    "connect-four": (CONNECT_FOUR, {}, "connect_four(rows=6,columns=7,x_in_row=4)", "none"),
 }
 
 CFR_CHECKPOINTS = [10, 30, 100, 300, 1000]
@@ -351,6 +372,8 @@ def poker_like(gs, with_cfr=False):
 
 
 def tic_tac_toe(gs):
+    """Any deterministic two-player game whose board says who moves
+    (tic-tac-toe, Connect Four)."""
     game = pyspiel.load_game(gs)
     key = str  # the board and the player to move (str shows the board)
     v, n = simultaneous_backward_induction(game, key)
@@ -513,6 +536,7 @@ BUILD = {
     "matrix": blotto,
     "simultaneous": goofspiel,
     "pig": pig,
+    "none": lambda gs: {"openspiel_game": gs},
 }
 
 
@@ -548,7 +572,7 @@ def main(argv):
         if key == "kuhn-poker":
             r["value_exact"] = "-1/18"
         data[key] = r
-        print(f"  value {r['value']}", file=sys.stderr)
+        print(f"  value {r.get('value', '-')}", file=sys.stderr)
     ordered = {"_about": data["_about"]}
     data = clean(data)
     for tid in ENTRIES:

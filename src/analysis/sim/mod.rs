@@ -8,6 +8,7 @@
 mod merge;
 mod report;
 mod tally;
+mod warn;
 
 pub use merge::{merge, merge_files};
 
@@ -16,6 +17,7 @@ pub use report::{
     report_of,
 };
 pub use tally::Tally;
+pub use warn::warnings;
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -41,6 +41,7 @@ pub(super) fn analyze(
                 .collect(),
             names,
             family: None,
+            symbol: symbol(a, id, c),
         };
         match &c.numbered {
             None => cards.push(card),
@@ -62,6 +63,30 @@ pub(super) fn analyze(
         .declare(Kind::Card, cards.iter().map(|c| c.id.clone()));
     words_stay_apart(a, file);
     cards
+}
+
+/// The character that shows a card on a grid: its `symbol:` (one
+/// character), else the first of its name.
+fn symbol(a: &mut Analyzer, id: &str, c: &crate::definition::format::CardDef) -> char {
+    if let Some(s) = &c.symbol {
+        let mut chars = s.value.chars();
+        match (chars.next(), chars.next()) {
+            (Some(ch), None) if !ch.is_control() && !ch.is_whitespace() => return ch,
+            _ => a.invalid(
+                format!(
+                    "card `{id}`: `symbol` is one character to draw it with, not `{}`",
+                    s.value
+                ),
+                &s.pos,
+            ),
+        }
+    }
+    c.name
+        .as_deref()
+        .unwrap_or(id)
+        .chars()
+        .find(|ch| !ch.is_whitespace() && !ch.is_control())
+        .unwrap_or('?')
 }
 
 /// A numbered family's cards: `ID-n` for each n in the range, with the

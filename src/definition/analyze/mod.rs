@@ -109,10 +109,10 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
     let stats = stats::analyze(&mut a, &file, &players, &listed, &params);
     let vars = vars(&mut a, &file);
     let cards = cards::analyze(&mut a, &file, &players, &listed, &params);
-    let (zones, slots) = zones::analyze(&mut a, &file, players.len());
+    let (zones, slots, grid) = zones::analyze(&mut a, &file, players.len(), &params);
     let dice = dice::analyze(&mut a, &file);
     let board = board::analyze(&mut a, &file);
-    let setup = setup::analyze(&mut a, &file, &cards, &zones);
+    let setup = setup::analyze(&mut a, &file, &cards, &zones, grid.as_ref(), &params);
     let flow = flow::analyze(&mut a, &file, &params);
     let max_turns = file
         .flow
@@ -182,6 +182,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         zones,
         dice,
         board,
+        grid,
         setup,
         flow,
         turns: file

@@ -4,7 +4,7 @@
 use super::Analyzer;
 use super::names::Kind;
 use crate::definition::format::{At, CardSelection, GameFile, PutStep, SetupStep};
-use crate::definition::{Card, CardIx, Setup, Zone};
+use crate::definition::{Card, CardIx, Grid, Param, Setup, Zone};
 
 /// Cards setup may put, all `put` steps together (docs/format.md, limits).
 pub const MAX_SETUP_CARDS: u64 = 100_000;
@@ -14,12 +14,14 @@ pub(super) fn analyze(
     file: &GameFile,
     cards: &[Card],
     zones: &[Zone],
+    grid: Option<&Grid>,
+    params: &[Param],
 ) -> Vec<Setup> {
     let mut setup = Vec::new();
     let mut put_so_far = 0;
     for step in file.setup.iter().flatten() {
         let one = match step {
-            SetupStep::Put(put) => put_step(a, put, cards, zones, &mut put_so_far),
+            SetupStep::Put(put) => put_step(a, put, (cards, zones, params), grid, &mut put_so_far),
             SetupStep::Shuffle(z) => a.find(Kind::Zone, z).map(|zone| Setup::Shuffle { zone }),
             SetupStep::Order(o) if o.value == "random" => Some(Setup::RandomOrder),
             SetupStep::Order(o) => {
@@ -49,11 +51,23 @@ pub(super) fn analyze(
 fn put_step(
     a: &mut Analyzer,
     put: &PutStep,
-    cards: &[Card],
-    zones: &[Zone],
+    (cards, zones, params): (&[Card], &[Zone], &[Param]),
+    grid: Option<&Grid>,
     so_far: &mut u64,
 ) -> Option<Setup> {
     let zone = a.find(Kind::Zone, &put.zone);
+    let count = match &put.count {
+        None => None,
+        Some(n) => match a.number("put count", n, params) {
+            Some(k) if (0..=i64::from(u32::MAX)).contains(&k) => Some(k as u32),
+            Some(k) => {
+                a.invalid(format!("`count: {k}`: give 0 or more"), &n.pos);
+                return None;
+            }
+            None => return None,
+        },
+    };
+    let cell = zone.and_then(|z| put_cell(a, put, z, grid));
     // Inside the untagged selection names carry no position: point at the
     // selection itself.
     let mut card = |w: &At<String>| {
@@ -88,7 +102,7 @@ fn put_step(
     // Counted before any list is made: `copies: 1000000000` is refused, not built.
     *so_far += chosen
         .iter()
-        .map(|&c| u64::from(put.count.unwrap_or(cards[c].copies)))
+        .map(|&c| u64::from(count.unwrap_or(cards[c].copies)))
         .sum::<u64>();
     if *so_far > MAX_SETUP_CARDS {
         a.invalid(
@@ -116,13 +130,53 @@ fn put_step(
     for c in chosen {
         let card = &cards[c];
         {
-            for _ in 0..put.count.unwrap_or(card.copies) {
+            for _ in 0..count.unwrap_or(card.copies) {
                 list.push(c as CardIx);
             }
         }
     }
+    if zone.is_some_and(|z| grid.is_some_and(|g| g.zone == z)) && cell.is_none() {
+        return None;
+    }
     Some(Setup::Put {
         zone: zone?,
         cards: list,
+        cell,
     })
+}
+
+/// A put's `cell:`: given exactly when the zone is the grid, and a cell of
+/// it (None, noted, otherwise).
+fn put_cell(a: &mut Analyzer, put: &PutStep, zone: usize, grid: Option<&Grid>) -> Option<usize> {
+    let grid = grid.filter(|g| g.zone == zone);
+    match (&put.cell, grid) {
+        (None, None) => None,
+        (Some(c), None) => {
+            a.invalid(
+                format!(
+                    "`cell: {}`: zone `{}` is not a grid",
+                    c.value, put.zone.value
+                ),
+                &c.pos,
+            );
+            None
+        }
+        (None, Some(_)) => {
+            a.invalid(
+                format!(
+                    "zone `{}` is a grid: say the cell to put the cards on (`cell: a1`)",
+                    put.zone.value
+                ),
+                &put.zone.pos,
+            );
+            None
+        }
+        (Some(c), Some(g)) => {
+            let found = g.cell(&c.value);
+            if found.is_none() {
+                a.invalid(crate::definition::grid::unknown_cell(g, &c.value), &c.pos);
+            }
+            found
+        }
+    }
 }

@@ -3,15 +3,57 @@
 
 use super::Analyzer;
 use super::names::Kind;
-use crate::definition::format::{Face, FaceDown, GameFile, Per, Visibility};
-use crate::definition::{Faces, Zone};
+use crate::definition::format::{
+    At, Face, FaceDown, GameFile, GridDef, Per, StartValue, Visibility,
+};
+use crate::definition::grid::{MAX_COLUMNS, MAX_ROWS};
+use crate::definition::{Faces, Grid, Param, Zone};
 
-/// The zones and the number of slots they take.
-pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Vec<Zone>, usize) {
+/// The zones, the number of slots they take, and the grid (a zone whose
+/// places are its cells).
+pub(super) fn analyze(
+    a: &mut Analyzer,
+    file: &GameFile,
+    nplayers: usize,
+    params: &[Param],
+) -> (Vec<Zone>, usize, Option<Grid>) {
     let mut zones = Vec::new();
     let mut slots = 0;
+    let mut grid: Option<Grid> = None;
     for (id, z) in &file.zones {
-        let per = z.per.unwrap_or(Per::Player);
+        let mut per = z.per.unwrap_or(Per::Player);
+        if let Some(g) = &z.grid {
+            if z.per.is_some() {
+                a.invalid(
+                    format!(
+                        "zone `{id}` is a grid: it has a place per cell, so it takes no `per:`"
+                    ),
+                    &g.rows.pos,
+                );
+            }
+            if z.visibility == Some(Visibility::Owner) || z.face_down == Some(FaceDown::Owner) {
+                a.invalid(
+                    format!("zone `{id}` is a grid: its cells belong to no player, so `owner` cannot see them; say `public` or `hidden`"),
+                    &g.rows.pos,
+                );
+            }
+            match (&grid, geometry(a, id, g, zones.len(), params)) {
+                (Some(first), _) => a.invalid(
+                    format!(
+                        "zone `{id}` is a second grid; a game has one (`{}`)",
+                        file.zones
+                            .get_index(first.zone)
+                            .map_or("", |(k, _)| k.as_str())
+                    ),
+                    &g.rows.pos,
+                ),
+                (None, Some(g)) => {
+                    per = Per::Cell;
+                    grid = Some(g);
+                }
+                (None, None) => {}
+            }
+        }
         zones.push(Zone {
             id: id.clone(),
             name: z.name.clone().unwrap_or_else(|| id.clone()),
@@ -26,6 +68,7 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Ve
                     Some(FaceDown::Owner) => Visibility::Owner,
                     Some(FaceDown::Hidden) => Visibility::Hidden,
                     None if per == Per::Player => Visibility::Owner,
+                    None if per == Per::Cell => Visibility::Hidden,
                     None => Visibility::Hidden,
                 },
             }),
@@ -37,9 +80,61 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, nplayers: usize) -> (Ve
             }),
             slot: slots,
         });
-        slots += if per == Per::Player { nplayers } else { 1 };
+        slots += match per {
+            Per::Player => nplayers,
+            Per::Game => 1,
+            Per::Cell => grid.as_ref().map_or(0, Grid::len),
+        };
     }
     a.names
         .declare(Kind::Zone, zones.iter().map(|z| z.id.clone()));
-    (zones, slots)
+    (zones, slots, grid)
+}
+
+/// A grid's rows, columns and holes, or None (noted) if they are not a
+/// board.
+fn geometry(
+    a: &mut Analyzer,
+    id: &str,
+    g: &GridDef,
+    zone: usize,
+    params: &[Param],
+) -> Option<Grid> {
+    let mut size = |what: &str, v: &At<StartValue>, max: usize| {
+        let n = a.number(&format!("zone `{id}`: grid {what}"), v, params)?;
+        if !(1..=max as i64).contains(&n) {
+            a.invalid(
+                format!("zone `{id}`: the grid has {n} {what}; give 1 to {max}"),
+                &v.pos,
+            );
+            return None;
+        }
+        Some(n as usize)
+    };
+    let rows = size("rows", &g.rows, MAX_ROWS);
+    let columns = size("columns", &g.columns, MAX_COLUMNS);
+    let mut grid = Grid::new(zone, rows?, columns?);
+    for h in &g.holes {
+        match grid.parse(&h.value) {
+            Some(c) => grid.holes[c] = true,
+            None => a.invalid(
+                format!(
+                    "zone `{id}`: `{}` is not a cell of the {}x{} grid (cells `a1` to `{}`)",
+                    h.value,
+                    grid.rows,
+                    grid.columns,
+                    grid.names[grid.len() - 1]
+                ),
+                &h.pos,
+            ),
+        }
+    }
+    if grid.cells().next().is_none() {
+        a.invalid(
+            format!("zone `{id}`: every cell of the grid is a hole"),
+            &g.rows.pos,
+        );
+        return None;
+    }
+    Some(grid)
 }

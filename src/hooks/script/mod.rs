@@ -5,6 +5,7 @@
 //! through the core's operations, so a run can be traced.
 
 mod api;
+mod calls;
 mod ctx;
 mod imports;
 mod tier;
@@ -96,6 +97,8 @@ pub struct Script {
     /// The modules it imports, read once.
     modules: Arc<imports::Modules>,
     natives: Arc<tier::natives::Natives>,
+    /// Every call written in the files, for the checks that need no playout.
+    calls: Vec<calls::Call>,
 }
 
 impl Script {
@@ -108,6 +111,7 @@ impl Script {
         let modules = Arc::new(imports::Modules::default());
         let (engine, natives) = new_engine(&dir, &modules);
         let mut ast = AST::empty();
+        let mut written = Vec::new();
         for file in files {
             let src = crate::files::read_text(file).map_err(|e| Error::io(file, e))?;
             // Imports are read now, once, and carried in the script: every
@@ -138,6 +142,7 @@ impl Script {
                     error
                 }
             })?;
+            written.extend(calls::calls(&one, file));
             ast = ast.merge(&one);
         }
         Ok(Script {
@@ -147,7 +152,15 @@ impl Script {
             files: files.to_vec(),
             modules,
             natives: Arc::new(natives),
+            calls: written,
         })
+    }
+
+    /// Calls that cannot work, found without a playout: a function that
+    /// does not exist, a wrong number of arguments, an attribute no card
+    /// of `def` has (warnings: `check` shows them).
+    pub fn call_problems(&self, def: &crate::definition::Def) -> Vec<Error> {
+        calls::check(&self.calls, &self.ast, &self.engine, def)
     }
 
     /// The functions the compiled tier leaves to Rhai, and why.
@@ -276,10 +289,11 @@ fn defines(ast: &AST, name: &str, arity: usize) -> bool {
         .any(|f| f.name == name && f.params.len() == arity)
 }
 
-/// Player and card ids as Rhai strings, made once.
+/// Player and card ids and grid cell names as Rhai strings, made once.
 pub(crate) struct Keys {
     pub players: Vec<ImmutableString>,
     pub cards: Vec<ImmutableString>,
+    pub cells: Vec<ImmutableString>,
 }
 
 /// Log text one hook run may write.
@@ -365,6 +379,11 @@ impl RhaiHooks {
         let keys = Keys {
             players: def.players.iter().map(|p| p.id.as_str().into()).collect(),
             cards: def.cards.iter().map(|c| c.id.as_str().into()).collect(),
+            cells: def
+                .grid
+                .iter()
+                .flat_map(|g| g.names.iter().map(|n| n.as_str().into()))
+                .collect(),
         };
         let tier = (compile != Compile::Off).then(|| {
             Arc::new(tier::Tier::compile(

@@ -6,6 +6,7 @@ mod cards;
 mod chance;
 mod faces;
 pub(crate) mod flow;
+mod grid;
 mod lists;
 mod players;
 mod stats;
@@ -22,6 +23,7 @@ pub(crate) fn register(engine: &mut Api) {
     flow::register(engine);
     chance::register(engine);
     board::register(engine);
+    grid::register(engine);
     lists::register(engine);
 }
 
@@ -44,6 +46,12 @@ impl Ctx {
             Some(p) => Ok(p),
             None => unknown("player", id, self.def.players.iter().map(|p| p.id.clone())),
         }
+    }
+    /// A grid cell by name (`a1`).
+    fn cell(&self, name: &str) -> Fallible<usize> {
+        let g = grid::grid(&self.def)?;
+        g.cell(name)
+            .ok_or_else(|| crate::definition::grid::unknown_cell(g, name).into())
     }
     fn stat(&self, id: &str) -> Fallible<usize> {
         match self.def.stat(id) {
@@ -68,7 +76,9 @@ impl Ctx {
         let to = &self.def.zones[to];
         let by = match self.def.zones[z].per {
             _ if !to.records() => None,
-            crate::definition::format::Per::Game => to.entry(0),
+            crate::definition::format::Per::Game | crate::definition::format::Per::Cell => {
+                to.entry(0)
+            }
             crate::definition::format::Per::Player => to.entry(self.player(owner)? as u8 + 1),
         };
         Ok((slot, by))
@@ -86,6 +96,7 @@ impl Ctx {
         let p = match self.def.zones[z].per {
             crate::definition::format::Per::Game => 0,
             crate::definition::format::Per::Player => self.player(owner)?,
+            crate::definition::format::Per::Cell => self.cell(owner)?,
         };
         Ok((z, self.def.slot(z, p)))
     }

@@ -1,0 +1,184 @@
+//! The grid board: cells by name (`a1`), what is on them, and the shapes
+//! a designer reaches for (neighbours, lines of N, where a dropped piece
+//! lands). Every look at a cell is a traced read of its slot, so the memo
+//! replays these as it replays `cards` and `count`.
+
+use rhai::{Array, Dynamic};
+
+use super::super::tier::natives::Api;
+use super::super::{Ctx, Fallible, with_ctx};
+use crate::core::ops::{Read, Val, ix};
+use crate::definition::Def;
+use crate::definition::{CardIx, Grid};
+
+pub(super) fn register(engine: &mut Api) {
+    engine.register_fn("cells", || {
+        with_ctx(|cx| {
+            let def = cx.def.clone();
+            let g = grid(&def)?;
+            Ok(names(cx, g.cells()))
+        })
+    });
+    engine.register_fn("columns", || {
+        with_ctx(|cx| {
+            let def = cx.def.clone();
+            let g = grid(&def)?;
+            Ok((0..g.columns)
+                .map(|c| Dynamic::from(crate::definition::column_name(c).to_string()))
+                .collect::<Array>())
+        })
+    });
+    engine.register_fn("empty_cells", || {
+        with_ctx(|cx| {
+            let def = cx.def.clone();
+            let g = grid(&def)?;
+            let empty: Vec<usize> = g.cells().filter(|&c| top(cx, g, c).is_none()).collect();
+            Ok(names(cx, empty.into_iter()))
+        })
+    });
+    // The top card on a cell (the piece), or () when it is empty.
+    engine.register_fn("piece", |cell: &str| {
+        with_ctx(|cx| {
+            let c = cx.cell(cell)?;
+            let def = cx.def.clone();
+            let g = grid(&def)?;
+            Ok(top(cx, g, c).map_or(Dynamic::UNIT, |p| {
+                Dynamic::from(cx.keys.cards[p as usize].clone())
+            }))
+        })
+    });
+    engine.register_fn("neighbours", |cell: &str| {
+        with_ctx(|cx| {
+            let c = cx.cell(cell)?;
+            Ok(names(
+                cx,
+                grid(&cx.def)?.neighbours(c, true, true).into_iter(),
+            ))
+        })
+    });
+    engine.register_fn("neighbours", |cell: &str, which: &str| {
+        with_ctx(|cx| {
+            let c = cx.cell(cell)?;
+            let (o, d) = match which {
+                "all" => (true, true),
+                "orthogonal" => (true, false),
+                "diagonal" => (false, true),
+                _ => {
+                    return Err(format!(
+                        "neighbours: `{which}` is not a kind of neighbour (all, orthogonal, diagonal)"
+                    )
+                    .into());
+                }
+            };
+            Ok(names(cx, grid(&cx.def)?.neighbours(c, o, d).into_iter()))
+        })
+    });
+    // The cell `dc` columns right and `dr` rows up (negative: left, down),
+    // or () off the board or on a hole.
+    engine.register_fn("offset", |cell: &str, dc: i64, dr: i64| {
+        with_ctx(|cx| {
+            let c = cx.cell(cell)?;
+            let def = cx.def.clone();
+            let g = grid(&def)?;
+            Ok(g.step(c, dc, dr)
+                .map_or(Dynamic::UNIT, |n| Dynamic::from(cx.keys.cells[n].clone())))
+        })
+    });
+    engine.register_fn("row_of", |cell: &str| {
+        with_ctx(|cx| {
+            let c = cx.cell(cell)?;
+            Ok(grid(&cx.def)?.place(c).1 + 1)
+        })
+    });
+    engine.register_fn("column_of", |cell: &str| {
+        with_ctx(|cx| {
+            let c = cx.cell(cell)?;
+            let col = grid(&cx.def)?.place(c).0 as usize;
+            Ok(crate::definition::column_name(col).to_string())
+        })
+    });
+    engine.register_fn("lines", |n: i64| {
+        with_ctx(|cx| {
+            let def = cx.def.clone();
+            let g = grid(&def)?;
+            let n = usize::try_from(n)
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| format!("lines: {n} cells in a row: give at least 1"))?;
+            Ok(g.lines(n)
+                .into_iter()
+                .map(|l| Dynamic::from_array(names(cx, l.into_iter())))
+                .collect::<Array>())
+        })
+    });
+    // The most cells in a row through `cell` holding the piece it holds
+    // (along a row, a column or a diagonal): 0 on an empty cell.
+    engine.register_fn("in_a_row", |cell: &str| {
+        with_ctx(|cx| {
+            let c = cx.cell(cell)?;
+            let def = cx.def.clone();
+            let g = grid(&def)?;
+            Ok(in_a_row(cx, g, c) as i64)
+        })
+    });
+    // Where a piece dropped into a column (by its letter) lands: its
+    // lowest empty cell, or () when the column is full.
+    engine.register_fn("drop_cell", |column: &str| {
+        with_ctx(|cx| {
+            let def = cx.def.clone();
+            let g = grid(&def)?;
+            let col = g.column(column).ok_or_else(|| {
+                format!(
+                    "drop_cell: no column `{column}` (columns a to {})",
+                    crate::definition::column_name(g.columns - 1)
+                )
+            })?;
+            Ok(g.drop_cell(col, |c| top(cx, g, c).is_none())
+                .map_or(Dynamic::UNIT, |n| Dynamic::from(cx.keys.cells[n].clone())))
+        })
+    });
+}
+
+/// The game's grid, or an error that says it has none.
+pub(super) fn grid(def: &Def) -> Fallible<&Grid> {
+    def.grid
+        .as_ref()
+        .ok_or_else(|| "the game has no grid (a zone with `grid:`)".into())
+}
+
+fn names(cx: &Ctx, cells: impl Iterator<Item = usize>) -> Array {
+    cells
+        .map(|c| Dynamic::from(cx.keys.cells[c].clone()))
+        .collect()
+}
+
+/// The top card on a cell (a traced read of its cards).
+fn top(cx: &mut Ctx, g: &Grid, cell: usize) -> Option<CardIx> {
+    let slot = cx.def.slot(g.zone, cell);
+    match cx.read(Read::Cards(ix(slot))) {
+        Val::Cards(cards) => cards.last().copied(),
+        Val::Int(_) => None,
+    }
+}
+
+fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> usize {
+    let Some(piece) = top(cx, g, cell) else {
+        return 0;
+    };
+    let mut best = 1;
+    for (dc, dr) in crate::definition::grid::LINE_DIRECTIONS {
+        let mut run = 1;
+        for sign in [1, -1] {
+            let mut at = cell;
+            while let Some(next) = g.step(at, dc * sign, dr * sign) {
+                if top(cx, g, next) != Some(piece) {
+                    break;
+                }
+                run += 1;
+                at = next;
+            }
+        }
+        best = best.max(run);
+    }
+    best
+}

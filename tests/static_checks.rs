@@ -1,0 +1,107 @@
+//! Mistakes `check` finds in a script without a playout reaching them: a
+//! function that exists nowhere (with the nearest name), a wrong number of
+//! arguments, an attribute no card has; and none where the script is
+//! right (function pointers, methods, closures, Rhai's own keywords).
+
+mod common;
+
+const GAME: &str = r#"
+id: slips
+script: ../scripts/slips.rhai
+players: [{id: red}, {id: blue}]
+stats:
+  score: {start: 0}
+cards:
+  sword: {attrs: {power: 3, kind: blade}}
+  bow: {attrs: {power: 2, kind: arrow}}
+zones:
+  hand: {}
+setup:
+  - put: {zone: hand, cards: all}
+flow:
+  turn:
+    - decide: play
+      from: hand
+      then: played
+"#;
+
+fn problems(script: &str) -> Vec<(String, u32, u32)> {
+    let (_tmp, game) = common::load_folder("slips", GAME, script);
+    game.call_problems()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let at = e.at.as_ref().expect("a position");
+            (e.render(false), at.line, at.col)
+        })
+        .collect()
+}
+
+#[test]
+fn a_misspelt_call_never_reached_is_found_with_the_nearest_name() {
+    let script = "fn played(c) {\n    if turn() > 1000 {\n        add_stats(\"red\", \"score\", 1);\n    }\n    end_game();\n}\n";
+    let found = problems(script);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let (text, line, col) = &found[0];
+    assert!(
+        text.contains("no function `add_stats` in the script or the API"),
+        "{text}"
+    );
+    assert!(text.contains("did you mean `add_stat`"), "{text}");
+    assert_eq!((*line, *col), (3, 9), "{text}");
+}
+
+#[test]
+fn a_script_function_called_with_the_wrong_count_is_found() {
+    let script =
+        "fn bonus(p) { 1 }\nfn played(c) {\n    let b = bonus(\"red\", 2);\n    end_game();\n}\n";
+    let found = problems(script);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0]
+            .0
+            .contains("`bonus` is called with 2 argument(s); it takes 1"),
+        "{}",
+        found[0].0
+    );
+    assert_eq!(found[0].1, 3);
+}
+
+#[test]
+fn an_attribute_no_card_has_is_found() {
+    let script = "fn played(c) {\n    if attr(c.red, \"powr\") == 3 { end_game(\"red\"); }\n    if attr(c.red, \"kind\") == \"blade\" { end_game(); }\n}\n";
+    let found = problems(script);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let text = &found[0].0;
+    assert!(text.contains("no card has an attribute `powr`"), "{text}");
+    assert!(
+        text.contains("(the cards' attributes: kind, power)"),
+        "{text}"
+    );
+    assert!(text.contains("did you mean `power`"), "{text}");
+}
+
+#[test]
+fn a_right_script_gives_no_warning() {
+    // Methods, closures, function pointers held in variables, Rhai's
+    // keywords, API functions, functions given to an ask by name.
+    let script = r#"
+fn double(x) { x * 2 }
+fn played(c) {
+    let f = Fn("double");
+    let g = |x| x + 1;
+    let list = [3, 1, 2];
+    list.sort();
+    list.push(f.call(2));
+    let h = list.map(|x| g.call(x));
+    let k = f(4);
+    print(type_of(h));
+    if is_def_fn("double", 1) { add_stat("red", "score", double(k)); }
+    ask("red", "again", ["yes", "no"], "again");
+}
+fn again(c) {
+    end_game();
+}
+"#;
+    assert_eq!(problems(script), Vec::<(String, u32, u32)>::new());
+}
