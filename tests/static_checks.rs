@@ -105,3 +105,50 @@ fn again(c) {
 "#;
     assert_eq!(problems(script), Vec::<(String, u32, u32)>::new());
 }
+
+fn load_error(script: &str) -> String {
+    let (tmp, path) = common::game_folder("slips", GAME, script);
+    let dir = tmp.path().join("games");
+    let loaded =
+        tabula::Game::load_path(&path, &dir, &Default::default(), tabula::Build::default());
+    match loaded.and_then(|g| tabula::State::new(&g, 0).map(|_| ())) {
+        Err(e) => e.render(false),
+        Ok(()) => panic!("the script ran"),
+    }
+}
+
+#[test]
+fn a_brace_left_open_is_pointed_at_where_it_opens() {
+    // The `if` lacks its `}`: Rhai stops at `fn again`, five lines on.
+    let script = "fn played(c) {\n    if turn() > 1 {\n        end_game();\n\n}\n\nfn again(c) {\n    end_game();\n}\n";
+    let err = load_error(script);
+    assert!(
+        err.contains("the `{` at line 1, column 14 is never closed"),
+        "{err}"
+    );
+    let err = load_error("fn played(c) {\n    end_game();\n}\n}\n");
+    assert!(
+        err.contains("the `}` at line 4, column 1 closes nothing"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_top_level_const_unseen_in_a_function_says_why() {
+    let script = "const GOAL = 3;\nfn played(c) {\n    if turn() >= GOAL { end_game(); }\n}\n";
+    let (_tmp, game) = common::load_folder("slips", GAME, script);
+    let (mut st, _) = tabula::State::new(&game, 0).unwrap();
+    // Every player chooses until the continuation runs and fails.
+    let err = loop {
+        let p = st.first_waiting().expect("GOAL was found");
+        let c = st.legal(p)[0].clone();
+        if let Err(e) = st.act(&game, p, c) {
+            break e.render(false);
+        }
+    };
+    assert!(err.contains("slips.rhai:3:"), "{err}");
+    assert!(
+        err.contains("`GOAL` is set at the top level of the script, which a function does not see"),
+        "{err}"
+    );
+}

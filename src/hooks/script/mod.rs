@@ -5,6 +5,7 @@
 //! through the core's operations, so a run can be traced.
 
 mod api;
+mod braces;
 mod calls;
 mod ctx;
 mod imports;
@@ -136,6 +137,15 @@ impl Script {
                     p.line().unwrap_or(0) as u64,
                     p.position().unwrap_or(1) as u64,
                 ));
+                let error = match braces::unpaired(&src) {
+                    Some((l, c, true)) => {
+                        error.note(format!("the `{{` at line {l}, column {c} is never closed"))
+                    }
+                    Some((l, c, false)) => {
+                        error.note(format!("the `}}` at line {l}, column {c} closes nothing"))
+                    }
+                    None => error,
+                };
                 if reserved {
                     error.note("Rhai keeps this word for itself: choose another name")
                 } else {
@@ -613,8 +623,22 @@ impl RhaiHooks {
         if chain.len() > 1 {
             error = error.note(format!("called through: {}", chain.join(" -> ")));
         }
+        if let EvalAltResult::ErrorVariableNotFound(name, _) = e
+            && top_level(&self.ast, name)
+        {
+            error = error.note(format!(
+                "`{name}` is set at the top level of the script, which a function does not see (and which does not run): pass it as an argument, or make it a function, `fn {name}() {{ ... }}`, and call `{name}()`"
+            ));
+        }
         error
     }
+}
+
+/// Whether the script's top level declares `name` (`const` or `let`).
+fn top_level(ast: &AST, name: &str) -> bool {
+    ast.statements()
+        .iter()
+        .any(|s| matches!(s, rhai::Stmt::Var(v, ..) if v.0.name == name))
 }
 
 impl Hooks for RhaiHooks {
