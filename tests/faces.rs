@@ -202,3 +202,86 @@ fn writes_taken_back_restore_records_faces_and_order() {
     assert_eq!((st.key(&game), st.order().to_vec()), before);
     assert_eq!(faces(&st, red_row), red_faces);
 }
+
+/// A hand with a known (face-up) Guard and a drawn (face-down) one: which
+/// leaves is said by place, never picked silently (the leak an
+/// independent model of Love Letter caught).
+const TWO_GUARDS: &str = r#"
+id: guards
+script: ../scripts/guards.rhai
+players: [{id: red}, {id: blue}]
+cards:
+  guard: {copies: 2}
+zones:
+  deck: {per: game, visibility: hidden}
+  hand: {per: player, visibility: public, faces: down}
+  pile: {per: game}
+setup:
+  - put: {zone: deck, cards: all}
+  - hook: deal
+flow:
+  turn:
+    - decide: go
+      who: red
+      options: [go]
+      then: play_one
+"#;
+
+fn guards(play: &str) -> (tempfile::TempDir, Game) {
+    let script = format!(
+        "fn deal() {{\n    draw(\"\", \"deck\", \"red\", \"hand\");\n    reveal(\"red\", \"hand\", 0);\n    draw(\"\", \"deck\", \"red\", \"hand\");\n}}\nfn play_one(c) {{\n    {play};\n    end_game();\n}}\n"
+    );
+    common::load_folder("guards", TWO_GUARDS, &script)
+}
+
+#[test]
+fn a_card_whose_copies_lie_both_ways_is_moved_by_place() {
+    // move_card cannot tell which Guard is meant: an error that says how.
+    let (_tmp, game) = guards("move_card(\"guard\", \"red\", \"hand\", \"\", \"pile\")");
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    let err = st
+        .act(&game, 0, st.legal(0)[0].clone())
+        .unwrap_err()
+        .render(false);
+    assert!(
+        err.contains("copies of `guard` in red hand lie face up and face down"),
+        "{err}"
+    );
+    assert!(err.contains("move_at(place, ...)"), "{err}");
+    // move_at(1, ...) plays the drawn, face-down one: the known one stays
+    // face up, the other leaves.
+    let (_tmp, game) =
+        guards("let g = move_at(1, \"red\", \"hand\", \"\", \"pile\"); log(`moved ${g}`)");
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    let said = common::play_move(&game, &mut st, &[("red", "go")]);
+    assert!(said.iter().any(|l| l == "moved guard"), "{said:?}");
+    assert_eq!(
+        row_of(&game, &st, "hand", "red", Some(1)),
+        ids(&["guard"]),
+        "the face-up Guard stays, seen by all"
+    );
+    // A place past the end is an error with the count.
+    let (_tmp, game) = guards("move_at(2, \"red\", \"hand\", \"\", \"pile\")");
+    let (mut st, _) = State::new(&game, 1).unwrap();
+    let err = st
+        .act(&game, 0, st.legal(0)[0].clone())
+        .unwrap_err()
+        .render(false);
+    assert!(
+        err.contains("red hand has no card at place 2 (it holds 2"),
+        "{err}"
+    );
+}
+
+fn row_of(
+    game: &Game,
+    st: &State,
+    zone: &str,
+    owner: &str,
+    viewer: Option<usize>,
+) -> Vec<Option<String>> {
+    match &view(game, st, viewer).zones[zone][owner] {
+        ZoneView::Faces(f) => f.clone(),
+        other => panic!("{zone} is not shown by faces: {other:?}"),
+    }
+}

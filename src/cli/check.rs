@@ -328,5 +328,6 @@ fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
         Read::Extreme { max, .. } => if *max { "max_stat(..)" } else { "min_stat(..)" }.into(),
         Read::Compare(a, b) => format!("compare_stats: {} vs {}", stat(*a), stat(*b)),
         Read::Draw { from, .. } => format!("draw({}, ..)", zone(*from)),
+        Read::TakeAt { from, pos, .. } => format!("move_at({pos}, {}, ..)", zone(*from)),
     }
 }

@@ -45,6 +45,15 @@ pub enum Read {
     /// number, and a step of the RNG): a run that rolls a die is recorded
     /// and replayed like any other, branching on the number.
     Random(u64),
+    /// Move the card at place `pos` from the bottom (0) of `from` to the
+    /// top of `to` (a read of which card, -1 if there is none, and a
+    /// write): a card chosen by its place (`move_at`).
+    TakeAt {
+        from: u32,
+        pos: u32,
+        to: u32,
+        by: Option<u8>,
+    },
     /// Move the top card (a read of which card, and a write).
     Draw {
         from: u32,
@@ -227,6 +236,9 @@ impl State {
             Read::Draw { from, .. } if self.records(*from as usize) => {
                 self.origins[*from as usize].last().copied()
             }
+            Read::TakeAt { from, pos, .. } if self.records(*from as usize) => {
+                self.origins[*from as usize].get(*pos as usize).copied()
+            }
             _ => None,
         };
         let v = read(self, key);
@@ -289,6 +301,21 @@ fn read(state: &mut State, key: &Read) -> Val {
                 std::cmp::Ordering::Greater => 1,
             },
         ),
+        Read::TakeAt { from, pos, to, by } => {
+            let (from, pos, to) = (*from as usize, *pos as usize, *to as usize);
+            if pos >= state.zones[from].len() {
+                return Val::Int(-1);
+            }
+            if state.records(from) {
+                state.origins[from].remove(pos);
+            }
+            let c = state.zones[from].remove(pos);
+            state.zones[to].push(c);
+            if let Some(b) = by {
+                state.origins[to].push(*b);
+            }
+            Val::Int(i64::from(c))
+        }
         Read::Draw { from, to, by } => {
             let (from, to) = (*from as usize, *to as usize);
             if state.records(from) {
@@ -325,6 +352,13 @@ fn undo_draw(state: &mut State, key: &Read, v: &Val, top_by: Option<u8>) -> Opti
         (Read::Draw { from, to, by }, Val::Int(c)) if *c >= 0 => Some(UndoKind::Move {
             from: *from,
             pos: ix(state.zones[*from as usize].len()),
+            to: *to,
+            by: top_by,
+            to_by: by.is_some(),
+        }),
+        (Read::TakeAt { from, pos, to, by }, Val::Int(c)) if *c >= 0 => Some(UndoKind::Move {
+            from: *from,
+            pos: *pos,
             to: *to,
             by: top_by,
             to_by: by.is_some(),

@@ -23,7 +23,7 @@ struct Known {
 impl Known {
     fn determines(&self, key: &Read) -> bool {
         match key {
-            Read::Draw { .. } | Read::Random(_) => false,
+            Read::Draw { .. } | Read::TakeAt { .. } | Read::Random(_) => false,
             Read::Cards(z) | Read::Distinct(z) | Read::Count(z) | Read::Has(z, _) => {
                 self.zones.contains_key(z) || self.values.contains_key(key)
             }
@@ -41,6 +41,25 @@ impl Known {
                     self.zones.insert(*from, SmallVec::new());
                 }
             },
+            (Read::TakeAt { from, pos, to, .. }, Val::Int(c)) => {
+                self.forget_zone(*from);
+                self.forget_zone(*to);
+                match (CardIx::try_from(*c), self.zones.get_mut(from)) {
+                    (Ok(_), Some(cs)) if (*pos as usize) < cs.len() => {
+                        cs.remove(*pos as usize);
+                    }
+                    // Nothing there: the zone holds fewer; what it holds
+                    // is not known from this.
+                    _ => {
+                        self.zones.remove(from);
+                    }
+                }
+                match (CardIx::try_from(*c), self.zones.get_mut(to)) {
+                    (Ok(c), Some(cs)) => cs.push(c),
+                    (Ok(_), None) => {}
+                    (Err(_), _) => {}
+                }
+            }
             (Read::Cards(z), Val::Cards(c)) => {
                 self.zones.insert(*z, c.clone());
             }

@@ -165,6 +165,10 @@ impl Ctx {
     fn settle_read(&mut self, key: &Read) -> Option<usize> {
         match *key {
             Read::Cards(s) | Read::Entries(s) => self.settle(s as usize),
+            Read::TakeAt { from, to, .. } => {
+                self.settle(from as usize);
+                self.settle(to as usize);
+            }
             Read::Draw { from, to, .. } => {
                 let from = from as usize;
                 self.settle(to as usize);

@@ -10,6 +10,7 @@ use crate::definition::CardIx;
 use crate::definition::format::AttrValue;
 
 pub(super) fn register(engine: &mut Api) {
+    register_move_at(engine);
     engine.register_fn("cards", |owner: &str, zone: &str| {
         zone_ids(owner, zone, Read::Cards)
     });
@@ -39,6 +40,7 @@ pub(super) fn register(engine: &mut Api) {
                 let (z, b) = cx.zone_slot(to_owner, to)?;
                 let (a, by) = cx.leaving_slot(from_owner, from, z)?;
                 may_hold(cx, z, &[c])?;
+                one_way(cx, c, a, from_owner, from)?;
                 // The write fails, the state kept, where the card is not
                 // (a replay of a record fails there too, and runs the script).
                 cx.write(Write::MoveCard {
@@ -130,6 +132,63 @@ pub(super) fn register(engine: &mut Api) {
             })
         })
     });
+}
+
+fn register_move_at(engine: &mut Api) {
+    // Move the card at place `i` from the bottom (0) of a zone: a card
+    // chosen by where it lies (one of several copies, a face-down one).
+    // Returns its id; an error if there is none there.
+    engine.register_fn(
+        "move_at",
+        |i: i64, from_owner: &str, from: &str, to_owner: &str, to: &str| {
+            with_ctx(|cx| {
+                let (z, b) = cx.zone_slot(to_owner, to)?;
+                let (a, by) = cx.leaving_slot(from_owner, from, z)?;
+                let pos = u32::try_from(i).map_err(|_| {
+                    format!("move_at: place {i}: places count from 0 at the bottom")
+                })?;
+                match cx.read_int(Read::TakeAt { from: ix(a), pos, to: ix(b), by }) {
+                    c if c >= 0 => {
+                        may_hold(cx, z, &[c as CardIx])?;
+                        Ok(Dynamic::from(cx.keys.cards[c as usize].clone()))
+                    }
+                    _ => {
+                        let n = cx.read_int(Read::Count(ix(a)));
+                        Err(format!(
+                            "move_at: {from_owner} {from} has no card at place {i} (it holds {n}; places count from 0 at the bottom)"
+                        )
+                        .into())
+                    }
+                }
+            })
+        },
+    );
+}
+
+/// In a zone that keeps faces, `move_card` of a card whose copies lie
+/// both ways would pick one silently (the top-most): an error that says
+/// to pick by place. (A traced read: a replay checks it as the run did.)
+fn one_way(cx: &mut Ctx, card: CardIx, slot: usize, owner: &str, zone: &str) -> Fallible<()> {
+    let z = cx.def.zone_of_slot(slot);
+    if cx.def.zones[z].faces.is_none() {
+        return Ok(());
+    }
+    let Val::Cards(v) = cx.read(Read::Entries(ix(slot))) else {
+        return Ok(());
+    };
+    let mut ways = v
+        .chunks(2)
+        .filter(|e| e[0] == card)
+        .map(|e| e[1] as u8 & crate::definition::FACE_DOWN != 0);
+    let first = ways.next();
+    if first.is_some() && ways.any(|w| Some(w) != first) {
+        return Err(format!(
+            "move_card: copies of `{}` in {owner} {zone} lie face up and face down, and move_card would take the top-most; say which with move_at(place, ...) (places count from 0 at the bottom; entries() shows how each lies)",
+            cx.def.cards[card as usize].id
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// `holds:`: every card may go into zone `z`, or an error naming one that
