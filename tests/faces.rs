@@ -237,12 +237,7 @@ fn guards(play: &str) -> (tempfile::TempDir, Game) {
 #[test]
 fn a_card_whose_copies_lie_both_ways_is_moved_by_place() {
     // move_card cannot tell which Guard is meant: an error that says how.
-    let (_tmp, game) = guards("move_card(\"guard\", \"red\", \"hand\", \"\", \"pile\")");
-    let (mut st, _) = State::new(&game, 1).unwrap();
-    let err = st
-        .act(&game, 0, st.legal(0)[0].clone())
-        .unwrap_err()
-        .render(false);
+    let err = fails(&guards("move_card(\"guard\", \"red\", \"hand\", \"\", \"pile\")").1);
     assert!(
         err.contains("copies of `guard` in red hand lie face up and face down"),
         "{err}"
@@ -261,12 +256,7 @@ fn a_card_whose_copies_lie_both_ways_is_moved_by_place() {
         "the face-up Guard stays, seen by all"
     );
     // A place past the end is an error with the count.
-    let (_tmp, game) = guards("move_at(2, \"red\", \"hand\", \"\", \"pile\")");
-    let (mut st, _) = State::new(&game, 1).unwrap();
-    let err = st
-        .act(&game, 0, st.legal(0)[0].clone())
-        .unwrap_err()
-        .render(false);
+    let err = fails(&guards("move_at(2, \"red\", \"hand\", \"\", \"pile\")").1);
     assert!(
         err.contains("red hand has no card at place 2 (it holds 2"),
         "{err}"
@@ -284,4 +274,12 @@ fn row_of(
         ZoneView::Faces(f) => f.clone(),
         other => panic!("{zone} is not shown by faces: {other:?}"),
     }
+}
+
+/// Red's one move, which must fail: its error. (The game's folder lives
+/// as long as the game is loaded; the text is read when it loads.)
+fn fails(game: &Game) -> String {
+    let (mut st, _) = State::new(game, 1).unwrap();
+    let c = st.legal(0)[0].clone();
+    st.act(game, 0, c).unwrap_err().render(false)
 }
