@@ -263,16 +263,8 @@ fn a_grid_the_file_gets_wrong_is_refused_where_it_is_written() {
 fn connect_four_follows_its_parameters() {
     let dir =
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/connect-four/games");
-    let load = |sets: &[(&str, i64)]| {
-        let settings = tabula::Settings {
-            variants: vec![],
-            sets: sets
-                .iter()
-                .map(|(k, v)| (k.to_string(), (*v).into()))
-                .collect(),
-        };
-        tabula::load("connect-four", &dir, &settings)
-    };
+    let load =
+        |sets: &[(&str, i64)]| tabula::load("connect-four", &dir, &common::settings(&[], sets));
     let game = load(&[("rows", 2), ("columns", 3), ("x_in_row", 2)]).unwrap();
     let (mut st, _) = State::new(&game, 0).unwrap();
     common::play_move(&game, &mut st, &[("red", "a")]);

@@ -18,8 +18,6 @@ pub struct Ids {
     dice: FxHashMap<Box<str>, u32>,
     /// Ids and aliases.
     cards: FxHashMap<Box<str>, u32>,
-    /// Ids only.
-    card_ids: FxHashMap<Box<str>, u32>,
 }
 
 fn index<'a>(names: impl Iterator<Item = (usize, &'a str)>) -> FxHashMap<Box<str>, u32> {
@@ -55,7 +53,6 @@ impl Ids {
             params: index(l.params.iter().enumerate().map(|(i, x)| (i, x.id.as_str()))),
             zones: index(l.zones.iter().enumerate().map(|(i, x)| (i, x.id.as_str()))),
             dice: index(l.dice.iter().enumerate().map(|(i, x)| (i, x.id.as_str()))),
-            card_ids: index(l.cards.iter().enumerate().map(|(i, x)| (i, x.id.as_str()))),
             cards: index(l.cards.iter().enumerate().flat_map(|(i, c)| {
                 std::iter::once((i, c.id.as_str()))
                     .chain(c.aliases.iter().map(move |a| (i, a.as_str())))
@@ -83,9 +80,5 @@ impl Ids {
     }
     pub fn card(&self, word: &str) -> Option<usize> {
         self.cards.get(word).map(|&i| i as usize)
-    }
-    /// A card by its id only (not an alias: `7` in "bid 7" names no card).
-    pub fn card_id(&self, word: &str) -> Option<usize> {
-        self.card_ids.get(word).map(|&i| i as usize)
     }
 }

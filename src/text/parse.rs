@@ -71,8 +71,8 @@ impl State {
                     other => other
                         .text(game)
                         .split_whitespace()
-                        .find_map(|x| def.ids.card_id(x))
-                        .is_some_and(|first| ids.contains(&(first as CardIx))),
+                        .find_map(|x| def.card(x).filter(|&c| def.cards[c as usize].id == x))
+                        .is_some_and(|first| ids.contains(&first)),
                 })
                 .collect();
             return match with.as_slice() {

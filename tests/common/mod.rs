@@ -32,14 +32,20 @@ pub fn with_input(cmd: &mut Command, input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-pub fn load(id: &str, variants: &[&str], sets: &[(&str, i64)]) -> Game {
-    let settings = Settings {
+/// Variants and parameter values as a game is loaded with them.
+#[allow(dead_code)]
+pub fn settings(variants: &[&str], sets: &[(&str, i64)]) -> Settings {
+    Settings {
         variants: variants.iter().map(|v| v.to_string()).collect(),
         sets: sets
             .iter()
             .map(|(k, v)| (k.to_string(), (*v).into()))
             .collect(),
-    };
+    }
+}
+
+pub fn load(id: &str, variants: &[&str], sets: &[(&str, i64)]) -> Game {
+    let settings = settings(variants, sets);
     match tabula::load(id, &games_dir(), &settings) {
         Ok(g) => g,
         Err(e) => panic!("{id} does not load: {}", e.render(false)),

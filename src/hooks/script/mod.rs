@@ -99,8 +99,6 @@ pub struct Script {
     /// The modules it imports, read once.
     modules: Arc<imports::Modules>,
     natives: Arc<tier::natives::Natives>,
-    /// Every call written in the files, for the checks that need no playout.
-    calls: Vec<calls::Call>,
 }
 
 impl Script {
@@ -113,7 +111,6 @@ impl Script {
         let modules = Arc::new(imports::Modules::default());
         let (engine, natives) = new_engine(&dir, &modules);
         let mut ast = AST::empty();
-        let mut written = Vec::new();
         for file in files {
             let src = crate::files::read_text(file).map_err(|e| Error::io(file, e))?;
             // Imports are read now, once, and carried in the script: every
@@ -153,7 +150,6 @@ impl Script {
                     error
                 }
             })?;
-            written.extend(calls::calls(&one, file));
             ast = ast.merge(&one);
         }
         Ok(Script {
@@ -163,7 +159,6 @@ impl Script {
             files: files.to_vec(),
             modules,
             natives: Arc::new(natives),
-            calls: written,
         })
     }
 
@@ -171,7 +166,18 @@ impl Script {
     /// does not exist, a wrong number of arguments, an attribute no card
     /// of `def` has (warnings: `check` shows them).
     pub fn call_problems(&self, def: &crate::definition::Def) -> Vec<Error> {
-        calls::check(&self.calls, &self.ast, &self.engine, def)
+        // Each file's tree again, for the file each call is in (the merged
+        // tree has lost it): only `check` asks, so a load walks nothing.
+        let mut written = Vec::new();
+        for file in &self.files {
+            let Ok(src) = crate::files::read_text(file) else {
+                continue;
+            };
+            if let Ok(one) = self.engine.compile_into_self_contained(&Scope::new(), &src) {
+                written.extend(calls::calls(&one, file));
+            }
+        }
+        calls::check(&written, &self.ast, &self.engine, def)
     }
 
     /// The functions the compiled tier leaves to Rhai, and why.

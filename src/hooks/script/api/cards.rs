@@ -38,9 +38,9 @@ pub(super) fn register(engine: &mut Api) {
             with_ctx(|cx| {
                 let c = cx.card(card)?;
                 let (z, b) = cx.zone_slot(to_owner, to)?;
-                let (a, by) = cx.leaving_slot(from_owner, from, z)?;
+                let (y, a, by) = cx.leaving(from_owner, from, z)?;
                 may_hold(cx, z, &[c])?;
-                one_way(cx, c, a, from_owner, from)?;
+                one_way(cx, c, (y, a), from_owner, from)?;
                 // The write fails, the state kept, where the card is not
                 // (a replay of a record fails there too, and runs the script).
                 cx.write(Write::MoveCard {
@@ -168,8 +168,13 @@ fn register_move_at(engine: &mut Api) {
 /// In a zone that keeps faces, `move_card` of a card whose copies lie
 /// both ways would pick one silently (the top-most): an error that says
 /// to pick by place. (A traced read: a replay checks it as the run did.)
-fn one_way(cx: &mut Ctx, card: CardIx, slot: usize, owner: &str, zone: &str) -> Fallible<()> {
-    let z = cx.def.zone_of_slot(slot);
+fn one_way(
+    cx: &mut Ctx,
+    card: CardIx,
+    (z, slot): (usize, usize),
+    owner: &str,
+    zone: &str,
+) -> Fallible<()> {
     if cx.def.zones[z].faces.is_none() {
         return Ok(());
     }

@@ -32,7 +32,7 @@ pub(super) fn register(engine: &mut Api) {
         with_ctx(|cx| {
             let def = cx.def.clone();
             let g = grid(&def)?;
-            let empty: Vec<usize> = g.cells().filter(|&c| top(cx, g, c).is_none()).collect();
+            let empty: Vec<usize> = g.cells().filter(|&c| empty(cx, g, c)).collect();
             Ok(names(cx, empty.into_iter()))
         })
     });
@@ -133,7 +133,7 @@ pub(super) fn register(engine: &mut Api) {
                     crate::definition::column_name(g.columns - 1)
                 )
             })?;
-            Ok(g.drop_cell(col, |c| top(cx, g, c).is_none())
+            Ok(g.drop_cell(col, |c| empty(cx, g, c))
                 .map_or(Dynamic::UNIT, |n| Dynamic::from(cx.keys.cells[n].clone())))
         })
     });
@@ -150,6 +150,12 @@ fn names(cx: &Ctx, cells: impl Iterator<Item = usize>) -> Array {
     cells
         .map(|c| Dynamic::from(cx.keys.cells[c].clone()))
         .collect()
+}
+
+/// Whether a cell holds nothing (a traced read of its count: what it
+/// holds does not matter, and the memo keys on less).
+fn empty(cx: &mut Ctx, g: &Grid, cell: usize) -> bool {
+    cx.read_int(Read::Count(ix(cx.def.slot(g.zone, cell)))) == 0
 }
 
 /// The top card on a cell (a traced read of its cards).

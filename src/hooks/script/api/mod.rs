@@ -72,6 +72,11 @@ impl Ctx {
     /// The slot of a zone cards leave for zone `to`, and the record they
     /// get there (`Zone::entry`): None when `to` records nothing.
     fn leaving_slot(&self, owner: &str, zone: &str, to: usize) -> Fallible<(usize, Option<u8>)> {
+        self.leaving(owner, zone, to)
+            .map(|(_, slot, by)| (slot, by))
+    }
+    /// `leaving_slot`, with the index of the zone left.
+    fn leaving(&self, owner: &str, zone: &str, to: usize) -> Fallible<(usize, usize, Option<u8>)> {
         let (z, slot) = self.zone_slot(owner, zone)?;
         let to = &self.def.zones[to];
         let by = match self.def.zones[z].per {
@@ -81,7 +86,7 @@ impl Ctx {
             }
             crate::definition::format::Per::Player => to.entry(self.player(owner)? as u8 + 1),
         };
-        Ok((slot, by))
+        Ok((z, slot, by))
     }
     /// A zone's index by id.
     fn zone(&self, zone: &str) -> Fallible<usize> {
