@@ -288,9 +288,11 @@ fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
         "oshi-zumo",
         "tic-tac-toe",
         "connect-four",
+        "liars-dice",
     ] {
         games.push((id, root.join("examples").join(id).join("games")));
     }
+    games.push(("three-dice", root.join("tests/games")));
     for (id, dir) in games {
         let path = dir.join(format!("{id}.yaml"));
         let load = |memo| {

@@ -289,6 +289,15 @@ fn liars_dice() {
     mccfr_comes_near("liars-dice-sides3", 0.05);
 }
 
+/// The same game written with dice rolled into cups (`count:`,
+/// `roll_into`, `dice`): the same figures as OpenSpiel's.
+#[test]
+fn liars_dice_with_dice_in_cups() {
+    uniform_is_evaluated_as_openspiel_does("liars-dice-cup-sides3");
+    cfr_follows_openspiel("liars-dice-cup-sides3", &[10, 30, 100, 300], 1e-9);
+    cfr_reaches_the_value("liars-dice-cup-sides3", 1e-4);
+}
+
 #[test]
 fn tic_tac_toe() {
     exact_value("tic-tac-toe");

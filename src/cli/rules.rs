@@ -44,9 +44,23 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
             println!("  {:<14} {}{doc}", s.id, start.join(", "));
         }
     }
-    if !d.cards.is_empty() {
+    if !d.dice.is_empty() {
+        println!("\nDice:");
+        for die in &d.dice {
+            let count = match die.count {
+                0 => String::new(),
+                n => format!(" x{n}"),
+            };
+            println!("  {:<16} {}{count}: {}", die.id, die.name, die.faces.join(", "));
+        }
+    }
+    let cards: Vec<_> = (0..d.cards.len())
+        .filter(|&c| d.die_of(c as _).is_none())
+        .map(|c| &d.cards[c])
+        .collect();
+    if !cards.is_empty() {
         println!("\nCards:");
-        for c in &d.cards {
+        for c in cards {
             let aliases = if c.aliases.is_empty() {
                 String::new()
             } else {

@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 
 use super::ops::distinct;
 use super::{Args, Ask, Choice, Decision, Event, Outcome, Rules, State};
-use crate::definition::format::TurnKind;
+use crate::definition::format::{FaceValue, TurnKind};
 use crate::definition::{CardIx, Options, PlayerIx, Setup, Step, Who};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -201,8 +201,8 @@ impl State {
                     }
                 }
                 Step::Roll { die, then, set } => {
-                    let faces = &def.dice[*die].faces;
-                    let i = self.random_below(faces.len() as u64) as usize;
+                    let d = &def.dice[*die];
+                    let i = self.random_below(d.faces.len() as u64) as usize;
                     if self.logging {
                         events.push(Event::Rolled {
                             by: (def.turns == TurnKind::Rotate).then_some(self.active),
@@ -211,10 +211,18 @@ impl State {
                         });
                     }
                     if let Some(v) = set {
-                        self.vars[*v] = i as i64;
+                        // A number's face itself; a word's index.
+                        self.vars[*v] = match d.values[i] {
+                            FaceValue::Number(n) => n,
+                            FaceValue::Word(_) => i as i64,
+                        };
                     }
                     if let Some(then) = then {
-                        self.run(game, events, then, Args::Face(&faces[i]))?;
+                        let args = match &d.values[i] {
+                            FaceValue::Number(n) => Args::Number(*n),
+                            FaceValue::Word(w) => Args::Face(w),
+                        };
+                        self.run(game, events, then, args)?;
                     }
                 }
                 Step::Hook { name } => {

@@ -11,8 +11,10 @@ use crate::error::Result;
 #[derive(Debug, Clone, Copy)]
 pub enum Args<'a> {
     None,
-    /// A rolled face.
+    /// A rolled face of a die of words.
     Face(&'a str),
+    /// A rolled face of a die of numbers.
+    Number(i64),
     /// A decision's choices, by decider, and what its ask handed on.
     Choices(&'a [PlayerIx], &'a [Option<Choice>], &'a Value),
 }

@@ -521,6 +521,7 @@ impl State {
                     e.note(format!("resolving {{{}}}", what.join(", ")))
                 }
                 Args::Face(f) => e.note(format!("resolving the roll `{f}`")),
+                Args::Number(n) => e.note(format!("resolving the roll `{n}`")),
                 Args::None => e,
             }
         })

@@ -5,7 +5,7 @@ use crate::definition::format::ParamValue;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::format::{AttrValue, Per, TurnKind, Visibility};
+use super::format::{AttrValue, FaceValue, Per, TurnKind, Visibility};
 use crate::error::Pos;
 
 pub type PlayerIx = usize;
@@ -181,7 +181,26 @@ impl Zone {
 #[non_exhaustive]
 pub struct Die {
     pub id: String,
+    pub name: String,
+    /// Each face as players read it.
     pub faces: Vec<String>,
+    /// Each face as scripts get it: an integer on a die of numbers, else
+    /// the word.
+    pub values: Vec<FaceValue>,
+    /// Dice of this kind that can lie in zones (`count:`), 0 if none.
+    pub count: u32,
+    /// With a count: the card that stands for each face (by face index; a
+    /// face listed twice has one card), and the hidden zone that holds the
+    /// dice not rolled.
+    pub cards: Vec<CardIx>,
+    pub home: Option<usize>,
+}
+
+impl Die {
+    /// Whether the faces are numbers.
+    pub fn numeric(&self) -> bool {
+        matches!(self.values.first(), Some(FaceValue::Number(_)))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -364,6 +383,10 @@ impl Def {
     }
     pub fn die(&self, id: &str) -> Option<usize> {
         self.ids.die(id)
+    }
+    /// The die a card stands for a face of, if it does (`count:`).
+    pub fn die_of(&self, card: CardIx) -> Option<usize> {
+        self.dice.iter().position(|d| d.cards.contains(&card))
     }
     /// A card by id or alias.
     pub fn card(&self, word: &str) -> Option<CardIx> {

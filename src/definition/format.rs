@@ -416,7 +416,32 @@ pub enum FaceDown {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DieDef {
-    pub faces: At<Vec<String>>,
+    /// A number of sides (`6`: faces 1 to 6, or `{param: NAME}`), or the
+    /// faces listed: all numbers (`[1, 1, 2, 3]`) or all words.
+    pub faces: At<FacesDef>,
+    /// How the die is named (default: its id).
+    pub name: Option<String>,
+    /// How many of these dice the game has, to roll into zones (a cup, a
+    /// player's kept dice): `roll_into` and `reroll` in the script. A
+    /// number or `{param: NAME}`; without it the die is only rolled by a
+    /// flow step or `roll()`.
+    pub count: Option<At<StartValue>>,
+}
+
+/// A die's faces: how many sides, or the list.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum FacesDef {
+    List(Vec<FaceValue>),
+    Sides(StartValue),
+}
+
+/// One face: a number (a die of numbers gives scripts integers) or a word.
+#[derive(Debug, Clone, Deserialize, PartialEq, JsonSchema)]
+#[serde(untagged)]
+pub enum FaceValue {
+    Number(i64),
+    Word(String),
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

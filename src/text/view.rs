@@ -342,7 +342,13 @@ fn zone_text(
         return "-".into();
     }
     if !zone_visible(zone.visibility, owner, viewer) {
-        return format!("{} card(s), hidden", cards.len());
+        // Dice under a cup are dice, not cards.
+        let what = match cards.iter().all(|&c| def.die_of(c).is_some()) {
+            true if cards.len() == 1 => "die",
+            true => "dice",
+            false => "card(s)",
+        };
+        return format!("{} {what}, hidden", cards.len());
     }
     let slot = def.slot(z, p);
     let down_seen = face_down_visible(zone, owner, viewer);

@@ -66,9 +66,11 @@ def leduc_action(state, p, text):
 
 
 def liars_action(state, p, text):
-    sides = state.get_game().get_parameters()["dice_sides"]
+    params = state.get_game().get_parameters()
+    sides = params["dice_sides"]
     if text == "liar":
-        return 2 * sides
+        # After every bid: one per quantity of all the dice and face.
+        return params["players"] * params["numdice"] * sides
     q, f = map(int, text.split("x"))
     return (q - 1) * sides + (f - 1)
 
@@ -140,6 +142,16 @@ def liars_chance(state, views, prev, history):
     return int(die.split("-")[1]) - 1
 
 
+def cup_chance(state, views, prev, history):
+    # Dice are rolled in seat order, each player's in turn; a cup lists its
+    # dice in face order, and OpenSpiel is given them in that order.
+    k = state.get_game().get_parameters()["numdice"]
+    i = state.move_number()
+    who = ["first", "second"][i // k]
+    die = sorted(own(views[who], "cup", who), key=lambda d: int(d.split("-")[1]))[i % k]
+    return int(die.split("-")[1]) - 1
+
+
 def pig_chance(state, views, prev, history):
     v, pv = views["first"], prev["first"]
     tt, ptt = v["vars"]["turn_total"], pv["vars"]["turn_total"]
@@ -153,6 +165,8 @@ SPEC = {
     "leduc-poker": (leduc_action, leduc_chance),
     "liars-dice": (liars_action, liars_chance),
     "liars-dice-sides3": (liars_action, liars_chance),
+    "liars-dice-cup-sides3": (liars_action, cup_chance),
+    "liars-dice-cup-2dice": (liars_action, cup_chance),
     "tic-tac-toe": (ttt_action, None),
     "blotto": (blotto_action, None),
     "goofspiel": (goofspiel_action, None),

@@ -39,6 +39,7 @@ OUT = os.path.join(HERE, "openspiel.json")
 # smaller settings are there for tests in a debug build.
 TTT_GRID = "examples/tic-tac-toe/games/tic-tac-toe.yaml"
 CONNECT_FOUR = "examples/connect-four/games/connect-four.yaml"
+LIARS_CUP = "examples/liars-dice/games/liars-dice.yaml"
 
 ENTRIES = {
     "kuhn-poker": ("kuhn-poker", {}, "kuhn_poker(players=2)", "poker+cfr"),
@@ -82,6 +83,21 @@ ENTRIES = {
     ),
     # Too big to search here: crosscheck.py plays it move for move.
     "connect-four": (CONNECT_FOUR, {}, "connect_four(rows=6,columns=7,x_in_row=4)", "none"),
+    # Dice rolled into zones (`count:` and `roll_into`): the example's
+    # Liar's dice, with a die under each cup, and with two (played move
+    # for move by crosscheck.py).
+    "liars-dice-cup-sides3": (
+        LIARS_CUP,
+        {"sides": 3},
+        "liars_dice(players=2,numdice=1,dice_sides=3,bidding_rule=reset-face)",
+        "poker+cfr",
+    ),
+    "liars-dice-cup-2dice": (
+        LIARS_CUP,
+        {"dice": 2},
+        "liars_dice(players=2,numdice=2,dice_sides=6,bidding_rule=reset-face)",
+        "none",
+    ),
 }
 
 CFR_CHECKPOINTS = [10, 30, 100, 300, 1000]

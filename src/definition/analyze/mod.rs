@@ -102,15 +102,16 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         hooks: Vec::new(),
     };
     let v = variants::apply(&mut a, file, settings);
-    let file = v.file;
+    let mut file = v.file;
     let params = params::analyze(&mut a, &file, &v.sets);
     variants::check_sets(&mut a, &v.all);
     let (players, listed) = players::analyze(&mut a, &file, &params);
     let stats = stats::analyze(&mut a, &file, &players, &listed, &params);
     let vars = vars(&mut a, &file);
+    let mut dice = dice::desugar(&mut a, &mut file, &params);
     let cards = cards::analyze(&mut a, &file, &players, &listed, &params);
     let (zones, slots, grid) = zones::analyze(&mut a, &file, players.len(), &params);
-    let dice = dice::analyze(&mut a, &file);
+    dice::link(&mut dice, &cards, &zones);
     let board = board::analyze(&mut a, &file);
     let setup = setup::analyze(&mut a, &file, &cards, &zones, grid.as_ref(), &params);
     let flow = flow::analyze(&mut a, &file, &params);

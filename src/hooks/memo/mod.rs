@@ -253,6 +253,7 @@ fn each_part(args: &Args, mut visit: impl FnMut(Part) -> bool) -> bool {
     match args {
         Args::None => true,
         Args::Face(f) => visit(Part::Word(f)),
+        Args::Number(n) => visit(Part::Value(&Value::Int(*n))),
         Args::Choices(players, chosen, data) => {
             for (p, c) in players.iter().zip(chosen.iter()) {
                 if !visit(Part::Card(CardIx::MAX - *p as CardIx)) {
@@ -285,6 +286,7 @@ fn same_key(stored: &[Owned], args: &Args) -> bool {
     match args {
         Args::None => stored.is_empty(),
         Args::Face(f) => matches!(stored, [s] if Part::Word(f).is(s)),
+        Args::Number(n) => matches!(stored, [s] if Part::Value(&Value::Int(*n)).is(s)),
         Args::Choices(players, chosen, data) => {
             let mut it = stored.iter();
             for (p, c) in players.iter().zip(chosen.iter()) {
@@ -320,6 +322,7 @@ fn key_hash(hook: &str, args: &Args) -> u64 {
     match args {
         Args::None => {}
         Args::Face(f) => Part::Word(f).hash(&mut h),
+        Args::Number(n) => Part::Value(&Value::Int(*n)).hash(&mut h),
         Args::Choices(players, chosen, data) => {
             for (p, c) in players.iter().zip(chosen.iter()) {
                 Part::Card(CardIx::MAX - *p as CardIx).hash(&mut h);

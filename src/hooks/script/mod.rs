@@ -516,6 +516,7 @@ impl RhaiHooks {
             let args = match call.args {
                 Args::None => vec![],
                 Args::Face(f) => vec![ImmutableString::from(f).into()],
+                Args::Number(n) => vec![n.into()],
                 Args::Choices(players, chosen, data) => {
                     let mut map = Map::new();
                     for (p, c) in players.iter().zip(chosen.iter().flatten()) {

@@ -199,7 +199,7 @@ fn one_way(
 /// `holds:`: every card may go into zone `z`, or an error naming one that
 /// may not. (The card and the zone are in the traced write or read, so a
 /// replayed run passes or fails this as the live one did.)
-fn may_hold(cx: &Ctx, z: usize, cards: &[CardIx]) -> Fallible<()> {
+pub(super) fn may_hold(cx: &Ctx, z: usize, cards: &[CardIx]) -> Fallible<()> {
     let zone = &cx.def.zones[z];
     if zone.holds.is_none() {
         return Ok(());

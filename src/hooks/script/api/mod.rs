@@ -4,6 +4,7 @@
 mod board;
 mod cards;
 mod chance;
+mod dice;
 mod faces;
 pub(crate) mod flow;
 mod grid;
@@ -22,6 +23,7 @@ pub(crate) fn register(engine: &mut Api) {
     faces::register(engine);
     flow::register(engine);
     chance::register(engine);
+    dice::register(engine);
     board::register(engine);
     grid::register(engine);
     lists::register(engine);
