@@ -317,6 +317,11 @@ fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
         Read::Entries(s) => format!("entries({})", zone(*s)),
         Read::Has(s, c) => format!("has({}, \"{}\")", zone(*s), def.cards[*c as usize].id),
         Read::Turn => "turn()".into(),
+        Read::GameNo => "game_no()".into(),
+        Read::MatchWins(p) => format!(
+            "match_wins(\"{}\")",
+            def.players.get(*p as usize).map_or("?", |x| x.id.as_str())
+        ),
         Read::Active => "active()".into(),
         Read::Order => "order()".into(),
         Read::IsOver => "is_over()".into(),

@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 
 use super::ops::distinct;
 use super::{Args, Ask, Choice, Decision, Event, Outcome, Rules, State};
-use crate::definition::format::{FaceValue, TurnKind};
+use crate::definition::format::{FaceValue, Starts, TurnKind};
 use crate::definition::{CardIx, Options, PlayerIx, Setup, Step, Who};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -17,7 +17,8 @@ static TURN_LIMIT: std::sync::LazyLock<std::sync::Arc<str>> =
     std::sync::LazyLock::new(|| "turn limit".into());
 
 impl State {
-    /// Reset everything but the RNG and the match score, and run setup.
+    /// Reset everything but the RNG, the match score and what the match
+    /// keeps, and run setup.
     pub(super) fn start_game(
         &mut self,
         game: &(impl Rules + ?Sized),
@@ -25,6 +26,7 @@ impl State {
     ) -> Result<()> {
         let def = game.def();
         let n = def.nplayers();
+        let kept = (self.game_no > 1).then(|| self.kept(game));
         self.stats = vec![0; n * def.stats.len()];
         for (s, stat) in def.stats.iter().enumerate() {
             for p in 0..n {
@@ -40,12 +42,15 @@ impl State {
         };
         self.cursor = 0;
         self.turn = 0;
-        self.active = 0;
+        self.active = self.starter;
         self.order = (0..n).collect();
         self.pending.clear();
         self.reveal_first = None;
         self.outcome = None;
         self.end_reason = None;
+        if let Some(k) = kept {
+            self.restore(k);
+        }
         for step in &def.setup {
             match step {
                 Setup::Put { zone, cards, cell } => {
@@ -80,6 +85,46 @@ impl State {
             events.push(Event::Turn { turn: 1 });
         }
         Ok(())
+    }
+
+    /// What the match keeps (`match: keep`) of the game that just ended:
+    /// the kept stats' values, vars' values and zones' slots.
+    fn kept(&mut self, game: &(impl Rules + ?Sized)) -> Kept {
+        let def = game.def();
+        let k = &def.match_keep;
+        let ns = def.stats.len();
+        let stats = k
+            .stats
+            .iter()
+            .flat_map(|&s| (0..def.nplayers()).map(move |p| p * ns + s))
+            .map(|i| (i, self.stats[i]))
+            .collect();
+        let vars = k.vars.iter().map(|&v| (v, self.vars[v])).collect();
+        let mut slots = Vec::new();
+        for &z in &k.zones {
+            for p in def.owners(z) {
+                let slot = def.slot(z, p);
+                self.settle(slot);
+                let origins = self.origins.get_mut(slot).map(std::mem::take);
+                slots.push((slot, std::mem::take(&mut self.zones[slot]), origins));
+            }
+        }
+        Kept { stats, vars, slots }
+    }
+
+    fn restore(&mut self, k: Kept) {
+        for (i, v) in k.stats {
+            self.stats[i] = v;
+        }
+        for (i, v) in k.vars {
+            self.vars[i] = v;
+        }
+        for (slot, cards, origins) in k.slots {
+            self.zones[slot] = cards;
+            if let Some(o) = origins {
+                self.origins[slot] = o;
+            }
+        }
     }
 
     /// In a match, a game's end scores it and starts the next one, until
@@ -118,6 +163,14 @@ impl State {
             });
             return Ok(false);
         }
+        let n = def.nplayers();
+        self.starter = match def.match_starts {
+            Starts::First => 0,
+            // A drawn game is replayed: the same player starts again.
+            Starts::Winner => winner.unwrap_or(self.starter),
+            Starts::Loser => winner.map_or(self.starter, |w| (w + 1) % n),
+            Starts::Next => (self.starter + 1) % n,
+        };
         self.game_no += 1;
         events.push(Event::GameBegins {
             game_no: self.game_no,
@@ -319,4 +372,12 @@ impl State {
             None => build(),
         }
     }
+}
+
+/// What a match carries into its next game: flat stat indices, var
+/// indices and slots, with their values and cards.
+struct Kept {
+    stats: Vec<(usize, i64)>,
+    vars: Vec<(usize, i64)>,
+    slots: Vec<(usize, Vec<CardIx>, Option<Vec<u8>>)>,
 }

@@ -48,7 +48,7 @@ impl State {
         }
         both(&|h| (st.turn, st.active, st.cursor, st.game_no).hash(h));
         both(&|h| st.order.hash(h));
-        both(&|h| st.match_wins.hash(h));
+        both(&|h| (&st.match_wins, st.starter).hash(h));
         both(&|h| st.reveal_first.hash(h));
         both(&|h| {
             st.outcome

@@ -23,6 +23,9 @@ pub enum Read {
     /// A zone's cards, each followed by where it came from (`by`).
     Entries(u32),
     Turn,
+    /// In a match: the game being played (from 1), and a player's wins.
+    GameNo,
+    MatchWins(u8),
     Active,
     Order,
     IsOver,
@@ -275,6 +278,8 @@ fn read(state: &mut State, key: &Read) -> Val {
         Read::Entries(s) => Val::Cards(entries(state, *s as usize)),
         Read::Has(s, c) => Val::Int(i64::from(state.zones[*s as usize].contains(c))),
         Read::Turn => Val::Int(i64::from(state.turn)),
+        Read::GameNo => Val::Int(i64::from(state.game_no)),
+        Read::MatchWins(p) => Val::Int(i64::from(state.match_wins[*p as usize])),
         Read::Active => Val::Int(state.active as i64),
         Read::Order => Val::Cards(order_cards(state)),
         Read::IsOver => Val::Int(i64::from(state.outcome.is_some())),

@@ -56,6 +56,8 @@ pub struct State {
     /// In a match: the game being played (from 1) and each player's wins.
     pub(super) game_no: u32,
     pub(super) match_wins: Vec<u32>,
+    /// Who was active when this game of a match began (`match: starts`).
+    pub(super) starter: PlayerIx,
     /// Decisions completed so far (not part of a position).
     pub(super) completed: u64,
 }
@@ -104,6 +106,7 @@ impl State {
             logging,
             game_no: 1,
             match_wins: vec![0; n],
+            starter: 0,
             completed: 0,
         };
         let mut events = Vec::new();
@@ -549,6 +552,7 @@ impl State {
             logging: self.logging,
             game_no: 0,
             match_wins: Vec::new(),
+            starter: 0,
             completed: self.completed,
         };
         let taken = std::mem::replace(self, stand_in);

@@ -155,6 +155,7 @@ impl State {
             self.reveal_first,
             self.game_no,
             &self.match_wins,
+            self.starter,
         )
             .hash(&mut seen);
         self.outcome.is_some().hash(&mut seen);

@@ -196,6 +196,14 @@ pub struct Die {
     pub home: Option<usize>,
 }
 
+/// What each new game of a match keeps from the last (`match: keep:`).
+#[derive(Debug, Clone, Default)]
+pub struct MatchKeep {
+    pub stats: Vec<usize>,
+    pub vars: Vec<usize>,
+    pub zones: Vec<usize>,
+}
+
 impl Die {
     /// Whether the faces are numbers.
     pub fn numeric(&self) -> bool {
@@ -317,6 +325,9 @@ pub struct Def {
     pub match_wins: Option<u32>,
     /// A match with no winner after this many games is a draw.
     pub match_max_games: u32,
+    /// What a match keeps from game to game, and who starts the next game.
+    pub match_keep: MatchKeep,
+    pub match_starts: crate::definition::format::Starts,
     /// The stat that is each player's return at the end (`payoff:`).
     pub payoff: Option<usize>,
     /// A player with one legal option is not asked (`forced_moves: auto`).

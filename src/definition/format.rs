@@ -142,6 +142,26 @@ pub struct MatchDef {
     pub wins: u32,
     /// After this many games without a match winner, the match is a draw.
     pub max_games: Option<u32>,
+    /// Stats, vars and zones (by id) that keep their values and cards from
+    /// one game to the next instead of starting again (tokens of
+    /// affection, a discard pile that stays out); setup still runs.
+    #[serde(default)]
+    pub keep: Vec<Name>,
+    /// Who is active when the next game starts: `first` (the first seat,
+    /// the default), `winner` or `loser` of the last game, or `next` (the
+    /// seat after the one that started the last game).
+    pub starts: Option<Starts>,
+}
+
+/// Who starts each game of a match after the first.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Starts {
+    #[default]
+    First,
+    Winner,
+    Loser,
+    Next,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

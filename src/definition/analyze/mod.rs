@@ -202,6 +202,8 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
             .and_then(|m| m.max_games)
             .unwrap_or(20)
             .max(1),
+        match_keep: match_keep(&mut a, &file),
+        match_starts: file.match_.as_ref().and_then(|m| m.starts).unwrap_or_default(),
         payoff,
         auto_forced: file.forced_moves == Some(crate::definition::format::ForcedMoves::Auto),
         slots,
@@ -227,6 +229,38 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         script,
         problems: a.problems,
     }
+}
+
+/// `match: keep:`: each id a stat, a var or a zone.
+fn match_keep(a: &mut Analyzer, file: &GameFile) -> crate::definition::MatchKeep {
+    let mut keep = crate::definition::MatchKeep::default();
+    for name in file.match_.iter().flat_map(|m| &m.keep) {
+        let ids = |k| a.names.ids(k).iter().position(|i| *i == name.value);
+        if let Some(s) = ids(Kind::Stat) {
+            keep.stats.push(s);
+        } else if let Some(v) = ids(Kind::Var) {
+            keep.vars.push(v);
+        } else if let Some(z) = ids(Kind::Zone) {
+            keep.zones.push(z);
+        } else {
+            let known: Vec<&str> = [Kind::Stat, Kind::Var, Kind::Zone]
+                .into_iter()
+                .flat_map(|k| a.names.ids(k).iter().map(String::as_str))
+                .collect();
+            let hint = crate::error::did_you_mean(&name.value, known.iter().copied())
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            a.invalid(
+                format!(
+                    "`match: keep` has `{}`, which is no stat, var or zone (known: {}){hint}",
+                    name.value,
+                    known.join(", ")
+                ),
+                &name.pos,
+            );
+        }
+    }
+    keep
 }
 
 /// Vars: game-wide integers (nothing to resolve).

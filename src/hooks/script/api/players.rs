@@ -47,6 +47,15 @@ pub(super) fn register(engine: &mut Api) {
         })
     });
     engine.register_fn("turn", || with_ctx(|cx| Ok(cx.read_int(Read::Turn))));
+    // In a match: the game being played (1 for the first, and outside a
+    // match), and the games a player has won so far.
+    engine.register_fn("game_no", || with_ctx(|cx| Ok(cx.read_int(Read::GameNo))));
+    engine.register_fn("match_wins", |p: &str| {
+        with_ctx(|cx| {
+            let p = cx.player(p)?;
+            Ok(cx.read_int(Read::MatchWins(p as u8)))
+        })
+    });
     // The turn order of `turns: rotate` (seat order unless set).
     engine.register_fn("order", || {
         with_ctx(|cx| {
