@@ -57,11 +57,17 @@ fn a_die_of_numbers_gives_numbers_and_a_die_of_words_gives_words() {
     let mut sum = 0;
     for _ in 0..200 {
         let face = var(&game, &st, "face");
-        assert!((1..=6).contains(&face), "a numeric die's `set:` keeps its face: {face}");
+        assert!(
+            (1..=6).contains(&face),
+            "a numeric die's `set:` keeps its face: {face}"
+        );
         seen.insert(face);
         coins.insert(var(&game, &st, "coin"));
         let before = var(&game, &st, "sum");
-        assert!(before - sum >= 1 && before - sum <= 3 || before == 0, "{before} after {sum}");
+        assert!(
+            before - sum >= 1 && before - sum <= 3 || before == 0,
+            "{before} after {sum}"
+        );
         sum = before;
         play(&game, &mut st, &[("red", "again")]);
     }
@@ -73,10 +79,18 @@ fn a_die_of_numbers_gives_numbers_and_a_die_of_words_gives_words() {
 #[test]
 fn a_die_the_file_gets_wrong_is_refused_where_it_is_written() {
     for (from, to, says) in [
-        ("{faces: [1, 1, 2, 3], count: 2}", "{faces: [1, two]}", "mixes numbers and words"),
+        (
+            "{faces: [1, 1, 2, 3], count: 2}",
+            "{faces: [1, two]}",
+            "mixes numbers and words",
+        ),
         ("{faces: 6}", "{faces: 0}", "has 0 faces: give 1 to 1000"),
         ("{faces: 6}", "{faces: []}", "has no faces"),
-        ("{faces: 6}", "{faces: 6, count: 0}", "`count` is 0: give 1 to 1000 dice"),
+        (
+            "{faces: 6}",
+            "{faces: 6, count: 0}",
+            "`count` is 0: give 1 to 1000 dice",
+        ),
         ("{faces: 6}", "{faces: {param: sides}}", "sides"),
         (
             "vars:",
@@ -180,7 +194,10 @@ fn every_face_comes_up_about_as_often_when_rolled_into_a_zone() {
     }
     // 1,800 dice: each face 300 expected, sd about 16.
     for (f, &n) in by_face.iter().enumerate().skip(1) {
-        assert!((230..=370).contains(&n), "face {f}: {n} of 1800 ({by_face:?})");
+        assert!(
+            (230..=370).contains(&n),
+            "face {f}: {n} of 1800 ({by_face:?})"
+        );
     }
 }
 
@@ -251,7 +268,8 @@ fn a_roll_under_a_cup_is_seen_by_its_roller_only() {
         .collect();
     assert_eq!(told.len(), 2, "{told:?}");
     assert!(
-        told.iter().all(|(to, l)| to.is_some() && l.starts_with("You rolled")),
+        told.iter()
+            .all(|(to, l)| to.is_some() && l.starts_with("You rolled")),
         "{told:?}"
     );
 }
@@ -265,7 +283,13 @@ fn the_rules_list_dice_under_dice_not_cards() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\nDice:\n"), "{text}");
-    assert!(text.contains("d6               d6 x3: 1, 2, 3, 4, 5, 6"), "{text}");
-    assert!(text.contains("coin             coin: heads, tails"), "{text}");
+    assert!(
+        text.contains("d6               d6 x3: 1, 2, 3, 4, 5, 6"),
+        "{text}"
+    );
+    assert!(
+        text.contains("coin             coin: heads, tails"),
+        "{text}"
+    );
     assert!(!text.contains("Cards:"), "{text}");
 }

@@ -52,13 +52,19 @@ fn kept_stats_and_zones_carry_over_and_the_rest_starts_again() {
     assert_eq!(stat(&g, &st, "red", "moves"), 0);
     // Setup ran again, and reads the match as it stands.
     assert_eq!(var(&g, &st, "game"), 2);
-    assert_eq!((var(&g, &st, "red_wins"), var(&g, &st, "blue_wins")), (0, 1));
+    assert_eq!(
+        (var(&g, &st, "red_wins"), var(&g, &st, "blue_wins")),
+        (0, 1)
+    );
     say(&g, &mut st, "red");
     say(&g, &mut st, "blue");
     assert_eq!(stat(&g, &st, "blue", "points"), 2);
     assert_eq!(stat(&g, &st, "red", "points"), 1);
     assert_eq!(trophies(&g, &st, "blue"), 2);
-    assert_eq!((var(&g, &st, "red_wins"), var(&g, &st, "blue_wins")), (1, 2));
+    assert_eq!(
+        (var(&g, &st, "red_wins"), var(&g, &st, "blue_wins")),
+        (1, 2)
+    );
     say(&g, &mut st, "blue");
     assert_eq!(st.outcome(), Some(tabula::Outcome::Win(1)));
 }
@@ -68,8 +74,16 @@ fn the_winner_the_loser_or_the_next_seat_starts_the_next_game() {
     // (variant, who wins each game) -> who starts each game after.
     for (variant, wins, starts) in [
         ("", ["blue", "blue", "red"], ["red", "blue", "blue", "red"]),
-        ("loser", ["blue", "blue", "red"], ["red", "red", "red", "blue"]),
-        ("next", ["blue", "blue", "red"], ["red", "blue", "red", "blue"]),
+        (
+            "loser",
+            ["blue", "blue", "red"],
+            ["red", "red", "red", "blue"],
+        ),
+        (
+            "next",
+            ["blue", "blue", "red"],
+            ["red", "blue", "red", "blue"],
+        ),
     ] {
         let variants: Vec<&str> = [variant].into_iter().filter(|v| !v.is_empty()).collect();
         let g = tokens(&variants);
@@ -93,15 +107,23 @@ fn the_winner_the_loser_or_the_next_seat_starts_the_next_game() {
 fn a_kept_id_that_is_nothing_is_refused_with_a_guess() {
     let yaml = std::fs::read_to_string(common::test_games_dir().join("tokens.yaml"))
         .unwrap()
-        .replacen("keep: [points, trophies], starts: winner", "keep: [point, trophies], starts: winner", 1);
-    let script = std::fs::read_to_string(common::test_games_dir().join("../scripts/tokens.rhai")).unwrap();
+        .replacen(
+            "keep: [points, trophies], starts: winner",
+            "keep: [point, trophies], starts: winner",
+            1,
+        );
+    let script =
+        std::fs::read_to_string(common::test_games_dir().join("../scripts/tokens.rhai")).unwrap();
     let (tmp, path) = common::game_folder("tokens", &yaml, &script);
     let dir = tmp.path().join("games");
     let e = Game::load_path(&path, &dir, &Default::default(), tabula::Build::default())
         .err()
         .expect("loaded");
     let text = e.render(false);
-    assert!(text.contains("`match: keep` has `point`, which is no stat, var or zone"), "{text}");
+    assert!(
+        text.contains("`match: keep` has `point`, which is no stat, var or zone"),
+        "{text}"
+    );
     assert!(text.contains("did you mean `points`"), "{text}");
     assert!(text.contains("tokens.yaml:28:25"), "{text}");
 }

@@ -51,7 +51,12 @@ pub fn run(dir: &Path, game: &str, settings: &Settings) -> Result<i32> {
                 0 => String::new(),
                 n => format!(" x{n}"),
             };
-            println!("  {:<16} {}{count}: {}", die.id, die.name, die.faces.join(", "));
+            println!(
+                "  {:<16} {}{count}: {}",
+                die.id,
+                die.name,
+                die.faces.join(", ")
+            );
         }
     }
     let cards: Vec<_> = (0..d.cards.len())

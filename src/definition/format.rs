@@ -511,11 +511,40 @@ pub struct PutStep {
     pub cell: Option<Name>,
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, JsonSchema)]
 #[serde(untagged)]
 pub enum CardSelection {
     Word(Name),
     List(Vec<Name>),
+}
+
+/// By hand rather than `untagged`: serde buffers an untagged enum's
+/// content, which loses where each card id of a list is written (a typo's
+/// caret then points at the list's `[`).
+impl<'de> Deserialize<'de> for CardSelection {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Selection;
+        impl<'de> serde::de::Visitor<'de> for Selection {
+            type Value = CardSelection;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`all`, a card id, or a list of card ids")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CardSelection, E> {
+                Ok(CardSelection::Word(At::new(v.to_string())))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CardSelection, A::Error> {
+                let mut out = Vec::new();
+                while let Some(name) = seq.next_element::<Name>()? {
+                    out.push(name);
+                }
+                Ok(CardSelection::List(out))
+            }
+        }
+        d.deserialize_any(Selection)
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

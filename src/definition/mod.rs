@@ -8,6 +8,7 @@ pub mod format;
 pub mod grid;
 mod ids;
 pub mod source;
+mod yaml_words;
 
 pub use def::*;
 pub use grid::{Grid, column_name};

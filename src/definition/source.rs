@@ -148,7 +148,7 @@ pub fn parse_source(path: &Path, src: &str) -> Result<GameFile> {
     format::with_file(path, || {
         serde_saphyr::from_str_with_options::<GameFile>(src, options)
     })
-    .map_err(|e| yaml_error(path, &e))
+    .map_err(|e| yaml_error(path, src, &e))
 }
 
 /// A YAML parser's message in a user's words: its advice to its own
@@ -164,7 +164,7 @@ pub(crate) fn parser_words(msg: String) -> String {
     msg
 }
 
-fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
+fn yaml_error(path: &Path, src: &str, e: &serde_saphyr::Error) -> Error {
     let loc = e.location();
     let options = serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off };
     let mut msg = e.render_with_options(options);
@@ -184,11 +184,26 @@ fn yaml_error(path: &Path, e: &serde_saphyr::Error) -> Error {
             }
             "CardSelection" => "`all`, a card id, or a list of card ids",
             "AttrValue" => "a number, true or false, or text",
+            "FacesDef" => {
+                "a number of sides, `{param: NAME}`, or a list of faces (all numbers or all words)"
+            }
+            "FaceValue" => "a number or a word",
             _ => "one of the forms docs/format.md gives for it",
         };
         msg = format!("this value has none of the allowed forms: give {forms}");
     }
+    let mut notes = Vec::new();
+    if let Some(l) = loc
+        && let Some((said, n)) =
+            super::yaml_words::explain(&msg, src, l.line() as usize, l.column() as usize)
+    {
+        msg = said;
+        notes = n;
+    }
     let mut err = Error::new(ErrorKind::Yaml, msg.clone());
+    for n in notes {
+        err = err.note(n);
+    }
     if let Some(field) = msg
         .strip_prefix("unknown field `")
         .and_then(|r| r.split('`').next())

@@ -59,9 +59,12 @@ pub(super) fn desugar(a: &mut Analyzer, file: &mut GameFile, params: &[Param]) -
                 let def = CardDef {
                     name: Some(card_name),
                     copies: Some(count),
-                    attrs: [("die".to_string(), AttrValue::Text(id.clone())), ("face".into(), attr)]
-                        .into_iter()
-                        .collect(),
+                    attrs: [
+                        ("die".to_string(), AttrValue::Text(id.clone())),
+                        ("face".into(), attr),
+                    ]
+                    .into_iter()
+                    .collect(),
                     ..CardDef::default()
                 };
                 if file.cards.insert(card.clone(), def).is_some() {
@@ -186,7 +189,10 @@ fn faces(
             &faces.pos,
         );
     }
-    let numbers = list.iter().filter(|f| matches!(f, FaceValue::Number(_))).count();
+    let numbers = list
+        .iter()
+        .filter(|f| matches!(f, FaceValue::Number(_)))
+        .count();
     if numbers > 0 && numbers < list.len() {
         a.invalid(
             format!("die `{id}` mixes numbers and words in its faces: give all numbers (a script then gets integers) or all words"),

@@ -203,7 +203,11 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
             .unwrap_or(20)
             .max(1),
         match_keep: match_keep(&mut a, &file),
-        match_starts: file.match_.as_ref().and_then(|m| m.starts).unwrap_or_default(),
+        match_starts: file
+            .match_
+            .as_ref()
+            .and_then(|m| m.starts)
+            .unwrap_or_default(),
         payoff,
         auto_forced: file.forced_moves == Some(crate::definition::format::ForcedMoves::Auto),
         slots,
