@@ -266,8 +266,9 @@ pub struct CardDef {
     /// Other words a player may type for this card (`7` for the Prince).
     #[serde(default)]
     pub aliases: Vec<At<String>>,
-    /// How many copies a `put` of this card places (default 1).
-    pub copies: Option<u32>,
+    /// How many copies a `put` of this card places (default 1): a number
+    /// or `{param: NAME}`.
+    pub copies: Option<At<StartValue>>,
     pub text: Option<String>,
     /// The character that shows the card on a grid board (default: the
     /// first letter of its name).
@@ -467,13 +468,14 @@ pub enum FaceValue {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardDef {
-    /// Squares numbered 0..size-1.
-    pub size: At<u32>,
+    /// Squares numbered 0..size-1: a number or `{param: NAME}`.
+    pub size: At<StartValue>,
     /// Terrain of every square not listed.
     pub default: Option<String>,
-    /// Terrain name -> the squares that have it.
+    /// Terrain name -> the squares that have it (numbers or `{param:
+    /// NAME}`; a square past the end of the board is ignored).
     #[serde(default)]
-    pub terrain: IndexMap<String, Vec<u32>>,
+    pub terrain: IndexMap<String, Vec<At<StartValue>>>,
     /// The stat that holds a player's square (for the board display).
     pub position: Option<Name>,
     /// How a terrain is drawn on the board display (one character).
@@ -507,6 +509,9 @@ pub struct PutStep {
     /// Put this many of each card instead of its `copies` (a number or
     /// `{param: NAME}`).
     pub count: Option<At<StartValue>>,
+    /// Put the cards this many times over (two decks shuffled together):
+    /// a number or `{param: NAME}`, 1 to 100.
+    pub times: Option<At<StartValue>>,
     /// The cell of a grid zone to put them on (`d4`).
     pub cell: Option<Name>,
 }

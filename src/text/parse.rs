@@ -155,7 +155,8 @@ pub fn option_label(
 }
 
 /// Every way `player` may type a choice, lower case: a card's id, aliases,
-/// name and the player's own (faction) name for it; a word as it is.
+/// name and the player's own (faction) name for it; a word as it is; a
+/// structured option's text and its `aliases`.
 fn words(def: &Def, c: &Choice, player: PlayerIx) -> Vec<String> {
     match c {
         Choice::Card(ix) => {
@@ -171,7 +172,17 @@ fn words(def: &Def, c: &Choice, player: PlayerIx) -> Vec<String> {
             .collect()
         }
         Choice::Word(w) => vec![w.to_lowercase()],
-        Choice::Data(d) => vec![d.text.to_lowercase()],
+        // A structured option's own `aliases: [...]`, if it declares any.
+        Choice::Data(d) => {
+            let mut out = vec![d.text.to_lowercase()];
+            if let Some(crate::core::Value::List(l)) = d.value.field("aliases") {
+                out.extend(l.iter().filter_map(|a| match a {
+                    crate::core::Value::Text(t) => Some(t.to_lowercase()),
+                    _ => None,
+                }));
+            }
+            out
+        }
     }
 }
 

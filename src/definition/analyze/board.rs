@@ -2,29 +2,29 @@
 
 use super::Analyzer;
 use super::names::Kind;
-use crate::definition::Board;
 use crate::definition::format::GameFile;
+use crate::definition::{Board, Param};
 
 /// Squares a board may have (docs/format.md, limits).
 pub const MAX_SQUARES: u32 = 100_000;
 
-pub(super) fn analyze(a: &mut Analyzer, file: &GameFile) -> Option<Board> {
+pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, params: &[Param]) -> Option<Board> {
     let b = file.board.as_ref()?;
-    if b.size.value > MAX_SQUARES {
+    let size = a.number("board: size", &b.size, params)?;
+    if !(1..=i64::from(MAX_SQUARES)).contains(&size) {
         a.invalid(
-            format!(
-                "the board has {} squares; at most {MAX_SQUARES}",
-                b.size.value
-            ),
+            format!("the board has {size} squares; give 1 to {MAX_SQUARES}"),
             &b.size.pos,
         );
         return None;
     }
-    let mut squares =
-        vec![b.default.clone().unwrap_or_else(|| "plain".into()); b.size.value as usize];
+    let mut squares = vec![b.default.clone().unwrap_or_else(|| "plain".into()); size as usize];
     for (terrain, list) in &b.terrain {
-        for &s in list {
-            if let Some(sq) = squares.get_mut(s as usize) {
+        for s in list {
+            let Some(s) = a.number(&format!("board: terrain `{terrain}`"), s, params) else {
+                continue;
+            };
+            if let Some(sq) = usize::try_from(s).ok().and_then(|s| squares.get_mut(s)) {
                 *sq = terrain.clone();
             }
         }

@@ -32,7 +32,7 @@ pub(super) fn analyze(
             id: id.clone(),
             name: c.name.clone().unwrap_or_else(|| id.clone()),
             aliases: c.aliases.iter().map(|a| a.value.clone()).collect(),
-            copies: c.copies.unwrap_or(1),
+            copies: copies(a, id, c, params),
             text: c.text.clone().unwrap_or_default(),
             attrs: c
                 .attrs
@@ -63,6 +63,27 @@ pub(super) fn analyze(
         .declare(Kind::Card, cards.iter().map(|c| c.id.clone()));
     words_stay_apart(a, file);
     cards
+}
+
+/// `copies:`, a number or a parameter's value (default 1).
+fn copies(
+    a: &mut Analyzer,
+    id: &str,
+    c: &crate::definition::format::CardDef,
+    params: &[Param],
+) -> u32 {
+    let Some(at) = &c.copies else { return 1 };
+    match a.number(&format!("card `{id}`: copies"), at, params) {
+        Some(n) if (0..=i64::from(u32::MAX)).contains(&n) => n as u32,
+        Some(n) => {
+            a.invalid(
+                format!("card `{id}` has {n} copies: give 0 or more"),
+                &at.pos,
+            );
+            1
+        }
+        None => 1,
+    }
 }
 
 /// The character that shows a card on a grid: its `symbol:` (one

@@ -8,7 +8,7 @@ use super::Analyzer;
 use super::names::Kind;
 use crate::definition::format::{
     At, AttrValue, CardDef, CardSelection, FaceValue, FacesDef, GameFile, PutStep, SetupStep,
-    Visibility, ZoneDef,
+    StartValue, Visibility, ZoneDef,
 };
 use crate::definition::{Card, Die, Param, Zone};
 
@@ -58,7 +58,7 @@ pub(super) fn desugar(a: &mut Analyzer, file: &mut GameFile, params: &[Param]) -
                 };
                 let def = CardDef {
                     name: Some(card_name),
-                    copies: Some(count),
+                    copies: Some(At::new(StartValue::All(i64::from(count)))),
                     attrs: [
                         ("die".to_string(), AttrValue::Text(id.clone())),
                         ("face".into(), attr),
@@ -105,6 +105,7 @@ pub(super) fn desugar(a: &mut Analyzer, file: &mut GameFile, params: &[Param]) -
                 },
                 filter: Default::default(),
                 count: None,
+                times: None,
                 cell: None,
             })));
         }

@@ -112,7 +112,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
     let cards = cards::analyze(&mut a, &file, &players, &listed, &params);
     let (zones, slots, grid) = zones::analyze(&mut a, &file, players.len(), &params);
     dice::link(&mut dice, &cards, &zones);
-    let board = board::analyze(&mut a, &file);
+    let board = board::analyze(&mut a, &file, &params);
     let setup = setup::analyze(&mut a, &file, &cards, &zones, grid.as_ref(), &params);
     let flow = flow::analyze(&mut a, &file, &params);
     let max_turns = file

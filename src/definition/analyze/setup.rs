@@ -67,9 +67,20 @@ fn put_step(
             None => return None,
         },
     };
+    let times = match &put.times {
+        None => 1,
+        Some(n) => match a.number("put times", n, params) {
+            Some(k) if (1..=100).contains(&k) => k as u32,
+            Some(k) => {
+                a.invalid(format!("`times: {k}`: give 1 to 100"), &n.pos);
+                return None;
+            }
+            None => return None,
+        },
+    };
     let cell = zone.and_then(|z| put_cell(a, put, z, grid));
-    // Inside the untagged selection names carry no position: point at the
-    // selection itself.
+    // A card id written as one word (`cards: guard`) has no position of
+    // its own: point at the selection.
     let mut card = |w: &At<String>| {
         let w = At {
             value: w.value.clone(),
@@ -102,7 +113,7 @@ fn put_step(
     // Counted before any list is made: `copies: 1000000000` is refused, not built.
     *so_far += chosen
         .iter()
-        .map(|&c| u64::from(count.unwrap_or(cards[c].copies)))
+        .map(|&c| u64::from(count.unwrap_or(cards[c].copies)) * u64::from(times))
         .sum::<u64>();
     if *so_far > MAX_SETUP_CARDS {
         a.invalid(
@@ -130,7 +141,7 @@ fn put_step(
     for c in chosen {
         let card = &cards[c];
         {
-            for _ in 0..count.unwrap_or(card.copies) {
+            for _ in 0..count.unwrap_or(card.copies) * times {
                 list.push(c as CardIx);
             }
         }

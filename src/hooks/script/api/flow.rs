@@ -433,6 +433,8 @@ fn label_all(
     if let Some(map) = labels.clone().try_cast::<Map>() {
         let texts: Vec<String> =
             with_ctx(|cx| Ok(all.iter().map(|c| c.text(&*cx.def).to_string()).collect()))?;
+        // A label for an option not offered now is passed over: one map
+        // serves every ask of a kind, whichever of its options are legal.
         for (o, text) in map {
             let Some(c) = all
                 .iter()
@@ -440,9 +442,7 @@ fn label_all(
                 .find(|(_, t)| **t == *o)
                 .map(|(c, _)| c)
             else {
-                return Err(
-                    format!("ask `{name}`: a label for `{o}`, which is not an option").into(),
-                );
+                continue;
             };
             if let Some(t) = text_of(ctx, &text, None)? {
                 out.push(((*c).clone(), t));
