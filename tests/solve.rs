@@ -569,3 +569,43 @@ fn went(c) { if turn() >= 4 { end_game("a"); } }"#,
     let e = within(3).unwrap_err();
     assert!(e.message.contains("runs past 3 decisions"), "{e}");
 }
+
+/// Pig without a decision counter comes back to where it was (a turn's
+/// total of 0, the same scores, the same player): solve says so, and what
+/// would make the game end, rather than only that a line is too long.
+#[test]
+fn a_game_that_repeats_a_position_is_refused_with_the_cycle_named() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    let yaml = std::fs::read_to_string(root.join("games/pig.yaml"))
+        .unwrap()
+        .replace("  decisions: {name: Decisions made, start: 0, doc: \"the game is drawn when this reaches the horizon\"}\n", "");
+    let script = std::fs::read_to_string(root.join("scripts/pig.rhai"))
+        .unwrap()
+        .replace("    add_var(\"decisions\", 1);\n", "")
+        .replace(
+            "    if get_var(\"decisions\") >= param(\"horizon\") {\n        end_game(\"\", \"the horizon\");\n        return;\n    }\n",
+            "",
+        );
+    assert!(!script.contains("decisions"), "{script}");
+    let (tmp, path) = common::game_folder("pig", &yaml, &script);
+    let settings = common::settings(&[], &[("target", 4)]);
+    let game = tabula::Game::load_path(
+        &path,
+        &tmp.path().join("games"),
+        &settings,
+        tabula::Build::default(),
+    )
+    .unwrap();
+    let limits = solve::Limits {
+        max_depth: 200,
+        ..solve::Limits::default()
+    };
+    let e = solve::solve_within(&game, None, 1, limits, &|_| {}).unwrap_err();
+    let text = e.render(false);
+    assert!(text.contains("runs past 200 decisions"), "{text}");
+    assert!(
+        text.contains("the game comes back to a position it was in"),
+        "{text}"
+    );
+    assert!(text.contains("max_turns"), "{text}");
+}

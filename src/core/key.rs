@@ -12,7 +12,19 @@ impl State {
     /// A canonical key of the state (128 bits of two hashes): equal for
     /// states that play on the same; everything that can matter, with the zones the YAML marks `unordered` taken as multisets.
     pub fn key(&self, game: &(impl AsDef + ?Sized)) -> u128 {
+        self.key_with(game, true)
+    }
+
+    /// The key without the turn number: equal for two positions of one
+    /// line of play that differ only in how many turns were played (a
+    /// game that comes back where it was, as Pig's turns do).
+    pub fn key_apart_from_turn(&self, game: &(impl AsDef + ?Sized)) -> u128 {
+        self.key_with(game, false)
+    }
+
+    fn key_with(&self, game: &(impl AsDef + ?Sized), turn: bool) -> u128 {
         let st = self;
+        let turn = if turn { st.turn } else { 0 };
         let def = game.def();
         let mut a = FxHasher::default();
         let mut b = FxHasher::default();
@@ -46,7 +58,7 @@ impl State {
                 }
             }
         }
-        both(&|h| (st.turn, st.active, st.cursor, st.game_no).hash(h));
+        both(&|h| (turn, st.active, st.cursor, st.game_no).hash(h));
         both(&|h| st.order.hash(h));
         both(&|h| (&st.match_wins, st.starter).hash(h));
         both(&|h| st.reveal_first.hash(h));

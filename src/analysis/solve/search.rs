@@ -212,7 +212,10 @@ impl Solver<'_> {
                     Err(key) => key,
                 };
                 let s = s.clone();
-                let frame = self.frame(s, key)?;
+                let frame = match self.frame(s, key) {
+                    Ok(f) => f,
+                    Err(e) => return Err(self.repeats(&stack, e)),
+                };
                 stack.push(frame);
                 continue;
             }
@@ -277,6 +280,29 @@ impl Solver<'_> {
         let w = w?;
         *slot = Some(w);
         Ok(w)
+    }
+
+    /// A line of play past the depth budget that comes back to a position
+    /// it was in (the turn number aside) says so: the game can go on
+    /// forever, and solve needs one that ends.
+    fn repeats(&self, stack: &[Frame], e: Error) -> Error {
+        if !e.message.contains("a line of play runs past") {
+            return e;
+        }
+        let mut seen: rustc_hash::FxHashMap<u128, usize> = Default::default();
+        for (i, f) in stack.iter().enumerate() {
+            let k = f.st.key_apart_from_turn(self.game);
+            if let Some(&first) = seen.get(&k) {
+                return e.note(format!(
+                    "the game comes back to a position it was in: decision {} of this line is decision {} again, {} decisions later, the turn number aside. solve needs a game that always ends, and values each position once: give a turn limit (`max_turns: N`, a draw after N turns) or a rule that ends it (OpenSpiel's Pig is drawn after `horizon` decisions)",
+                    first + 1,
+                    i + 1,
+                    i - first
+                ));
+            }
+            seen.insert(k, i);
+        }
+        e
     }
 
     /// The refusal of a line of play past the depth budget.
