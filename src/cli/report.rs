@@ -112,6 +112,12 @@ pub fn print_report(r: &Report) {
         r.decisions.median,
         r.decisions.p95
     );
+    if let Some(d) = &r.decided {
+        println!(
+            "decided: at {:.0}% of a game's decisions on average (95% CI {:.0}-{:.0}; {} games, from where {} random continuations all reach the game's result)",
+            d.percent, d.low, d.high, d.games, d.tries
+        );
+    }
     if r.end_reasons.iter().any(|e| !e.reason.is_empty()) {
         println!(
             "\n{:<24} {:>8}  share of games (95% CI)",

@@ -43,6 +43,11 @@ pub struct SimArgs {
     /// difference (a check on the compiled tier; slower than either).
     #[arg(long, conflicts_with = "no_compile")]
     pub compare_compiled: bool,
+    /// Also measure when games are decided: in the first 100 games, the
+    /// first decision from which 8 random continuations all reach the
+    /// game's own result, as a share of the game (Ludii's decisiveness).
+    #[arg(long)]
+    pub decided: bool,
 }
 
 /// The bots' games of `sim` and `sweep`: how many, who plays, the seed,
@@ -139,6 +144,9 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         bar.finish();
         let secs = started.elapsed().as_secs_f64();
         let mut r = sim::report(g, &cfg, &tally);
+        if a.decided {
+            r.decided = sim::decided(g, &cfg);
+        }
         eprintln!(
             "{}: {played} games in {secs:.2} s ({:.0} games/s, {jobs} thread(s))",
             sim::column_label(&settings.variants),

@@ -5,11 +5,13 @@
 //! Game `i` is seeded from (seed, i) and its bots from the game's seed, so
 //! the results are the same for any number of threads.
 
+mod decided;
 mod merge;
 mod report;
 mod tally;
 mod warn;
 
+pub use decided::{Decided, decided};
 pub use merge::{merge, merge_files};
 
 pub use report::{

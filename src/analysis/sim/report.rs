@@ -184,6 +184,9 @@ pub struct Report {
     /// How the games that ended ended, most frequent first.
     pub end_reasons: Vec<Ending>,
     pub cards: Vec<CardFigures>,
+    /// When games are decided (`sim --decided`), on the run's first games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided: Option<super::decided::Decided>,
     /// A shard's tally, for `tabula merge` (only with `--shard`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub part: Option<Part>,
@@ -282,6 +285,7 @@ pub fn report_of(info: &RunInfo, t: &Tally) -> Report {
         first_place_advantage: advantage(&t.place_wins, n).filter(|_| reordered),
         end_reasons,
         cards,
+        decided: None,
         part: None,
     }
 }

@@ -13,6 +13,10 @@ pub const SEAT_LEAD: f64 = 20.0;
 /// Games the turn limit stopped, at least (percent).
 pub const TURN_LIMITED: f64 = 10.0;
 
+/// A game settled before this share of its decisions (percent, the
+/// interval's upper bound) plays out a result already decided.
+pub const SETTLED_EARLY: f64 = 50.0;
+
 /// The warnings a report calls for, each a sentence.
 pub fn warnings(r: &Report) -> Vec<String> {
     let mut out = Vec::new();
@@ -55,6 +59,12 @@ pub fn warnings(r: &Report) -> Vec<String> {
         };
         out.push(format!(
             "the {who} in the turn order wins {d:.0} points more often than the {other}: the turn order decides much of the game"
+        ));
+    }
+    if let Some(d) = r.decided.as_ref().filter(|d| d.high < SETTLED_EARLY) {
+        out.push(format!(
+            "games are decided early: from {:.0}% of the way through on average, random play no longer changes the result, and the rest of a game plays it out",
+            d.percent
         ));
     }
     if let Some(e) =
