@@ -107,20 +107,7 @@ fn a_die_the_file_gets_wrong_is_refused_where_it_is_written() {
         let base = TOSS.replace("{faces: [1, 1, 2, 3]}", "{faces: [1, 1, 2, 3], count: 2}");
         let yaml = base.replacen(from, to, 1);
         assert_ne!(yaml, base, "{from}");
-        let (tmp, path) = common::game_folder("toss", &yaml, TOSS_SCRIPT);
-        let dir = tmp.path().join("games");
-        let Err(e) = Game::load_path(&path, &dir, &Default::default(), tabula::Build::default())
-        else {
-            panic!("`{to}` loaded")
-        };
-        let all: Vec<&tabula::Error> = std::iter::once(&e).chain(&e.also).collect();
-        let hit = all.iter().find(|p| p.message.contains(says));
-        let hit = hit.unwrap_or_else(|| panic!("`{to}`: no `{says}` in {}", e.render(false)));
-        assert!(
-            hit.at.as_ref().is_some_and(|at| at.line >= 3),
-            "`{to}`: no line in {}",
-            e.render(false)
-        );
+        common::refused("toss", &yaml, TOSS_SCRIPT, says, 3);
     }
 }
 

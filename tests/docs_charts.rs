@@ -12,11 +12,23 @@ fn root() -> PathBuf {
 
 /// (chart file, the command after `tabula` that draws it, the document
 /// that shows it).
-const CHARTS: &[(&str, &str, &str)] = &[(
-    "docs/charts/wound-limit.svg",
-    "sweep experior wound_limit=20..200:20 --games 20000 --chart docs/charts/wound-limit.svg",
-    "docs/solve.md",
-)];
+const CHARTS: &[(&str, &str, &str)] = &[
+    (
+        "docs/charts/wound-limit.svg",
+        "sweep experior wound_limit=20..200:20 --games 20000 --chart docs/charts/wound-limit.svg",
+        "docs/solve.md",
+    ),
+    (
+        "docs/charts/the-path-decks.svg",
+        "sweep the-path dragon_decks=1..4 --variant first-completion --games 1000 --chart docs/charts/the-path-decks.svg",
+        "docs/tuning-the-path.md",
+    ),
+    (
+        "docs/charts/the-path-fortuna.svg",
+        "sweep the-path fortuna_decks=1..3 --variant first-completion --set dragon_decks=4 --games 1000 --chart docs/charts/the-path-fortuna.svg",
+        "docs/tuning-the-path.md",
+    ),
+];
 
 #[test]
 fn the_charts_in_the_docs_are_current() {

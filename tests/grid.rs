@@ -242,20 +242,7 @@ fn a_grid_the_file_gets_wrong_is_refused_where_it_is_written() {
     ] {
         let yaml = SHAPES.replacen(from, to, 1);
         assert_ne!(yaml, SHAPES, "{from}");
-        let (tmp, path) = common::game_folder("shapes", &yaml, SHAPES_SCRIPT);
-        let dir = tmp.path().join("games");
-        let Err(e) = Game::load_path(&path, &dir, &Default::default(), tabula::Build::default())
-        else {
-            panic!("`{to}` loaded")
-        };
-        let all: Vec<&tabula::Error> = std::iter::once(&e).chain(&e.also).collect();
-        let hit = all.iter().find(|p| p.message.contains(says));
-        let hit = hit.unwrap_or_else(|| panic!("`{to}`: no `{says}` in {}", e.render(false)));
-        assert!(
-            hit.at.as_ref().is_some_and(|at| at.line >= 2),
-            "`{to}`: no line in {}",
-            e.render(false)
-        );
+        common::refused("shapes", &yaml, SHAPES_SCRIPT, says, 2);
     }
 }
 

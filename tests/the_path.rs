@@ -109,17 +109,19 @@ fn pt(players: i64, variants: &[&str], seed: u64, max: usize) -> String {
 
 #[test]
 fn playthrough_2_players_short_path() {
-    insta::assert_snapshot!(pt(2, &["short-path"], 3, 400));
+    // The playthroughs are of the first completion, as they were reviewed
+    // (the tuned default differs in its data only: docs/tuning-the-path.md).
+    insta::assert_snapshot!(pt(2, &["first-completion", "short-path"], 3, 400));
 }
 
 #[test]
 fn playthrough_3_players() {
-    insta::assert_snapshot!(pt(3, &[], 4, 45));
+    insta::assert_snapshot!(pt(3, &["first-completion"], 4, 45));
 }
 
 #[test]
 fn playthrough_4_players() {
-    insta::assert_snapshot!(pt(4, &[], 5, 45));
+    insta::assert_snapshot!(pt(4, &["first-completion"], 5, 45));
 }
 
 #[test]
@@ -260,10 +262,14 @@ fn p5_a_push_never_reaches_the_egg() {
     let (scout, barb) = (p.who("exploradora"), p.who("barbaro"));
     p.act(&scout, "pass");
     p.enemies(&scout, &barb, &["basilisco"]);
-    p.set(&scout, "position", 27);
+    p.set(&scout, "position", 21);
     p.act(&barb, "pass");
     p.act(&barb, "forward");
-    assert_eq!(p.stat(&scout, "position"), 29, "27 + 4 stops at 29");
+    assert_eq!(
+        p.stat(&scout, "position"),
+        24,
+        "21 + 4 stops at 24, before the egg"
+    );
     assert!(!p.st.is_over());
 }
 
@@ -361,12 +367,12 @@ fn p8_drawing_from_an_empty_deck_is_a_draw() {
     assert_eq!(p.st.outcome(), Some(Outcome::Draw));
     // And reaching the egg wins at once.
     let mut p = Path::new(&["exploradora", "enano"], 7);
-    p.set(&scout, "position", 28);
+    p.set(&scout, "position", 23);
     p.die(0);
     p.act(&scout, "pass");
     let i = p.game.def().player(&scout).unwrap();
     assert_eq!(p.st.outcome(), Some(Outcome::Win(i)));
-    assert_eq!(p.stat(&scout, "position"), 30);
+    assert_eq!(p.stat(&scout, "position"), 25);
 }
 
 #[test]

@@ -9,7 +9,10 @@ pub fn explain(msg: &str, src: &str, line: usize, col: usize) -> Option<(String,
     let here = *lines.get(line.checked_sub(1)?)?;
     let mut notes = Vec::new();
     // An open quote or a mismatched bracket throws the count of brackets.
-    let counts = msg != "unclosed quote" && !msg.starts_with("mismatched bracket");
+    // (An unclosed bracket the parser names itself.)
+    let counts = msg != "unclosed quote"
+        && !msg.starts_with("mismatched bracket")
+        && !msg.starts_with("unclosed bracket");
     if counts && let Some(open) = unclosed_flow(&lines, line) {
         notes.push(open);
     }

@@ -215,3 +215,23 @@ pub fn game_folder(id: &str, yaml: &str, script: &str) -> (tempfile::TempDir, Pa
     std::fs::write(tmp.path().join(format!("scripts/{id}.rhai")), script).unwrap();
     (tmp, path)
 }
+
+/// The problem of a game file that must not load (`id`, its YAML and
+/// script) whose message holds `says`, with its line (at least `line`).
+#[allow(dead_code)]
+pub fn refused(id: &str, yaml: &str, script: &str, says: &str, line: u32) {
+    let (tmp, path) = game_folder(id, yaml, script);
+    let dir = tmp.path().join("games");
+    let Err(e) = Game::load_path(&path, &dir, &Settings::default(), tabula::Build::default())
+    else {
+        panic!("`{says}`: the file loaded")
+    };
+    let all: Vec<&tabula::Error> = std::iter::once(&e).chain(&e.also).collect();
+    let hit = all.iter().find(|p| p.message.contains(says));
+    let hit = hit.unwrap_or_else(|| panic!("no `{says}` in {}", e.render(false)));
+    assert!(
+        hit.at.as_ref().is_some_and(|at| at.line >= line),
+        "`{says}`: no line in {}",
+        e.render(false)
+    );
+}

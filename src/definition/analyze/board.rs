@@ -12,8 +12,13 @@ pub(super) fn analyze(a: &mut Analyzer, file: &GameFile, params: &[Param]) -> Op
     let b = file.board.as_ref()?;
     let size = a.number("board: size", &b.size, params)?;
     if !(1..=i64::from(MAX_SQUARES)).contains(&size) {
+        let allowed = if size < 1 {
+            "give at least 1".to_string()
+        } else {
+            format!("at most {MAX_SQUARES}")
+        };
         a.invalid(
-            format!("the board has {size} squares; give 1 to {MAX_SQUARES}"),
+            format!("the board has {size} squares; {allowed}"),
             &b.size.pos,
         );
         return None;
