@@ -189,7 +189,10 @@ fn balance_warnings(game: &Game, label: &str, playouts: u32) {
     let Ok(tally) = sim::run(game, &cfg, &|_| {}) else {
         return;
     };
-    for w in sim::warnings(&sim::report(game, &cfg, &tally)) {
+    let mut report = sim::report(game, &cfg, &tally);
+    // When the playouts' results are settled (a few random playouts each).
+    report.decided = sim::decided(game, &cfg);
+    for w in sim::warnings(&report) {
         eprintln!(
             "warning: {} ({label}): {w} ({playouts} random games; `tabula sim` says more)",
             game.def().id

@@ -62,10 +62,14 @@ pub fn warnings(r: &Report) -> Vec<String> {
         ));
     }
     if let Some(d) = r.decided.as_ref().filter(|d| d.high < SETTLED_EARLY) {
-        out.push(format!(
-            "games are decided early: from {:.0}% of the way through on average, random play no longer changes the result, and the rest of a game plays it out",
-            d.percent
-        ));
+        out.push(if d.high < 1.0 {
+            "no decision changes the result: from the start, random play always reaches the result each game had".to_string()
+        } else {
+            format!(
+                "games are decided early: from {:.0}% of the way through on average, random play no longer changes the result, and the rest of a game plays it out",
+                d.percent
+            )
+        });
     }
     if let Some(e) =
         (r.end_reasons.iter()).find(|e| e.reason == "turn limit" && e.share.low >= TURN_LIMITED)
