@@ -204,13 +204,6 @@ pub struct MatchKeep {
     pub zones: Vec<usize>,
 }
 
-impl Die {
-    /// Whether the faces are numbers.
-    pub fn numeric(&self) -> bool {
-        matches!(self.values.first(), Some(FaceValue::Number(_)))
-    }
-}
-
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Board {

@@ -175,14 +175,7 @@ fn dice_in(cx: &mut Ctx, slot: usize) -> Vec<(CardIx, usize)> {
     };
     cards
         .iter()
-        .filter_map(|&c| {
-            let d = cx
-                .def
-                .dice
-                .iter()
-                .position(|d| d.count > 0 && d.cards.contains(&c))?;
-            Some((c, d))
-        })
+        .filter_map(|&c| Some((c, cx.def.die_of(c)?)))
         .collect()
 }
 
