@@ -15,6 +15,7 @@
 //! 5. [`text`]: moves parsed, events phrased, states rendered.
 //! 6. [`analysis`]: bots, simulation, the solver.
 //! 7. [`play`]: sessions, replays, playthroughs.
+//! 8. [`serve`]: tables played in the browser (`tabula serve`).
 //!
 //! Play a game between two random bots:
 //!
@@ -76,6 +77,8 @@ pub mod text;
 pub mod analysis;
 
 pub mod play;
+
+pub mod serve;
 
 pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Rules, State};
 pub use analysis::{bot, cfr, chart, mccfr, sim, solve, sweep, tree};

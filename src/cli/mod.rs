@@ -11,6 +11,7 @@ mod play;
 mod replay;
 mod report;
 mod rules;
+mod serve;
 mod sim;
 mod solve;
 mod sweep;
@@ -104,6 +105,9 @@ pub enum Command {
     },
     /// Play in the terminal against bots or hot-seat.
     Play(play::PlayArgs),
+    /// Play in the browser: tables that friends join by a link
+    /// (`serve braverats`), with the REPL's rules, views and bots.
+    Serve(serve::ServeArgs),
     /// Simulate many seeded games between bots: balance figures and speed.
     Sim(sim::SimArgs),
     /// Sim (and solve) at every setting of some parameters: one table,
@@ -278,6 +282,7 @@ pub fn main() -> i32 {
         Command::List => list::run(&dir),
         Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),
         Command::Play(args) => play::run(&dir, args),
+        Command::Serve(args) => serve::run(&dir, args),
         Command::Sim(args) => sim::run(&dir, args),
         Command::Solve(args) => solve::run(&dir, args),
         Command::Sweep(args) => sweep::run(&dir, args),

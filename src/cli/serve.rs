@@ -1,0 +1,144 @@
+//! `tabula serve [GAME ...]`: tables in the browser. Opens a table for
+//! each game named (seats people unless `--bot` says), brings back the
+//! tables saved before, prints their links and serves until Ctrl-C.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::GameArgs;
+use tabula::error::{Error, Result};
+use tabula::serve::{Config, Limits, NewTable, Opened, Server};
+
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Games to open a table for now (ids or files); the lobby then offers
+    /// only these. None: the lobby offers every game.
+    #[arg(add = clap_complete::ArgValueCandidates::new(super::complete::games))]
+    pub games: Vec<String>,
+    #[command(flatten)]
+    pub args: GameArgs,
+    /// Seed of the tables opened now (default: drawn).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// A bot on a seat of the tables opened now, e.g. --bot blue=mcts:1000
+    /// (repeatable); the other seats are people.
+    #[arg(long = "bot", value_name = "P=KIND", value_parser = super::play::parse_bot)]
+    pub bots: Vec<(String, String)>,
+    /// The port to listen on (0: any free one).
+    #[arg(long, default_value_t = 7878)]
+    pub port: u16,
+    /// The address to listen on: 127.0.0.1 keeps it to this machine;
+    /// 0.0.0.0 lets others on the network join.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Where tables are saved, to be brought back when the server starts
+    /// again (default: ~/.local/state/tabula/serve).
+    #[arg(long, value_name = "DIR")]
+    pub state: Option<PathBuf>,
+    /// The most tables the server holds.
+    #[arg(long, default_value_t = 64)]
+    pub max_tables: usize,
+}
+
+fn state_dir() -> PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("tabula/serve")
+}
+
+pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
+    let addr: SocketAddr = format!("{}:{}", a.host, a.port)
+        .parse()
+        .or_else(|_| format!("[{}]:{}", a.host, a.port).parse())
+        .map_err(|_| {
+            Error::usage(format!(
+                "--host {}: not an address to listen on (e.g. 127.0.0.1, 0.0.0.0, ::1)",
+                a.host
+            ))
+        })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::usage(format!("could not start the server's threads: {e}")))?;
+    // Bind first: a port in use is said before any table is opened.
+    let listener = runtime.block_on(tokio::net::TcpListener::bind(addr)).map_err(|e| {
+        let mut err = Error::usage(format!("cannot listen on {addr}: {e}"));
+        if e.kind() == std::io::ErrorKind::AddrInUse {
+            err = err.note("another program (or another tabula serve) has that port: --port P picks another, --port 0 any free one");
+        }
+        err
+    })?;
+    let bound = listener.local_addr().unwrap_or(addr);
+    let config = Config {
+        games_dir: dir.to_path_buf(),
+        games: a.games.clone(),
+        state_dir: a.state.clone().unwrap_or_else(state_dir),
+        limits: Limits {
+            tables: a.max_tables,
+            ..Limits::default()
+        },
+    };
+    let server = Arc::new(Server::new(config)?);
+    let base = base_url(bound);
+    let (restored, problems) = server.restore();
+    for p in problems {
+        eprintln!("tabula: {p}");
+    }
+    for o in &restored {
+        print_links(&base, o, "restored");
+    }
+    for g in &a.games {
+        let t = NewTable {
+            game: g.clone(),
+            settings: a.args.settings(),
+            seed: a.seed,
+            seats: a.bots.clone(),
+            save: None,
+        };
+        let o = server.open(&t)?;
+        print_links(&base, &o, "opened");
+    }
+    println!(
+        "lobby: {base}/   (open more tables there; Ctrl-C stops the server, the tables are kept)"
+    );
+    if bound.ip().is_unspecified() {
+        println!(
+            "(listening on every address: give friends this machine's address in place of {})",
+            bound.ip()
+        );
+    }
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    runtime
+        .block_on(tabula::serve::listen(server, listener, stop))
+        .map_err(|e| Error::usage(format!("the server stopped: {e}")))?;
+    println!("Stopped. The tables are saved; `tabula serve` brings them back.");
+    Ok(0)
+}
+
+fn base_url(a: SocketAddr) -> String {
+    match a {
+        SocketAddr::V4(v) => format!("http://{}:{}", v.ip(), v.port()),
+        SocketAddr::V6(v) => format!("http://[{}]:{}", v.ip(), v.port()),
+    }
+}
+
+fn print_links(base: &str, o: &Opened, how: &str) {
+    println!("table {} ({}), {how}:", o.table, o.game);
+    println!(
+        "  {:<10} {base}{}   (seat links, reload, saves)",
+        "host", o.host
+    );
+    for (p, link) in &o.seats {
+        match link {
+            Some(l) => println!("  {p:<10} {base}{l}"),
+            None => println!("  {p:<10} (a bot)"),
+        }
+    }
+    println!("  {:<10} {base}{}", "spectator", o.spectator);
+}

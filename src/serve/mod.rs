@@ -1,0 +1,347 @@
+//! `tabula serve`: tables played in the browser. Each table is a
+//! [`Session`](crate::session::Session) on a thread of its own
+//! ([`table`]); each link is a token naming a table and a role
+//! ([`screen::Role`]); the browser gets only what that role may see
+//! ([`screen`]), over a WebSocket ([`http`]). Tables are saved after every
+//! change and come back when the server starts again ([`store`]).
+
+pub mod http;
+mod lobby;
+pub mod screen;
+pub mod store;
+pub mod table;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::analysis::bot;
+use crate::definition::Settings;
+use crate::definition::source;
+use crate::error::{Error, Result, did_you_mean};
+use crate::replay::Replay;
+use crate::session::{Seat, Session};
+use screen::Role;
+use store::Meta;
+use table::Handle;
+
+/// What a server may hold at once.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub tables: usize,
+    pub per_table: usize,
+    pub connections: usize,
+    /// Bytes in one message from a browser.
+    pub message: usize,
+    /// Bytes in one request's body (an uploaded save).
+    pub body: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            tables: 64,
+            per_table: 16,
+            connections: 256,
+            message: 4096,
+            body: 1 << 20,
+        }
+    }
+}
+
+pub struct Config {
+    /// Where games are looked for by id, as for `play`.
+    pub games_dir: PathBuf,
+    /// The games a table may be opened for (ids or paths); empty: every
+    /// game in the folder and the built-in library.
+    pub games: Vec<String>,
+    /// Where tables are saved.
+    pub state_dir: PathBuf,
+    pub limits: Limits,
+}
+
+/// A table to open.
+#[derive(Debug, Clone, Default)]
+pub struct NewTable {
+    pub game: String,
+    pub settings: Settings,
+    pub seed: Option<u64>,
+    /// Player id -> `person` or a bot kind; seats not named are people.
+    pub seats: Vec<(String, String)>,
+    /// A save to start from instead (its game, settings, seed and moves).
+    pub save: Option<String>,
+}
+
+/// A table just opened: its links (paths, `/t/TOKEN`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Opened {
+    pub table: String,
+    pub game: String,
+    pub host: String,
+    pub spectator: String,
+    pub seats: indexmap::IndexMap<String, Option<String>>,
+}
+
+pub struct Server {
+    pub config: Config,
+    /// Game id -> how to load it (an id in the folder, or a path).
+    offered: Vec<(String, String)>,
+    tables: Mutex<Vec<Arc<Handle>>>,
+    tokens: Mutex<HashMap<String, (Arc<Handle>, Role)>>,
+    next_id: AtomicU64,
+    pub connections: AtomicUsize,
+}
+
+impl Server {
+    /// A server for these games (each must load), with no table yet.
+    pub fn new(config: Config) -> Result<Server> {
+        let dir = &config.games_dir;
+        let mut offered = Vec::new();
+        if config.games.is_empty() {
+            let mut ids = source::list_ids(dir);
+            if let Some(b) = source::built_in() {
+                ids.extend(source::list_ids(b));
+            }
+            ids.sort();
+            ids.dedup();
+            offered = ids.into_iter().map(|id| (id.clone(), id)).collect();
+        }
+        for g in &config.games {
+            let path = source::find(g, dir)?;
+            let game =
+                crate::game::Game::load_path(&path, dir, &Settings::default(), Default::default())?;
+            // A file is kept by its whole path: the server may be started
+            // again from another folder.
+            let reference = match Path::new(g).components().count() == 1 && !g.ends_with(".yaml") {
+                true => g.clone(),
+                false => std::fs::canonicalize(&path)
+                    .unwrap_or(path)
+                    .to_string_lossy()
+                    .into_owned(),
+            };
+            offered.push((game.def().id.clone(), reference));
+        }
+        std::fs::create_dir_all(&config.state_dir).map_err(|e| Error::io(&config.state_dir, e))?;
+        Ok(Server {
+            config,
+            offered,
+            tables: Mutex::new(Vec::new()),
+            tokens: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            connections: AtomicUsize::new(0),
+        })
+    }
+
+    /// The games a table may be opened for: (id, reference).
+    pub fn offered(&self) -> &[(String, String)] {
+        &self.offered
+    }
+
+    /// How to load an offered game: by its id or its reference. A game
+    /// not offered is refused, so a browser names no file of its own.
+    fn reference(&self, game: &str) -> Result<&str> {
+        let found = self.offered.iter().find(|(id, r)| id == game || r == game);
+        match found {
+            Some((_, r)) => Ok(r),
+            None => {
+                let ids = self.offered.iter().map(|(id, _)| id.as_str());
+                let mut e = Error::usage(format!(
+                    "no game `{}` is offered here",
+                    crate::text::clip(game)
+                ));
+                if let Some(h) = did_you_mean(game, ids.clone()) {
+                    e = e.note(h);
+                }
+                Err(e.note(format!("games: {}", ids.collect::<Vec<_>>().join(", "))))
+            }
+        }
+    }
+
+    /// The table and role a token names.
+    pub fn lookup(&self, token: &str) -> Option<(Arc<Handle>, Role)> {
+        let tokens = self.tokens.lock().ok()?;
+        tokens.get(token).map(|(h, r)| (h.clone(), *r))
+    }
+
+    pub fn tables(&self) -> Vec<Arc<Handle>> {
+        self.tables.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+
+    /// Load a game and open a table for it. Blocking: it reads and
+    /// compiles the rules.
+    pub fn open(&self, t: &NewTable) -> Result<Opened> {
+        if self.tables().len() >= self.config.limits.tables {
+            return Err(Error::usage(format!(
+                "this server holds {} tables already, its most (--max-tables)",
+                self.config.limits.tables
+            )));
+        }
+        let dir = &self.config.games_dir;
+        let mut s = match &t.save {
+            Some(text) => {
+                let mut r = Replay::parse(Path::new("the save"), text)?;
+                r.game = self.reference(&r.game)?.to_string();
+                let people = r.seats.is_empty();
+                let mut s = Session::from_replay(dir, r, None, Vec::new())?;
+                if people {
+                    s.seats = vec![Seat::Person; s.seats.len()];
+                }
+                s
+            }
+            None => {
+                let seed = match t.seed {
+                    Some(s) => s,
+                    None => random_seed()?,
+                };
+                let reference = self.reference(&t.game)?;
+                let mut s = Session::new(dir, reference, t.settings.clone(), seed, Vec::new())?;
+                s.seats = vec![Seat::Person; s.seats.len()];
+                s
+            }
+        };
+        seat(&mut s, &t.seats)?;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed).to_string();
+        let meta = Meta {
+            id,
+            game: s.game.def().id.clone(),
+            host: store::token()?,
+            spectator: store::token()?,
+            seats: (0..s.seats.len())
+                .map(|p| match s.is_person(p) {
+                    true => store::token().map(Some),
+                    false => Ok(None),
+                })
+                .collect::<Result<_>>()?,
+        };
+        store::save(&self.config.state_dir, &meta, &s)?;
+        self.install(meta, s)
+    }
+
+    /// Start a table's thread and make its tokens live.
+    fn install(&self, meta: Meta, s: Session) -> Result<Opened> {
+        let players: Vec<String> = s.game.def().players.iter().map(|p| p.id.clone()).collect();
+        let h = table::start(meta.clone(), s, self.config.state_dir.clone())
+            .map_err(|e| Error::usage(format!("could not start the table's thread: {e}")))?;
+        if let Ok(mut tokens) = self.tokens.lock() {
+            tokens.insert(meta.host.clone(), (h.clone(), Role::Host));
+            tokens.insert(meta.spectator.clone(), (h.clone(), Role::Spectator));
+            for (p, t) in meta.seats.iter().enumerate() {
+                if let Some(t) = t {
+                    tokens.insert(t.clone(), (h.clone(), Role::Seat(p)));
+                }
+            }
+        }
+        if let Ok(mut tables) = self.tables.lock() {
+            tables.push(h);
+        }
+        Ok(Opened {
+            table: meta.id.clone(),
+            game: meta.game.clone(),
+            host: format!("/t/{}", meta.host),
+            spectator: format!("/t/{}", meta.spectator),
+            seats: players
+                .into_iter()
+                .zip(&meta.seats)
+                .map(|(p, t)| (p, t.as_ref().map(|t| format!("/t/{t}"))))
+                .collect(),
+        })
+    }
+
+    /// Bring back the tables saved in the state folder; what could not be
+    /// brought back, one sentence each (its files are left as they are).
+    pub fn restore(&self) -> (Vec<Opened>, Vec<String>) {
+        let (found, mut problems) = store::saved(&self.config.state_dir);
+        let mut opened = Vec::new();
+        for (meta, replay, path) in found {
+            if let Ok(n) = meta.id.parse::<u64>() {
+                self.next_id.fetch_max(n + 1, Ordering::Relaxed);
+            }
+            let s = Session::from_replay(&self.config.games_dir, replay, Some(&path), Vec::new());
+            let result = s.and_then(|s| {
+                if s.seats.len() != meta.seats.len() {
+                    return Err(Error::usage("its links are for another number of seats"));
+                }
+                self.install(meta.clone(), s)
+            });
+            match result {
+                Ok(o) => opened.push(o),
+                Err(e) => problems.push(format!(
+                    "table {} ({}) not restored, its files kept in {}: {}",
+                    meta.id,
+                    meta.game,
+                    crate::error::path_text(&self.config.state_dir),
+                    e.render(false)
+                )),
+            }
+        }
+        (opened, problems)
+    }
+
+    /// Stop every table's thread (their saves are already written).
+    pub fn stop(&self) {
+        for h in self.tables() {
+            let _ = h.tx.try_send(table::Command::Stop);
+        }
+    }
+}
+
+/// A seed from the operating system (a table's game is not one the
+/// clock could tell).
+fn random_seed() -> Result<u64> {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b)
+        .map_err(|e| Error::usage(format!("no random numbers for a seed: {e}")))?;
+    Ok(u64::from_le_bytes(b))
+}
+
+/// Set the seats a table was asked for: `person` or a bot kind.
+fn seat(s: &mut Session, seats: &[(String, String)]) -> Result<()> {
+    let def = s.game.def();
+    for (id, kind) in seats {
+        let Some(p) = def.player(id) else {
+            let ids: Vec<&str> = def.players.iter().map(|p| p.id.as_str()).collect();
+            let mut e = Error::usage(format!(
+                "no player `{}` in {} (players: {})",
+                crate::text::clip(id),
+                def.id,
+                ids.join(", ")
+            ));
+            if let Some(h) = did_you_mean(id, ids) {
+                e = e.note(h);
+            }
+            return Err(e);
+        };
+        s.seats[p] = match kind.as_str() {
+            "person" | "human" => Seat::Person,
+            k if bot::valid(k) => Seat::Bot(k.to_string()),
+            k if k.contains(':') => return Err(Error::usage(bot::kind_problem(k))),
+            k => {
+                return Err(Error::usage(format!(
+                    "unknown seat kind `{}` (kinds: person, {})",
+                    crate::text::clip(k),
+                    bot::KINDS.join(", ")
+                )));
+            }
+        };
+    }
+    Ok(())
+}
+
+/// Serve until `stop` resolves; then the tables stop (every change is
+/// already saved) and their connections close.
+pub async fn listen(
+    server: Arc<Server>,
+    listener: tokio::net::TcpListener,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = http::router(server.clone());
+    let s2 = server.clone();
+    let stop = async move {
+        stop.await;
+        s2.stop();
+    };
+    axum::serve(listener, app)
+        .with_graceful_shutdown(stop)
+        .await
+}

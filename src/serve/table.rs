@@ -1,0 +1,373 @@
+//! One table: a [`Session`] owned by a thread of its own, which takes the
+//! browsers' commands one at a time, lets the bots play between them, saves
+//! the game after every change and publishes what each link may see. No
+//! connection ever touches the session: it reads the published screens.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::screen::{self, Links, Notice, Role, TableShow, UndoAsk};
+use super::store::{self, Meta};
+use crate::definition::PlayerIx;
+use crate::session::{Reloaded, Session};
+
+/// What a link asks of its table.
+pub enum Command {
+    Move {
+        seat: PlayerIx,
+        choice: String,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// Ask for an undo (`agree: None`), or answer one.
+    Undo {
+        seat: PlayerIx,
+        agree: Option<bool>,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    Reload {
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// A connection of this role opened (`true`) or closed.
+    Connected {
+        role: Role,
+        open: bool,
+    },
+    /// The save (`full`: with the decision in progress and the seats) or
+    /// the replay of the finished decisions.
+    Download {
+        full: bool,
+        reply: oneshot::Sender<String>,
+    },
+    Stop,
+}
+
+/// What every link of the table sees now, by role.
+pub struct Published {
+    pub version: u64,
+    /// Bumped when the log is rewritten (undo, reload): a connection then
+    /// sends it again from the start.
+    pub epoch: u64,
+    /// (role, screen as JSON without its log, log lines it may read).
+    pub screens: Vec<(Role, serde_json::Value, Arc<Vec<String>>)>,
+}
+
+impl Published {
+    pub fn for_role(&self, role: Role) -> Option<(&serde_json::Value, &Arc<Vec<String>>)> {
+        let (_, v, l) = self.screens.iter().find(|(r, ..)| *r == role)?;
+        Some((v, l))
+    }
+}
+
+/// The async side's handle on a table.
+pub struct Handle {
+    pub meta: Meta,
+    pub tx: mpsc::Sender<Command>,
+    pub published: watch::Receiver<Arc<Published>>,
+    pub connections: std::sync::atomic::AtomicUsize,
+}
+
+struct Table {
+    meta: Meta,
+    session: Session,
+    state_dir: PathBuf,
+    version: u64,
+    epoch: u64,
+    connected: Vec<usize>,
+    moved_at: Vec<usize>,
+    undo: Option<UndoAsk>,
+    notice: Option<Notice>,
+    /// The bots stop after an error (until the next change), rather than
+    /// failing again and again.
+    bots_stuck: bool,
+    out: watch::Sender<Arc<Published>>,
+}
+
+/// Start a table's thread; the handle the connections use.
+pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Result<Arc<Handle>> {
+    let n = session.seats.len();
+    let (tx, mut rx) = mpsc::channel::<Command>(64);
+    let (out, published) = watch::channel(Arc::new(Published {
+        version: 0,
+        epoch: 0,
+        screens: Vec::new(),
+    }));
+    let mut t = Table {
+        meta: meta.clone(),
+        moved_at: vec![session.log.len(); n],
+        session,
+        state_dir,
+        version: 0,
+        epoch: 0,
+        connected: vec![0; n],
+        undo: None,
+        notice: None,
+        bots_stuck: false,
+        out,
+    };
+    t.publish();
+    t.session.prepare_bots();
+    std::thread::Builder::new()
+        .name(format!("table-{}", meta.id))
+        .spawn(move || t.run(&mut rx))?;
+    Ok(Arc::new(Handle {
+        meta,
+        tx,
+        published,
+        connections: std::sync::atomic::AtomicUsize::new(0),
+    }))
+}
+
+impl Table {
+    fn run(&mut self, rx: &mut mpsc::Receiver<Command>) {
+        loop {
+            // Commands first; a bot moves only when none is waiting.
+            let cmd = match rx.try_recv() {
+                Ok(c) => c,
+                Err(mpsc::error::TryRecvError::Empty) => {
+                    if self.bot_move() {
+                        continue;
+                    }
+                    match rx.blocking_recv() {
+                        Some(c) => c,
+                        None => return,
+                    }
+                }
+                Err(mpsc::error::TryRecvError::Disconnected) => return,
+            };
+            if !self.handle(cmd) {
+                return;
+            }
+        }
+    }
+
+    /// Handle one command; false to stop.
+    fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Move {
+                seat,
+                choice,
+                reply,
+            } => {
+                let r = self.person_move(seat, &choice);
+                let _ = reply.send(r);
+            }
+            Command::Undo { seat, agree, reply } => {
+                let r = self.undo(seat, agree);
+                let _ = reply.send(r);
+            }
+            Command::Reload { reply } => {
+                let r = self.reload();
+                let _ = reply.send(r);
+            }
+            Command::Connected { role, open } => {
+                if let Role::Seat(p) = role
+                    && let Some(n) = self.connected.get_mut(p)
+                {
+                    *n = if open { *n + 1 } else { n.saturating_sub(1) };
+                    self.publish();
+                }
+            }
+            Command::Download { full, reply } => {
+                let mut r = self.session.to_replay();
+                if !full {
+                    r.moves = self.session.replay.moves.clone();
+                    r.seats.clear();
+                }
+                let _ = reply.send(r.to_yaml());
+            }
+            Command::Stop => return false,
+        }
+        true
+    }
+
+    fn person_move(&mut self, seat: PlayerIx, choice: &str) -> Result<(), String> {
+        if !self.session.is_person(seat) {
+            return Err("a bot plays this seat".into());
+        }
+        if self.session.state.is_over() {
+            return Err("the game is over".into());
+        }
+        if !self.session.state.waiting().contains(&seat) {
+            return Err("it is not your turn".into());
+        }
+        self.session
+            .act(seat, choice)
+            .map_err(|e| crate::error::printable(&e.message).into_owned())?;
+        self.moved_at[seat] = self.session.log.len();
+        // A move made meanwhile ends any undo asked before it.
+        self.undo = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// One bot move, if a bot is to choose; whether one was made.
+    fn bot_move(&mut self) -> bool {
+        if self.bots_stuck || self.session.bot_to_move().is_none() {
+            return false;
+        }
+        match self.session.bot_step() {
+            Ok(Some(_)) => {
+                self.changed();
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                self.bots_stuck = true;
+                self.say(format!("a bot could not move: {}", e.message), true);
+                false
+            }
+        }
+    }
+
+    fn undo(&mut self, seat: PlayerIx, agree: Option<bool>) -> Result<(), String> {
+        if !self.session.is_person(seat) {
+            return Err("only a person at the table may undo".into());
+        }
+        let name = self.session.game.def().players[seat].name.clone();
+        match (agree, &mut self.undo) {
+            (None, Some(_)) => return Err("an undo is already asked for".into()),
+            (None, None) => {
+                if self.session.move_count() == 0 {
+                    return Err("nothing to undo".into());
+                }
+                self.undo = Some(UndoAsk {
+                    by: seat,
+                    agreed: Vec::new(),
+                });
+            }
+            (Some(_), None) => return Err("no undo is asked for".into()),
+            (Some(false), Some(_)) => {
+                self.undo = None;
+                self.say(format!("{name} declined the undo."), false);
+                return Ok(());
+            }
+            (Some(true), Some(u)) => {
+                if u.by != seat && !u.agreed.contains(&seat) {
+                    u.agreed.push(seat);
+                }
+            }
+        }
+        let all = self
+            .undo
+            .as_ref()
+            .is_some_and(|u| screen::undo_waiting(&self.session, u).next().is_none());
+        if !all {
+            self.publish();
+            return Ok(());
+        }
+        self.undo = None;
+        match self.session.undo() {
+            Ok(true) => {
+                let turn = self.session.state.turn();
+                self.note(format!("Undone: back to turn {turn}."), false);
+                self.rewritten();
+            }
+            Ok(false) => self.say("Nothing to undo.".into(), false),
+            Err(e) => self.say(format!("undo failed: {}", e.message), true),
+        }
+        Ok(())
+    }
+
+    /// The REPL's `reload`: on any error the game is kept as it was.
+    fn reload(&mut self) -> Result<(), String> {
+        match self.session.reload() {
+            Ok(Reloaded::Same) => {
+                self.note(
+                    "Rules reloaded: nothing in this game changed.".into(),
+                    false,
+                );
+                self.rewritten();
+            }
+            Ok(Reloaded::Diverged { after, changes }) => {
+                let shown: Vec<&str> = changes.iter().take(8).map(String::as_str).collect();
+                let more = changes.len().saturating_sub(8);
+                let more = if more > 0 {
+                    format!(" (and {more} more)")
+                } else {
+                    String::new()
+                };
+                self.note(
+                    format!(
+                        "Rules reloaded: the game differs from move {after} on: {}{more}.",
+                        shown.join("; ")
+                    ),
+                    false,
+                );
+                self.rewritten();
+            }
+            Err(e) => {
+                let text = e.render(false);
+                self.say(format!("Reload failed, the game is kept: {text}"), true);
+            }
+        }
+        Ok(())
+    }
+
+    /// After an undo or a reload: the log was rewritten.
+    fn rewritten(&mut self) {
+        self.epoch += 1;
+        let len = self.session.log.len();
+        for m in &mut self.moved_at {
+            *m = (*m).min(len);
+        }
+        self.changed();
+    }
+
+    fn say(&mut self, text: String, error: bool) {
+        self.note(text, error);
+        self.publish();
+    }
+
+    /// The table's word to everyone, shown with the next publication.
+    fn note(&mut self, text: String, error: bool) {
+        let seq = self.notice.as_ref().map_or(1, |n| n.seq + 1);
+        self.notice = Some(Notice { seq, text, error });
+    }
+
+    /// The game changed: save it, and tell everyone.
+    fn changed(&mut self) {
+        self.bots_stuck = false;
+        if let Err(e) = store::save(&self.state_dir, &self.meta, &self.session) {
+            self.note(format!("the table could not be saved: {}", e.message), true);
+        }
+        self.publish();
+    }
+
+    fn publish(&mut self) {
+        self.version += 1;
+        let def = self.session.game.def();
+        let links = Links {
+            seats: (def.players.iter().zip(&self.meta.seats))
+                .map(|(p, t)| (p.id.clone(), t.as_ref().map(|t| format!("/t/{t}"))))
+                .collect(),
+            spectator: format!("/t/{}", self.meta.spectator),
+        };
+        let show = TableShow {
+            id: &self.meta.id,
+            version: self.version,
+            connected: &self.connected,
+            undo: self.undo.as_ref(),
+            notice: self.notice.as_ref(),
+            moved_at: &self.moved_at,
+            links: Some(links),
+        };
+        let mut roles = vec![Role::Host, Role::Spectator];
+        roles.extend((0..self.session.seats.len()).map(Role::Seat));
+        let screens = roles
+            .into_iter()
+            .map(|r| {
+                let v = serde_json::to_value(screen::screen(&self.session, &show, r))
+                    .unwrap_or_default();
+                let log = screen::log_lines(&self.session, r.viewer());
+                (r, v, Arc::new(log))
+            })
+            .collect();
+        let _ = self.out.send(Arc::new(Published {
+            version: self.version,
+            epoch: self.epoch,
+            screens,
+        }));
+    }
+}
