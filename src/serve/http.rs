@@ -249,7 +249,7 @@ async fn download(s: &Server, token: &str, full: bool) -> Response {
     let p = published(&h);
     let open = p
         .for_role(role)
-        .is_some_and(|(v, _)| v["downloads"] == json!(true));
+        .is_some_and(|r| r.downloads);
     if !open {
         let text = "a save tells the seed, so every hidden card: the host may download it at any time, the players once the game is over";
         return (StatusCode::FORBIDDEN, text).into_response();
@@ -299,7 +299,7 @@ async fn log(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Respons
     let p = published(&h);
     let lines = p
         .for_role(role)
-        .map(|(_, l)| l.join("\n"))
+        .map(|r| r.log.join("\n"))
         .unwrap_or_default();
     let mut r = (lines + "\n").into_response();
     r.headers_mut().insert(
@@ -439,17 +439,19 @@ fn error(message: &str) -> Message {
 
 /// The screen with the log lines this connection has not had.
 fn state_message(p: &Published, role: Role, sent: &mut Sent) -> Option<String> {
-    let (screen, lines) = p.for_role(role)?;
+    let r = p.for_role(role)?;
+    let lines = &r.log;
     let reset = sent.first || sent.epoch != p.epoch || lines.len() < sent.lines;
     let from = if reset { 0 } else { sent.lines };
-    let mut v = screen.clone();
-    v["log"] = json!({ "reset": reset, "from": from, "lines": &lines[from..] });
+    let log = json!({ "reset": reset, "from": from, "lines": &lines[from..] });
     *sent = Sent {
         epoch: p.epoch,
         lines: lines.len(),
         first: false,
     };
-    Some(v.to_string())
+    // The screen's object, closed after the log: `{...,"log":{...}}`.
+    let open = r.json.strip_suffix('}')?;
+    Some(format!("{open},\"log\":{log}}}"))
 }
 
 /// Check a browser's message and hand it to the table; the refusal, in

@@ -49,14 +49,23 @@ pub struct Published {
     /// Bumped when the log is rewritten (undo, reload): a connection then
     /// sends it again from the start.
     pub epoch: u64,
-    /// (role, screen as JSON without its log, log lines it may read).
-    pub screens: Vec<(Role, serde_json::Value, Arc<Vec<String>>)>,
+    pub screens: Vec<RoleScreen>,
+}
+
+/// What one role is shown.
+pub struct RoleScreen {
+    pub role: Role,
+    /// The screen as a JSON object, without its log (which each
+    /// connection adds: the lines it has not sent yet).
+    pub json: String,
+    pub downloads: bool,
+    /// The log lines this role may read.
+    pub log: Arc<Vec<String>>,
 }
 
 impl Published {
-    pub fn for_role(&self, role: Role) -> Option<(&serde_json::Value, &Arc<Vec<String>>)> {
-        let (_, v, l) = self.screens.iter().find(|(r, ..)| *r == role)?;
-        Some((v, l))
+    pub fn for_role(&self, role: Role) -> Option<&RoleScreen> {
+        self.screens.iter().find(|r| r.role == role)
     }
 }
 
@@ -358,10 +367,14 @@ impl Table {
         let screens = roles
             .into_iter()
             .map(|r| {
-                let v = serde_json::to_value(screen::screen(&self.session, &show, r))
+                let json = serde_json::to_string(&screen::screen(&self.session, &show, r))
                     .unwrap_or_default();
-                let log = screen::log_lines(&self.session, r.viewer());
-                (r, v, Arc::new(log))
+                RoleScreen {
+                    role: r,
+                    json,
+                    downloads: screen::may_download(&self.session, r),
+                    log: Arc::new(screen::log_lines(&self.session, r.viewer())),
+                }
             })
             .collect();
         let _ = self.out.send(Arc::new(Published {

@@ -1,0 +1,170 @@
+//! `tabula serve` in a real browser: headless Chromium, driven through
+//! chromedriver (WebDriver), plays a short game with two seats in two
+//! browsers and reads the screens. `.ci/run` installs Debian's chromium
+//! and chromium-driver; without them a local run says it skipped.
+
+mod web;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+use web::Running;
+
+/// chromedriver and chromium, where Debian puts them (or
+/// `TABULA_CHROMEDRIVER` / `TABULA_CHROMIUM`).
+fn browser() -> Option<(String, String)> {
+    let driver =
+        std::env::var("TABULA_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    let chromium = std::env::var("TABULA_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let found = std::path::Path::new(&driver).is_file() && std::path::Path::new(&chromium).is_file();
+    found.then_some((driver, chromium))
+}
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn start_driver(driver: &str) -> (Driver, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let d = Driver(child);
+    let start = Instant::now();
+    while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
+        assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not start");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    (d, format!("http://127.0.0.1:{port}"))
+}
+
+/// A browser of its own (its own profile: a second browser context).
+async fn open(webdriver: &str, chromium: &str, profile: &std::path::Path) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": chromium,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--window-size=1200,900",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(webdriver)
+        .await
+        .unwrap()
+}
+
+/// The text of the element `css` once `ok` holds of it (30 s at most).
+async fn text_when(c: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    let mut last = String::new();
+    while start.elapsed() < Duration::from_secs(30) {
+        if let Ok(e) = c.find(Locator::Css(css)).await {
+            last = e.text().await.unwrap_or_default();
+            if ok(&last) {
+                return last;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{css}: still `{last}` after 30 s");
+}
+
+async fn click(c: &Client, css: &str) {
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = c.find(Locator::Css(css)).await
+            && e.click().await.is_ok()
+        {
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "no {css} to click");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_browsers_play_a_short_game_and_each_screen_says_its_own() {
+    let Some((driver, chromium)) = browser() else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI installs chromium and chromium-driver (.ci/run): none found"
+        );
+        eprintln!(
+            "SKIPPED two_browsers_play_a_short_game: no /usr/bin/chromedriver and /usr/bin/chromium \
+             (apt-get install chromium chromium-driver, or set TABULA_CHROMEDRIVER and TABULA_CHROMIUM)"
+        );
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let r = Running::start(&web::root().join("games"), &["braverats"], state.path()).await;
+    // One round decides it: red's Prince against blue's Spy.
+    let t = r
+        .open(json!({"game": "braverats", "seed": 11, "sets": {"victories_to_win": 1}}))
+        .await;
+    let (_driver, webdriver) = start_driver(&driver).await;
+    let (pr, pb) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let red = open(&webdriver, &chromium, pr.path()).await;
+    let blue = open(&webdriver, &chromium, pb.path()).await;
+    red.goto(&r.url(t["seats"]["red"].as_str().unwrap())).await.unwrap();
+    blue.goto(&r.url(t["seats"]["blue"].as_str().unwrap())).await.unwrap();
+    for c in [&red, &blue] {
+        text_when(c, "#conn", |t| t == "connected").await;
+        text_when(c, "#status", |t| t.starts_with("Your turn")).await;
+        assert!(text_when(c, "#title", |t| t.contains("BraveRats")).await.contains("you play"));
+    }
+    // Each sees its own hand and only the count of the other's.
+    let mine = text_when(&red, "section.player[data-player=red] .zone[data-zone=hand]", |t| {
+        t.contains("Prince")
+    })
+    .await;
+    assert!(mine.contains("Musician"), "{mine}");
+    let theirs = text_when(&red, "section.player[data-player=blue] .zone[data-zone=hand]", |t| {
+        t.contains("8 hidden")
+    })
+    .await;
+    assert!(!theirs.contains("Prince"), "{theirs}");
+    // Red chooses by clicking; blue is told only that red has chosen.
+    click(&red, "#options button.option[data-choice=prince]").await;
+    text_when(&red, "#status", |t| t.starts_with("You have chosen; waiting for Blue")).await;
+    text_when(&blue, "section.player[data-player=red]", |t| !t.contains("to choose")).await;
+    let said = blue.find(Locator::Css("#chosen")).await.unwrap().text().await.unwrap();
+    assert_eq!(said, "", "blue's page shows no choice of red's");
+    click(&blue, "#options button.option[data-choice=spy]").await;
+    // The round is revealed in both logs, and each is told the end.
+    for c in [&red, &blue] {
+        text_when(c, "#log", |t| t.contains("revealed: Red Prince, Blue Spy")).await;
+    }
+    let won = text_when(&red, "#result", |t| !t.is_empty()).await;
+    assert!(won.starts_with("You win"), "{won}");
+    let lost = text_when(&blue, "#result", |t| !t.is_empty()).await;
+    assert!(lost.starts_with("You lose: Red wins"), "{lost}");
+    assert_eq!(red.find_all(Locator::Css("#options button.option")).await.unwrap().len(), 0);
+    // The save is the players' now that the game is over.
+    let link = red.find(Locator::Css("a#download-save")).await.unwrap();
+    assert!(link.attr("href").await.unwrap().unwrap().ends_with("/save.yaml"));
+    red.close().await.unwrap();
+    blue.close().await.unwrap();
+    r.stop().await;
+}
