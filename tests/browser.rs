@@ -18,7 +18,8 @@ fn browser() -> Option<(String, String)> {
     let driver =
         std::env::var("TABULA_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
     let chromium = std::env::var("TABULA_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let found = std::path::Path::new(&driver).is_file() && std::path::Path::new(&chromium).is_file();
+    let found =
+        std::path::Path::new(&driver).is_file() && std::path::Path::new(&chromium).is_file();
     found.then_some((driver, chromium))
 }
 
@@ -45,8 +46,14 @@ async fn start_driver(driver: &str) -> (Driver, String) {
         .unwrap();
     let d = Driver(child);
     let start = Instant::now();
-    while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
-        assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not start");
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "chromedriver did not start"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     (d, format!("http://127.0.0.1:{port}"))
@@ -99,22 +106,72 @@ async fn click(c: &Client, css: &str) {
         {
             return;
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "no {css} to click");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no {css} to click"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_browsers_play_a_short_game_and_each_screen_says_its_own() {
-    let Some((driver, chromium)) = browser() else {
+/// The browser, or None when this machine has none (CI always has).
+fn browser_or_skip(test: &str) -> Option<(String, String)> {
+    let found = browser();
+    if found.is_none() {
         assert!(
             std::env::var("CI").is_err(),
             "CI installs chromium and chromium-driver (.ci/run): none found"
         );
         eprintln!(
-            "SKIPPED two_browsers_play_a_short_game: no /usr/bin/chromedriver and /usr/bin/chromium \
+            "SKIPPED {test}: no /usr/bin/chromedriver and /usr/bin/chromium \
              (apt-get install chromium chromium-driver, or set TABULA_CHROMEDRIVER and TABULA_CHROMIUM)"
         );
+    }
+    found
+}
+
+/// Connect Four's moves name columns: a click on any empty cell of one
+/// drops the disc, which lands at the bottom.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_on_a_grid_column_drops_a_disc() {
+    let Some((driver, chromium)) = browser_or_skip("a_click_on_a_grid_column_drops_a_disc") else {
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let dir = web::root().join("examples/connect-four/games");
+    let r = Running::start(&dir, &["connect-four"], state.path()).await;
+    let t = r
+        .open(json!({"game": "connect-four", "seed": 1, "seats": {"yellow": "random"}}))
+        .await;
+    let (_driver, webdriver) = start_driver(&driver).await;
+    let profile = tempfile::tempdir().unwrap();
+    let red = open(&webdriver, &chromium, profile.path()).await;
+    red.goto(&r.url(t["seats"]["red"].as_str().unwrap()))
+        .await
+        .unwrap();
+    text_when(&red, "#status", |t| t.starts_with("Your turn")).await;
+    click(&red, "#grid td[data-cell=d4].playable").await;
+    text_when(&red, "#grid td[data-cell=d1]", |t| !t.is_empty()).await;
+    let above = red
+        .find(Locator::Css("#grid td[data-cell=d4]"))
+        .await
+        .unwrap();
+    assert_eq!(
+        above.text().await.unwrap(),
+        "",
+        "the disc fell to the bottom"
+    );
+    // The bot answered and it is red's turn again.
+    text_when(&red, "#status", |t| t.starts_with("Your turn")).await;
+    red.close().await.unwrap();
+    r.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_browsers_play_a_short_game_and_each_screen_says_its_own() {
+    let Some((driver, chromium)) =
+        browser_or_skip("two_browsers_play_a_short_game_and_each_screen_says_its_own")
+    else {
         return;
     };
     let state = tempfile::tempdir().unwrap();
@@ -127,29 +184,53 @@ async fn two_browsers_play_a_short_game_and_each_screen_says_its_own() {
     let (pr, pb) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let red = open(&webdriver, &chromium, pr.path()).await;
     let blue = open(&webdriver, &chromium, pb.path()).await;
-    red.goto(&r.url(t["seats"]["red"].as_str().unwrap())).await.unwrap();
-    blue.goto(&r.url(t["seats"]["blue"].as_str().unwrap())).await.unwrap();
+    red.goto(&r.url(t["seats"]["red"].as_str().unwrap()))
+        .await
+        .unwrap();
+    blue.goto(&r.url(t["seats"]["blue"].as_str().unwrap()))
+        .await
+        .unwrap();
     for c in [&red, &blue] {
         text_when(c, "#conn", |t| t == "connected").await;
         text_when(c, "#status", |t| t.starts_with("Your turn")).await;
-        assert!(text_when(c, "#title", |t| t.contains("BraveRats")).await.contains("you play"));
+        assert!(
+            text_when(c, "#title", |t| t.contains("BraveRats"))
+                .await
+                .contains("you play")
+        );
     }
     // Each sees its own hand and only the count of the other's.
-    let mine = text_when(&red, "section.player[data-player=red] .zone[data-zone=hand]", |t| {
-        t.contains("Prince")
-    })
+    let mine = text_when(
+        &red,
+        "section.player[data-player=red] .zone[data-zone=hand]",
+        |t| t.contains("Prince"),
+    )
     .await;
     assert!(mine.contains("Musician"), "{mine}");
-    let theirs = text_when(&red, "section.player[data-player=blue] .zone[data-zone=hand]", |t| {
-        t.contains("8 hidden")
-    })
+    let theirs = text_when(
+        &red,
+        "section.player[data-player=blue] .zone[data-zone=hand]",
+        |t| t.contains("8 hidden"),
+    )
     .await;
     assert!(!theirs.contains("Prince"), "{theirs}");
     // Red chooses by clicking; blue is told only that red has chosen.
     click(&red, "#options button.option[data-choice=prince]").await;
-    text_when(&red, "#status", |t| t.starts_with("You have chosen; waiting for Blue")).await;
-    text_when(&blue, "section.player[data-player=red]", |t| !t.contains("to choose")).await;
-    let said = blue.find(Locator::Css("#chosen")).await.unwrap().text().await.unwrap();
+    text_when(&red, "#status", |t| {
+        t.starts_with("You have chosen; waiting for Blue")
+    })
+    .await;
+    text_when(&blue, "section.player[data-player=red]", |t| {
+        !t.contains("to choose")
+    })
+    .await;
+    let said = blue
+        .find(Locator::Css("#chosen"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert_eq!(said, "", "blue's page shows no choice of red's");
     click(&blue, "#options button.option[data-choice=spy]").await;
     // The round is revealed in both logs, and each is told the end.
@@ -160,10 +241,22 @@ async fn two_browsers_play_a_short_game_and_each_screen_says_its_own() {
     assert!(won.starts_with("You win"), "{won}");
     let lost = text_when(&blue, "#result", |t| !t.is_empty()).await;
     assert!(lost.starts_with("You lose: Red wins"), "{lost}");
-    assert_eq!(red.find_all(Locator::Css("#options button.option")).await.unwrap().len(), 0);
+    assert_eq!(
+        red.find_all(Locator::Css("#options button.option"))
+            .await
+            .unwrap()
+            .len(),
+        0
+    );
     // The save is the players' now that the game is over.
     let link = red.find(Locator::Css("a#download-save")).await.unwrap();
-    assert!(link.attr("href").await.unwrap().unwrap().ends_with("/save.yaml"));
+    assert!(
+        link.attr("href")
+            .await
+            .unwrap()
+            .unwrap()
+            .ends_with("/save.yaml")
+    );
     red.close().await.unwrap();
     blue.close().await.unwrap();
     r.stop().await;

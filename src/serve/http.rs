@@ -43,6 +43,7 @@ pub fn router(server: Arc<Server>) -> Router {
             "/assets/style.css",
             get(|| async { asset(STYLE, "text/css") }),
         )
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/games", get(games))
         .route("/api/preview", post(preview))
         .route("/api/tables", post(create))
@@ -134,7 +135,8 @@ struct Form {
     variants: Vec<String>,
     #[serde(default)]
     sets: indexmap::IndexMap<String, SetValue>,
-    seed: Option<u64>,
+    /// A number, or its digits (a page's numbers lose digits past 2^53).
+    seed: Option<SetValue>,
     #[serde(default)]
     seats: indexmap::IndexMap<String, String>,
     save: Option<String>,
@@ -148,6 +150,21 @@ enum SetValue {
 }
 
 impl Form {
+    fn seed(&self) -> Result<Option<u64>, Response> {
+        let bad = || {
+            refuse(
+                StatusCode::BAD_REQUEST,
+                "a seed is a whole number from 0 to 2^64-1",
+            )
+        };
+        match &self.seed {
+            None => Ok(None),
+            Some(SetValue::Int(i)) => u64::try_from(*i).map(Some).map_err(|_| bad()),
+            Some(SetValue::Text(t)) if t.trim().is_empty() => Ok(None),
+            Some(SetValue::Text(t)) => t.trim().parse().map(Some).map_err(|_| bad()),
+        }
+    }
+
     fn settings(&self) -> Settings {
         Settings {
             variants: self.variants.clone(),
@@ -216,10 +233,14 @@ async fn create(State(s): State<Arc<Server>>, headers: HeaderMap, body: Body) ->
         Ok(f) => f,
         Err(r) => return r,
     };
+    let seed = match f.seed() {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
     let t = NewTable {
         game: f.game.clone(),
         settings: f.settings(),
-        seed: f.seed,
+        seed,
         seats: f.seats.clone().into_iter().collect(),
         save: f.save,
     };
@@ -247,9 +268,7 @@ async fn download(s: &Server, token: &str, full: bool) -> Response {
         return unknown_link();
     };
     let p = published(&h);
-    let open = p
-        .for_role(role)
-        .is_some_and(|r| r.downloads);
+    let open = p.for_role(role).is_some_and(|r| r.downloads);
     if !open {
         let text = "a save tells the seed, so every hidden card: the host may download it at any time, the players once the game is over";
         return (StatusCode::FORBIDDEN, text).into_response();

@@ -107,6 +107,8 @@ struct OptionShow {
     detail: Option<String>,
     card: Option<String>,
     cell: Option<String>,
+    /// The grid column the option names (a disc dropped into it).
+    column: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -331,6 +333,7 @@ fn options(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Vec<OptionSh
     };
     let def = game.def();
     let cell_names = def.grid.as_ref().map(|g| &g.names);
+    let columns = def.grid.as_ref().map_or(0, |g| g.columns);
     state
         .legal(p)
         .iter()
@@ -350,6 +353,9 @@ fn options(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Vec<OptionSh
                 cell: cell_names
                     .and_then(|n| n.iter().find(|n| **n == text))
                     .cloned(),
+                column: (0..columns)
+                    .map(|c| crate::definition::column_name(c).to_string())
+                    .find(|n| *n == text),
                 text,
             }
         })
@@ -400,6 +406,10 @@ fn zones_of(
                     ),
                 ),
             };
+            // As the REPL: an empty zone is not shown.
+            if count == 0 {
+                return None;
+            }
             Some(ZoneShow {
                 id: z.id.clone(),
                 name: z.name.clone(),

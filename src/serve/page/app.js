@@ -154,7 +154,7 @@
     const body = settings();
     const seedText = $("seed").value.trim();
     if (seedText !== "" && !/^\d+$/.test(seedText)) return lobbyError("The seed is a whole number (or empty for a random one).");
-    body.seed = seedText === "" ? null : Number(seedText);
+    body.seed = seedText === "" ? null : seedText; // digits: a seed may pass 2^53
     body.seats = {};
     for (const s of document.querySelectorAll("select.seat")) body.seats[s.dataset.player] = s.value;
     submitTable(body);
@@ -376,10 +376,15 @@
     if (!g) return $("grid").replaceChildren();
     const byCell = {};
     for (const o of s.options || []) if (o.cell && !(o.cell in byCell)) byCell[o.cell] = o;
+    // An option naming a column (a disc dropped into it): every empty
+    // cell of that column plays it.
+    const byColumn = {};
+    for (const o of s.options || []) if (o.column && !(o.column in byColumn)) byColumn[o.column] = o;
     const letters = () => el("tr", {}, el("th"), (g.columns || []).map((c) => el("th", { text: c })), el("th"));
     const rows = (g.rows || []).map((row, r) => {
       const n = (g.row_numbers || [])[r];
-      return el("tr", {}, el("th", { text: n }), row.map((c) => gridCell(c, byCell[c.cell])), el("th", { text: n }));
+      const target = (c, i) => byCell[c.cell] || (!c.piece && !c.hole ? byColumn[(g.columns || [])[i]] : undefined);
+      return el("tr", {}, el("th", { text: n }), row.map((c, i) => gridCell(c, target(c, i))), el("th", { text: n }));
     });
     $("grid").replaceChildren(el("table", { class: "grid" }, el("thead", {}, letters()), el("tbody", {}, rows), el("tfoot", {}, letters())));
   }
