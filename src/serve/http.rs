@@ -235,7 +235,7 @@ async fn create(State(s): State<Arc<Server>>, headers: HeaderMap, body: Body) ->
     };
     let seed = match f.seed() {
         Ok(s) => s,
-        Err(r) => return r,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, e),
     };
     let t = NewTable {
         game: f.game.clone(),
