@@ -150,13 +150,8 @@ enum SetValue {
 }
 
 impl Form {
-    fn seed(&self) -> Result<Option<u64>, Response> {
-        let bad = || {
-            refuse(
-                StatusCode::BAD_REQUEST,
-                "a seed is a whole number from 0 to 2^64-1",
-            )
-        };
+    fn seed(&self) -> Result<Option<u64>, &'static str> {
+        let bad = || "a seed is a whole number from 0 to 2^64-1";
         match &self.seed {
             None => Ok(None),
             Some(SetValue::Int(i)) => u64::try_from(*i).map(Some).map_err(|_| bad()),
