@@ -16,7 +16,7 @@ pub fn games(s: &Server) -> Value {
     let dir = &s.config.games_dir;
     let games: Vec<Value> = (s.offered().iter())
         .map(
-            |(id, reference)| match crate::load(reference, dir, &Settings::default()) {
+            |(id, reference)| match crate::game::load(reference, dir, &Settings::default()) {
                 Ok(g) => describe(g.def()),
                 Err(e) => json!({"id": id, "name": id, "error": e.render(false)}),
             },

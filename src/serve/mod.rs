@@ -1,5 +1,5 @@
 //! `tabula serve`: tables played in the browser. Each table is a
-//! [`Session`](crate::session::Session) on a thread of its own
+//! [`Session`](crate::play::session::Session) on a thread of its own
 //! ([`table`]); each link is a token naming a table and a role
 //! ([`screen::Role`]); the browser gets only what that role may see
 //! ([`screen`]), over a WebSocket ([`http`]). Tables are saved after every
@@ -20,8 +20,8 @@ use crate::analysis::bot;
 use crate::definition::Settings;
 use crate::definition::source;
 use crate::error::{Error, Result, did_you_mean};
-use crate::replay::Replay;
-use crate::session::{Seat, Session};
+use crate::play::replay::Replay;
+use crate::play::session::{Seat, Session};
 use screen::Role;
 use store::Meta;
 use table::Handle;

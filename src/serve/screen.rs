@@ -9,7 +9,7 @@ use crate::core::{Outcome, State};
 use crate::definition::PlayerIx;
 use crate::definition::format::Per;
 use crate::game::Game;
-use crate::session::{Seat, Session};
+use crate::play::session::{Seat, Session};
 use crate::text::view::{self, View, ZoneView};
 
 /// Who a link is.
@@ -211,7 +211,7 @@ pub fn log_lines(s: &Session, viewer: Option<PlayerIx>) -> Vec<String> {
     s.log
         .iter()
         .filter(|e| e.to().is_none() || e.to() == viewer)
-        .map(|e| crate::phrase(&s.game, e))
+        .map(|e| crate::text::phrase::phrase(&s.game, e))
         .collect()
 }
 

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, Result, path_text};
-use crate::replay::Replay;
-use crate::session::Session;
+use crate::play::replay::Replay;
+use crate::play::session::Session;
 
 /// A table's name and links.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

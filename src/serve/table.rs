@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::screen::{self, Links, Notice, Role, TableShow, UndoAsk};
 use super::store::{self, Meta};
 use crate::definition::PlayerIx;
-use crate::session::{Reloaded, Session};
+use crate::play::session::{Reloaded, Session};
 
 /// What a link asks of its table.
 pub enum Command {
