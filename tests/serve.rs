@@ -54,6 +54,9 @@ async fn two_people_play_a_whole_game_and_each_is_told_the_result() {
     };
     assert_eq!(end["view"]["winner"], winner);
     let r_end = red.state_where(|v| v["over"] == true).await;
+    // Over, the save is everyone's: nothing is taken back now.
+    red.send(json!({"type": "undo"})).await;
+    assert!(red.error().await.contains("the game is over"));
     let b_end = blue.state_where(|v| v["over"] == true).await;
     let said = |v: &Value| v["result"].as_str().unwrap().to_string();
     match winner.as_str() {
@@ -322,13 +325,19 @@ async fn reload_takes_the_edited_rules_and_keeps_the_game_on_an_error() {
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replacen("players:", "players: [", 1)).unwrap();
     host.send(json!({"type": "reload"})).await;
-    let kept = host.state_where(|x| x["notice"]["error"] == true).await;
+    // The host is told why, at the file; the table only that it failed
+    // (an error may quote a move of the open decision).
+    let why = host.error().await;
+    assert!(why.starts_with("Reload failed, the game is kept"), "{why}");
+    assert!(why.contains("experior.yaml"), "{why}");
+    let kept = human.state_where(|x| x["notice"]["error"] == true).await;
     let said = kept["notice"]["text"].as_str().unwrap();
     assert!(
-        said.starts_with("Reload failed, the game is kept"),
+        said.starts_with("Reload failed: the game is kept"),
         "{said}"
     );
-    assert!(said.contains("experior.yaml"), "{said}");
+    assert!(!said.contains("experior.yaml"), "{said}");
+    let kept = host.state_where(|x| x["notice"]["error"] == true).await;
     assert_eq!(kept["view"], played["view"]);
     // A rule changed: the table plays on under it, and says what changed.
     std::fs::write(&path, text.replace("name: Experior", "name: Experior Two")).unwrap();
@@ -495,6 +504,16 @@ async fn hostile_messages_and_requests_are_refused_and_nothing_is_lost() {
         v["error"].as_str().unwrap().contains("no player `green`"),
         "{v}"
     );
+    // A bot that would hold the table's thread for hours.
+    for kind in ["mcts:4000000000", "mcts:100000s", "best:1000000"] {
+        let form = json!({"game": "braverats", "seats": {"blue": kind}});
+        let (code, v) = post(&r.url("/api/tables"), &form.to_string()).await;
+        assert_eq!(code, 400, "{kind}");
+        assert!(
+            v["error"].as_str().unwrap().contains("thinks at most"),
+            "{v}"
+        );
+    }
     // A body past the limit is refused on its declared length, unread.
     let head = format!(
         "POST /api/tables HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{{",

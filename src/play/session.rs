@@ -356,6 +356,12 @@ impl Session {
     /// move kept. The error says which move failed.
     pub fn reload(&mut self) -> Result<Reloaded> {
         let new = self.replay.load_game(None, &self.dir)?;
+        let (was, now) = (self.game.def().nplayers(), new.def().nplayers());
+        if was != now {
+            return Err(Error::usage(format!(
+                "the new rules seat {now} players, this game {was}: a game cannot change its players (`new` starts one under the new rules)"
+            )));
+        }
         let moves = self.to_replay().moves;
         let seed = self.replay.seed;
         // Step through both rule sets side by side to find the first

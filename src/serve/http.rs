@@ -262,22 +262,21 @@ async fn download(s: &Server, token: &str, full: bool) -> Response {
     let Some((h, role)) = s.lookup(token) else {
         return unknown_link();
     };
-    let p = published(&h);
-    let open = p.for_role(role).is_some_and(|r| r.downloads);
-    if !open {
-        let text = "a save tells the seed, so every hidden card: the host may download it at any time, the players once the game is over";
-        return (StatusCode::FORBIDDEN, text).into_response();
-    }
     let (tx, rx) = tokio::sync::oneshot::channel();
-    if h.tx
-        .send(Command::Download { full, reply: tx })
-        .await
-        .is_err()
-    {
+    let cmd = Command::Download {
+        role,
+        full,
+        reply: tx,
+    };
+    if h.tx.send(cmd).await.is_err() {
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "the table is closed");
     }
     match rx.await {
-        Ok(yaml) => {
+        Ok(None) => {
+            let text = "a save tells the seed, so every hidden card: the host may download it at any time, the others once the game is over";
+            (StatusCode::FORBIDDEN, text).into_response()
+        }
+        Ok(Some(yaml)) => {
             let name = format!(
                 "attachment; filename=\"{}-table{}{}.yaml\"",
                 h.meta.game,

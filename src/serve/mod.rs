@@ -123,6 +123,13 @@ impl Server {
             offered.push((game.def().id.clone(), reference));
         }
         std::fs::create_dir_all(&config.state_dir).map_err(|e| Error::io(&config.state_dir, e))?;
+        // Its files hold every table's links and seeds: this user's alone.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let private = std::fs::Permissions::from_mode(0o700);
+            let _ = std::fs::set_permissions(&config.state_dir, private);
+        }
         Ok(Server {
             config,
             offered,
@@ -201,6 +208,12 @@ impl Server {
             }
         };
         seat(&mut s, &t.seats)?;
+        for k in s.seats.iter().filter_map(|x| match x {
+            Seat::Bot(k) => Some(k),
+            Seat::Person => None,
+        }) {
+            bounded(k)?;
+        }
         let id = self.next_id.fetch_add(1, Ordering::Relaxed).to_string();
         let meta = Meta {
             id,
@@ -252,6 +265,12 @@ impl Server {
     /// brought back, one sentence each (its files are left as they are).
     pub fn restore(&self) -> (Vec<Opened>, Vec<String>) {
         let (found, mut problems) = store::saved(&self.config.state_dir);
+        // New tables are numbered past every file here, read or not: a
+        // table's kept files are never taken over by a new one.
+        self.next_id.fetch_max(
+            store::highest_id(&self.config.state_dir) + 1,
+            Ordering::Relaxed,
+        );
         let mut opened = Vec::new();
         for (meta, replay, path) in found {
             if let Ok(n) = meta.id.parse::<u64>() {
@@ -293,6 +312,28 @@ fn random_seed() -> Result<u64> {
     getrandom::fill(&mut b)
         .map_err(|e| Error::usage(format!("no random numbers for a seed: {e}")))?;
     Ok(u64::from_le_bytes(b))
+}
+
+/// The most a bot at a table may think: a kind past it would hold the
+/// table's thread (and every command to it) for as long as it asks.
+const MOST_ITERATIONS: f64 = 100_000.0;
+const MOST_SECONDS: f64 = 60.0;
+
+fn bounded(kind: &str) -> Result<()> {
+    let Some((_, n)) = kind.split_once(':') else {
+        return Ok(());
+    };
+    let (x, most, unit) = match n.strip_suffix('s') {
+        Some(t) => (t.parse::<f64>().ok(), MOST_SECONDS, "seconds"),
+        None => (n.parse::<f64>().ok(), MOST_ITERATIONS, "iterations"),
+    };
+    match x {
+        Some(x) if x <= most => Ok(()),
+        _ => Err(Error::usage(format!(
+            "a bot at a table thinks at most {most} {unit} a move: `{}` asks for more",
+            crate::text::clip(kind)
+        ))),
+    }
 }
 
 /// Set the seats a table was asked for: `person` or a bot kind.

@@ -87,3 +87,15 @@ pub fn saved(dir: &Path) -> (Vec<(Meta, Replay, PathBuf)>, Vec<String>) {
     }
     (found, problems)
 }
+
+/// The highest table number any file in `dir` is named for (0: none).
+pub fn highest_id(dir: &Path) -> u64 {
+    let names = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    names
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            name.split('.').next()?.parse::<u64>().ok()
+        })
+        .max()
+        .unwrap_or(0)
+}

@@ -37,15 +37,15 @@ pub enum Command {
     /// The save (`full`: with the decision in progress and the seats) or
     /// the replay of the finished decisions.
     Download {
+        role: Role,
         full: bool,
-        reply: oneshot::Sender<String>,
+        reply: oneshot::Sender<Option<String>>,
     },
     Stop,
 }
 
 /// What every link of the table sees now, by role.
 pub struct Published {
-    pub version: u64,
     /// Bumped when the log is rewritten (undo, reload): a connection then
     /// sends it again from the start.
     pub epoch: u64,
@@ -98,7 +98,6 @@ pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Resul
     let n = session.seats.len();
     let (tx, mut rx) = mpsc::channel::<Command>(64);
     let (out, published) = watch::channel(Arc::new(Published {
-        version: 0,
         epoch: 0,
         screens: Vec::new(),
     }));
@@ -178,13 +177,18 @@ impl Table {
                     self.publish();
                 }
             }
-            Command::Download { full, reply } => {
+            Command::Download { role, full, reply } => {
+                // Checked here, on the game as it is now, not as last published.
+                if !screen::may_download(&self.session, role) {
+                    let _ = reply.send(None);
+                    return true;
+                }
                 let mut r = self.session.to_replay();
                 if !full {
                     r.moves = self.session.replay.moves.clone();
                     r.seats.clear();
                 }
-                let _ = reply.send(r.to_yaml());
+                let _ = reply.send(Some(r.to_yaml()));
             }
             Command::Stop => return false,
         }
@@ -223,8 +227,18 @@ impl Table {
             }
             Ok(None) => false,
             Err(e) => {
+                // Said in full on the server's output: a bot's error may
+                // quote what only it sees.
+                eprintln!(
+                    "table {}: a bot could not move: {}",
+                    self.meta.id,
+                    e.render(false)
+                );
                 self.bots_stuck = true;
-                self.say(format!("a bot could not move: {}", e.message), true);
+                self.say(
+                    "A bot could not move; the table waits (the server's output says why).".into(),
+                    true,
+                );
                 false
             }
         }
@@ -233,6 +247,10 @@ impl Table {
     fn undo(&mut self, seat: PlayerIx, agree: Option<bool>) -> Result<(), String> {
         if !self.session.is_person(seat) {
             return Err("only a person at the table may undo".into());
+        }
+        // Once over, the save (the seed, every hidden card) is everyone's.
+        if self.session.state.is_over() {
+            return Err("the game is over: nothing is taken back now".into());
         }
         let name = self.session.game.def().players[seat].name.clone();
         match (agree, &mut self.undo) {
@@ -274,13 +292,24 @@ impl Table {
                 self.rewritten();
             }
             Ok(false) => self.say("Nothing to undo.".into(), false),
-            Err(e) => self.say(format!("undo failed: {}", e.message), true),
+            Err(e) => {
+                eprintln!("table {}: undo failed: {}", self.meta.id, e.render(false));
+                self.say("The undo failed; the game is as it was.".into(), true);
+            }
         }
         Ok(())
     }
 
     /// The REPL's `reload`: on any error the game is kept as it was.
     fn reload(&mut self) -> Result<(), String> {
+        // Once over, anyone may have downloaded the save (the seed): a
+        // game reopened under new rules would be played knowing it.
+        if self.session.state.is_over() {
+            return Err(
+                "the game is over: open a new table from its save to play it under the new rules"
+                    .into(),
+            );
+        }
         match self.session.reload() {
             Ok(Reloaded::Same) => {
                 self.note(
@@ -306,9 +335,17 @@ impl Table {
                 );
                 self.rewritten();
             }
+            // The error may quote a move of the open decision (a secret
+            // choice, a hand's options): it goes to the host alone.
             Err(e) => {
-                let text = e.render(false);
-                self.say(format!("Reload failed, the game is kept: {text}"), true);
+                self.say(
+                    "Reload failed: the game is kept under the rules it had (the host is told why).".into(),
+                    true,
+                );
+                return Err(format!(
+                    "Reload failed, the game is kept: {}",
+                    e.render(false)
+                ));
             }
         }
         Ok(())
@@ -378,7 +415,6 @@ impl Table {
             })
             .collect();
         let _ = self.out.send(Arc::new(Published {
-            version: self.version,
             epoch: self.epoch,
             screens,
         }));
