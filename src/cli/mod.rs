@@ -162,18 +162,7 @@ pub enum Command {
 
 /// A player by id, or an error that lists the players.
 pub fn player_of(def: &tabula::definition::Def, id: &str) -> tabula::Result<usize> {
-    def.player(id).ok_or_else(|| {
-        let ids: Vec<&str> = def.players.iter().map(|p| p.id.as_str()).collect();
-        let mut e = tabula::Error::usage(format!(
-            "no player `{id}` in {} (players: {})",
-            def.id,
-            ids.join(", ")
-        ));
-        if let Some(h) = tabula::error::did_you_mean(id, ids) {
-            e = e.note(h);
-        }
-        e
-    })
+    tabula::session::player_of(def, id)
 }
 
 /// Whether to colour output on stderr.

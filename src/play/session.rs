@@ -20,6 +20,36 @@ pub enum Seat {
     Bot(String),
 }
 
+impl Seat {
+    /// A seat as typed (`person` or `human`, or a bot kind); `Ok(None)`
+    /// for a word that is neither, which each caller words for its own
+    /// list of kinds.
+    pub fn parse(kind: &str) -> Result<Option<Seat>> {
+        match kind {
+            "person" | "human" => Ok(Some(Seat::Person)),
+            k if bot::valid(k) => Ok(Some(Seat::Bot(k.to_string()))),
+            k if k.contains(':') => Err(Error::usage(bot::kind_problem(k))),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// A player by id, or an error that lists the players.
+pub fn player_of(def: &crate::definition::Def, id: &str) -> Result<PlayerIx> {
+    def.player(id).ok_or_else(|| {
+        let ids: Vec<&str> = def.players.iter().map(|p| p.id.as_str()).collect();
+        let mut e = Error::usage(format!(
+            "no player `{id}` in {} (players: {})",
+            def.id,
+            ids.join(", ")
+        ));
+        if let Some(h) = crate::error::did_you_mean(id, ids) {
+            e = e.note(h);
+        }
+        e
+    })
+}
+
 pub struct Session {
     pub dir: PathBuf,
     pub game: Game,

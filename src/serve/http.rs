@@ -396,16 +396,15 @@ enum Incoming {
 struct Sent {
     epoch: u64,
     lines: usize,
-    first: bool,
 }
 
 async fn connection(mut ws: WebSocket, h: Arc<Handle>, role: Role, most: usize) {
     let _ = h.tx.send(Command::Connected { role, open: true }).await;
     let mut rx = h.published.clone();
+    // No table reaches this epoch: the first screen sends the whole log.
     let mut sent = Sent {
-        epoch: 0,
+        epoch: u64::MAX,
         lines: 0,
-        first: true,
     };
     // The first screen: whatever is published now.
     rx.mark_changed();
@@ -454,13 +453,12 @@ fn error(message: &str) -> Message {
 fn state_message(p: &Published, role: Role, sent: &mut Sent) -> Option<String> {
     let r = p.for_role(role)?;
     let lines = &r.log;
-    let reset = sent.first || sent.epoch != p.epoch || lines.len() < sent.lines;
+    let reset = sent.epoch != p.epoch || lines.len() < sent.lines;
     let from = if reset { 0 } else { sent.lines };
     let log = json!({ "reset": reset, "from": from, "lines": &lines[from..] });
     *sent = Sent {
         epoch: p.epoch,
         lines: lines.len(),
-        first: false,
     };
     // The screen's object, closed after the log: `{...,"log":{...}}`.
     let open = r.json.strip_suffix('}')?;

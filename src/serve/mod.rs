@@ -338,33 +338,15 @@ fn bounded(kind: &str) -> Result<()> {
 
 /// Set the seats a table was asked for: `person` or a bot kind.
 fn seat(s: &mut Session, seats: &[(String, String)]) -> Result<()> {
-    let def = s.game.def();
     for (id, kind) in seats {
-        let Some(p) = def.player(id) else {
-            let ids: Vec<&str> = def.players.iter().map(|p| p.id.as_str()).collect();
-            let mut e = Error::usage(format!(
-                "no player `{}` in {} (players: {})",
-                crate::text::clip(id),
-                def.id,
-                ids.join(", ")
-            ));
-            if let Some(h) = did_you_mean(id, ids) {
-                e = e.note(h);
-            }
-            return Err(e);
-        };
-        s.seats[p] = match kind.as_str() {
-            "person" | "human" => Seat::Person,
-            k if bot::valid(k) => Seat::Bot(k.to_string()),
-            k if k.contains(':') => return Err(Error::usage(bot::kind_problem(k))),
-            k => {
-                return Err(Error::usage(format!(
-                    "unknown seat kind `{}` (kinds: person, {})",
-                    crate::text::clip(k),
-                    bot::KINDS.join(", ")
-                )));
-            }
-        };
+        let p = crate::play::session::player_of(s.game.def(), id)?;
+        s.seats[p] = Seat::parse(kind)?.ok_or_else(|| {
+            Error::usage(format!(
+                "unknown seat kind `{}` (kinds: person, {})",
+                crate::text::clip(kind),
+                bot::KINDS.join(", ")
+            ))
+        })?;
     }
     Ok(())
 }

@@ -401,16 +401,22 @@ impl Table {
         };
         let mut roles = vec![Role::Host, Role::Spectator];
         roles.extend((0..self.session.seats.len()).map(Role::Seat));
+        // Host and spectator read the same log: phrased once for both.
+        let public = Arc::new(screen::log_lines(&self.session, None));
         let screens = roles
             .into_iter()
             .map(|r| {
                 let json = serde_json::to_string(&screen::screen(&self.session, &show, r))
                     .unwrap_or_default();
+                let log = match r.viewer() {
+                    None => public.clone(),
+                    v => Arc::new(screen::log_lines(&self.session, v)),
+                };
                 RoleScreen {
                     role: r,
                     json,
                     downloads: screen::may_download(&self.session, r),
-                    log: Arc::new(screen::log_lines(&self.session, r.viewer())),
+                    log,
                 }
             })
             .collect();

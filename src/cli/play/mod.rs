@@ -134,17 +134,12 @@ fn seats(s: &Session, a: &PlayArgs) -> Result<Vec<Seat>> {
     let mut given: Vec<Option<Seat>> = vec![None; n];
     for (p, k) in &a.bots {
         let i = seat_of(p)?;
-        given[i] = Some(match k.as_str() {
-            "human" | "person" => Seat::Person,
-            k if bot::valid(k) => Seat::Bot(k.to_string()),
-            k if k.contains(':') => return Err(Error::usage(bot::kind_problem(k))),
-            k => {
-                return Err(Error::usage(format!(
-                    "unknown bot kind `{k}` (kinds: human, {})",
-                    bot::KINDS.join(", ")
-                )));
-            }
-        });
+        given[i] = Some(Seat::parse(k)?.ok_or_else(|| {
+            Error::usage(format!(
+                "unknown bot kind `{k}` (kinds: human, {})",
+                bot::KINDS.join(", ")
+            ))
+        })?);
     }
     let strongest = Seat::Bot(bot::default_kind().map_err(Error::usage)?);
     let rest = if a.hot_seat || (a.seat.is_none() && !a.bots.is_empty()) {
