@@ -78,6 +78,9 @@ pub enum Miss {
     /// The memo is off for the hook: two runs read the same and wrote
     /// differently (a hook that reads something the engine cannot see).
     Off,
+    /// Run plainly for a while: on this thread, the memo cost more for
+    /// the hook than replaying saved (see memo/pays.rs).
+    Unpaid,
     /// The record could not be followed (a write that did not apply), or
     /// the memo is full.
     Other,

@@ -17,6 +17,7 @@
 //! Each thread has its own trie, so one game serves every thread.
 
 mod elide;
+mod pays;
 
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
@@ -155,6 +156,8 @@ struct Trie {
     runs: FxHashMap<String, u64>,
     /// Script runs by hook and reason (`check --memo`).
     why: FxHashMap<String, FxHashMap<Miss, u64>>,
+    /// Whether the memo pays, by hook.
+    pays: FxHashMap<Box<str>, pays::Pays>,
 }
 
 /// A part of a hook call's memo key, borrowed from the call: no allocation
@@ -351,7 +354,17 @@ impl Trie {
             misses: 0,
             runs: FxHashMap::default(),
             why: FxHashMap::default(),
+            pays: FxHashMap::default(),
         }
+    }
+
+    fn pays(&mut self, hook: &str) -> &mut pays::Pays {
+        if !self.pays.contains_key(hook) {
+            self.pays.insert(hook.into(), pays::Pays::new());
+        }
+        self.pays
+            .get_mut(hook)
+            .unwrap_or_else(|| unreachable!("inserted above"))
     }
 
     fn node_count(&self) -> usize {
@@ -539,35 +552,23 @@ impl<H: Traceable> Memo<H> {
     }
 }
 
-impl<H: Traceable> Hooks for Memo<H> {
-    fn run(&self, state: &mut State, call: &Call, events: &mut Vec<Event>) -> Result<()> {
-        if state.logging() || state.any_waiting() {
-            // Records hold no log lines; and a pile whose shuffle waits
-            // (`State::shuffle_later`) is drawn when a live run looks at
-            // it, which a replay would not do.
-            return self.inner.run(state, call, events);
-        }
-        let trie = self.tries.get_or(|| RefCell::new(Trie::new()));
-        let missed = {
-            let mut t = trie.borrow_mut();
-            if !t.enabled(call.hook) {
-                Miss::Off
-            } else {
-                match t.replay(call.hook, &call.args, state) {
-                    None => return Ok(()),
-                    Some(why) => why,
-                }
-            }
+impl<H: Traceable> Memo<H> {
+    /// A call through the memo: replayed, or run traced and recorded.
+    fn through(
+        &self,
+        trie: &RefCell<Trie>,
+        state: &mut State,
+        call: &Call,
+        events: &mut Vec<Event>,
+    ) -> Result<()> {
+        let missed = match trie.borrow_mut().replay(call.hook, &call.args, state) {
+            None => return Ok(()),
+            Some(why) => why,
         };
-        let on = missed != Miss::Off;
-        let (result, trace) = if on {
-            self.inner.run_traced(state, call, events)
-        } else {
-            (self.inner.run(state, call, events), None)
-        };
+        let (result, trace) = self.inner.run_traced(state, call, events);
         let mut t = trie.borrow_mut();
         // A traced run that gave no record drew from the RNG.
-        let why = if on && trace.is_none() {
+        let why = if trace.is_none() {
             Miss::Chance
         } else {
             missed
@@ -578,6 +579,38 @@ impl<H: Traceable> Hooks for Memo<H> {
             t.insert(call.hook, &call.args, ops);
         }
         Ok(())
+    }
+}
+
+impl<H: Traceable> Hooks for Memo<H> {
+    fn run(&self, state: &mut State, call: &Call, events: &mut Vec<Event>) -> Result<()> {
+        if state.logging() || state.any_waiting() {
+            // Records hold no log lines; and a pile whose shuffle waits
+            // (`State::shuffle_later`) is drawn when a live run looks at
+            // it, which a replay would not do.
+            return self.inner.run(state, call, events);
+        }
+        let trie = self.tries.get_or(|| RefCell::new(Trie::new()));
+        let ticket = {
+            let mut t = trie.borrow_mut();
+            if !t.enabled(call.hook) {
+                None
+            } else {
+                Some(t.pays(call.hook).start())
+            }
+        };
+        let Some(ticket) = ticket else {
+            trie.borrow_mut().ran(call.hook, Miss::Off);
+            return self.inner.run(state, call, events);
+        };
+        let r = if ticket.memo {
+            self.through(trie, state, call, events)
+        } else {
+            trie.borrow_mut().ran(call.hook, Miss::Unpaid);
+            self.inner.run(state, call, events)
+        };
+        trie.borrow_mut().pays(call.hook).end(ticket);
+        r
     }
 
     fn defines(&self, name: &str, arity: usize) -> bool {

@@ -184,6 +184,17 @@ pub(super) fn fast_binary(
     if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
         return int_op(op, x, y);
     }
+    // `()` against anything: Rhai's built-in comparisons (equal only to
+    // itself; never ordered).
+    if a.is_unit() || b.is_unit() {
+        let both = a.is_unit() && b.is_unit();
+        return match op {
+            Bin::Eq => Some(Ok(both.into())),
+            Bin::Ne => Some(Ok((!both).into())),
+            Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => Some(Ok(Dynamic::FALSE)),
+            _ => None,
+        };
+    }
     if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
         return match op {
             Bin::Eq => Some(Ok((x == y).into())),

@@ -117,7 +117,9 @@ impl Run<'_> {
                         (_, Some(v)) => v.clone(),
                         _ => std::mem::take(&mut value),
                     };
-                    let r = match method_fast(name, &mut this, &args, *pos) {
+                    let fast = method_fast(name, &mut this, &args, *pos)
+                        .or_else(|| self.with_closure(name, &this, &args, *pos));
+                    let r = match fast {
                         Some(r) => r,
                         None => self.helper(helper, Some(&mut this), args, *pos),
                     };

@@ -171,9 +171,13 @@ fn scan_expr(e: &Expr, sc: &mut Scan) {
         }
         ExprKind::Chain(c) => {
             match &c.root {
-                // A method on a variable may change it.
+                // A method on a variable may change it (unless Rhai's
+                // says it never does: a script function of its name is
+                // never called as a method, lower.rs).
                 Root::Local(s, _) => {
-                    if matches!(c.steps.first(), Some(Step::Method { .. })) {
+                    if matches!(c.steps.first(), Some(Step::Method { name, .. })
+                        if !super::lower::PURE_METHODS.contains(&name.as_str()))
+                    {
                         sc.changed.insert(*s);
                     }
                 }

@@ -491,6 +491,13 @@ impl<'a> Lowering<'a> {
         };
         let mut steps = Vec::new();
         self.steps(rhs, dot, flags.contains(ASTFlags::BREAK), &mut steps)?;
+        // `xs.filter(|x| xs.len() > x)`: Rhai shares a captured variable,
+        // and a method on it while its closure holds it is a data race.
+        if let (Root::Local(slot, _), Some(Step::Method { args, .. })) = (&root, steps.first())
+            && args.iter().any(|a| captures(a, *slot))
+        {
+            return Err("calls a method on a variable its closure captures".into());
+        }
         for s in steps.iter().skip(1) {
             if let Step::Method { name, .. } = s
                 && !PURE_METHODS.contains(&name.as_str())
@@ -565,6 +572,21 @@ impl<'a> Lowering<'a> {
     }
 }
 
+/// Whether `e` is a closure that captures local `slot` (Rhai writes one
+/// as a block: the variables shared, then the closure).
+fn captures(e: &Expr, slot: usize) -> bool {
+    match &e.kind {
+        ExprKind::Curry(x) => {
+            (x.2.iter()).any(|a| matches!(a.kind, ExprKind::Local(s) if s == slot))
+        }
+        ExprKind::Block(b) => b.0.iter().any(|s| match &s.kind {
+            StmtKind::Expr(e) | StmtKind::Bare(e) => captures(e, slot),
+            _ => false,
+        }),
+        _ => false,
+    }
+}
+
 /// A dot or an index: its sides, whether it is a dot, its flags.
 fn parts(e: &RExpr) -> (&RExpr, &RExpr, bool, ASTFlags) {
     match e {
@@ -575,7 +597,7 @@ fn parts(e: &RExpr) -> (&RExpr, &RExpr, bool, ASTFlags) {
 }
 
 /// Methods that never change the value they are called on.
-const PURE_METHODS: &[&str] = &[
+pub(super) const PURE_METHODS: &[&str] = &[
     "len",
     "keys",
     "values",
@@ -589,6 +611,7 @@ const PURE_METHODS: &[&str] = &[
     "some",
     "all",
     "find",
+    "find_map",
     "get",
     "split",
     "sub_string",

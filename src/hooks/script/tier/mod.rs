@@ -7,6 +7,7 @@
 //! `tabula check --compile` lists it with the reason.
 
 mod builtins;
+mod callbacks;
 mod capture;
 mod chain;
 mod fold;
@@ -44,6 +45,8 @@ pub(crate) struct Tier {
     /// By the index of `index`; None where the function runs in Rhai.
     fns: Vec<Option<Func>>,
     index: HashMap<(String, usize), usize>,
+    /// The closures compiled (`anon$...`): their index and parameters.
+    closures: HashMap<String, (usize, usize)>,
     natives: Arc<Natives>,
     /// One-line functions through which the tier asks Rhai, with the
     /// script's own functions (closures handed to them resolve).
@@ -125,6 +128,10 @@ impl Tier {
                 break;
             }
         }
+        let closures = (list.iter().enumerate())
+            .filter(|&(i, (n, _))| n.starts_with("anon$") && fns[i].is_some())
+            .map(|(i, (n, p))| (n.clone(), (i, p.len())))
+            .collect();
         let helpers = ast.clone_functions_only().merge(&helpers.0);
         let mut fallbacks: Vec<Fallback> = list
             .iter()
@@ -142,11 +149,17 @@ impl Tier {
         Tier {
             fns,
             index,
+            closures,
             natives,
             helpers,
             lib: ast.shared_lib().clone(),
             fallbacks,
         }
+    }
+
+    /// A compiled closure by its name: its index and parameters.
+    fn closure(&self, name: &str) -> Option<(usize, usize)> {
+        self.closures.get(name).copied()
     }
 
     /// Run `hook` compiled, if it is: its result, and the operations it

@@ -45,7 +45,7 @@ pub(super) struct Run<'a> {
     /// The count a function called back from the API reached, where no
     /// operation has followed it (what Rhai reports for the hook).
     pub peek: Option<u64>,
-    level: usize,
+    pub(super) level: usize,
     /// Whether a call went through Rhai (whose operations are its own).
     pub helped: bool,
 }
