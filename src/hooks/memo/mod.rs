@@ -156,8 +156,9 @@ struct Trie {
     runs: FxHashMap<String, u64>,
     /// Script runs by hook and reason (`check --memo`).
     why: FxHashMap<String, FxHashMap<Miss, u64>>,
-    /// Whether the memo pays, by hook.
-    pays: FxHashMap<Box<str>, pays::Pays>,
+    /// Whether the memo pays, by hook (numbered: one lookup a call).
+    pays: Vec<pays::Pays>,
+    pays_ix: FxHashMap<Box<str>, usize>,
 }
 
 /// A part of a hook call's memo key, borrowed from the call: no allocation
@@ -354,17 +355,21 @@ impl Trie {
             misses: 0,
             runs: FxHashMap::default(),
             why: FxHashMap::default(),
-            pays: FxHashMap::default(),
+            pays: Vec::new(),
+            pays_ix: FxHashMap::default(),
         }
     }
 
     fn pays(&mut self, hook: &str) -> &mut pays::Pays {
-        if !self.pays.contains_key(hook) {
-            self.pays.insert(hook.into(), pays::Pays::new());
-        }
-        self.pays
-            .get_mut(hook)
-            .unwrap_or_else(|| unreachable!("inserted above"))
+        let ix = match self.pays_ix.get(hook) {
+            Some(&i) => i,
+            None => {
+                self.pays.push(pays::Pays::new());
+                self.pays_ix.insert(hook.into(), self.pays.len() - 1);
+                self.pays.len() - 1
+            }
+        };
+        &mut self.pays[ix]
     }
 
     fn node_count(&self) -> usize {
@@ -609,7 +614,9 @@ impl<H: Traceable> Hooks for Memo<H> {
             trie.borrow_mut().ran(call.hook, Miss::Unpaid);
             self.inner.run(state, call, events)
         };
-        trie.borrow_mut().pays(call.hook).end(ticket);
+        if ticket.timed() {
+            trie.borrow_mut().pays(call.hook).end(ticket);
+        }
         r
     }
 

@@ -11,13 +11,19 @@
 
 use std::time::Instant;
 
-/// Memo calls in the first window, and plain calls in a probe.
+/// Memo calls in the first window, and plain calls in a probe (each
+/// timed: plain runs are the slow ones, so a probe is kept short).
 const WINDOW: u32 = 1024;
-const PROBE: u32 = 128;
-/// One call in this many is timed.
+const PROBE: u32 = 16;
+/// One memo call in this many is timed.
 const SAMPLE: u32 = 8;
-/// The longest stretch, in windows.
+/// A memo that wins runs long enough that its next probe costs about
+/// this share of its time or less: `PROBE * plain / memo * SPAN` calls.
+const SPAN: u64 = 64;
+/// The longest stretch, in windows, and the longest memo stretch, in
+/// calls.
 const MAX_STRETCH: u32 = 64;
+const MAX_CALLS: u64 = 1 << 30;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Phase {
@@ -32,7 +38,9 @@ enum Phase {
 pub(super) struct Pays {
     phase: Phase,
     /// Calls left in this phase.
-    left: u32,
+    left: u64,
+    /// Phases so far (a sample from an earlier one is dropped).
+    epoch: u32,
     /// The next stretch's length in windows, for each outcome.
     memo_stretch: u32,
     rest_stretch: u32,
@@ -49,7 +57,7 @@ struct Mean {
 
 impl Mean {
     fn add(&mut self, ns: u64) {
-        self.ns += ns;
+        self.ns = self.ns.saturating_add(ns);
         self.n += 1;
     }
 }
@@ -58,14 +66,22 @@ impl Mean {
 /// clock if it is timed.
 pub(super) struct Ticket {
     pub memo: bool,
-    start: Option<Instant>,
+    start: Option<(Instant, u32)>,
+}
+
+impl Ticket {
+    /// Whether `Pays::end` wants to hear of the call.
+    pub fn timed(&self) -> bool {
+        self.start.is_some()
+    }
 }
 
 impl Pays {
     pub fn new() -> Pays {
         Pays {
             phase: Phase::Memo,
-            left: WINDOW,
+            left: u64::from(WINDOW),
+            epoch: 0,
             memo_stretch: 1,
             rest_stretch: 1,
             tick: 0,
@@ -74,52 +90,71 @@ impl Pays {
         }
     }
 
-    /// The next call: through the memo or plain.
+    /// The next call: through the memo or plain, timed or not.
     pub fn start(&mut self) -> Ticket {
-        self.tick = self.tick.wrapping_add(1);
-        let timed = self.phase != Phase::Rest && self.tick.is_multiple_of(SAMPLE);
-        Ticket {
-            memo: self.phase == Phase::Memo,
-            start: timed.then(Instant::now),
-        }
-    }
-
-    /// The call is done: its time counted, and the phase moved on.
-    pub fn end(&mut self, t: Ticket) {
-        self.finish(t.start.map(|s| s.elapsed().as_nanos() as u64));
-    }
-
-    fn finish(&mut self, ns: Option<u64>) {
-        if let Some(ns) = ns {
-            match self.phase {
-                Phase::Memo => self.memo.add(ns),
-                Phase::Probe => self.plain.add(ns),
-                Phase::Rest => {}
-            }
+        if self.left == 0 {
+            self.next_phase();
         }
         self.left -= 1;
-        if self.left > 0 {
+        self.tick = self.tick.wrapping_add(1);
+        let timed = match self.phase {
+            Phase::Memo => self.tick.is_multiple_of(SAMPLE),
+            Phase::Probe => true,
+            Phase::Rest => false,
+        };
+        Ticket {
+            memo: self.phase == Phase::Memo,
+            start: timed.then(|| (Instant::now(), self.epoch)),
+        }
+    }
+
+    /// A timed call is done: its time counted.
+    pub fn end(&mut self, t: Ticket) {
+        if let Some((s, epoch)) = t.start {
+            self.count(epoch, s.elapsed().as_nanos() as u64);
+        }
+    }
+
+    fn count(&mut self, epoch: u32, ns: u64) {
+        if epoch != self.epoch {
             return;
         }
         match self.phase {
+            Phase::Memo => self.memo.add(ns),
+            Phase::Probe => self.plain.add(ns),
+            Phase::Rest => {}
+        }
+    }
+
+    fn next_phase(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        match self.phase {
             Phase::Memo => {
                 self.phase = Phase::Probe;
-                self.left = PROBE;
+                self.left = u64::from(PROBE);
             }
             Phase::Probe => {
-                // Means compared without division: memo.ns/memo.n <= plain.ns/plain.n.
-                let pays = self.memo.n == 0
-                    || self.plain.n == 0
-                    || u128::from(self.memo.ns) * u128::from(self.plain.n)
-                        <= u128::from(self.plain.ns) * u128::from(self.memo.n);
+                let (memo, plain) = (&self.memo, &self.plain);
+                // Means compared without division, with a margin for the
+                // memo (its records grow more useful as they grow):
+                // memo.ns/memo.n <= 5/4 * plain.ns/plain.n.
+                let pays = memo.n == 0
+                    || plain.n == 0
+                    || 4 * u128::from(memo.ns) * u128::from(plain.n)
+                        <= 5 * u128::from(plain.ns) * u128::from(memo.n);
                 if pays {
+                    // How many memo calls one plain run costs.
+                    let ratio = (u128::from(plain.ns) * u128::from(memo.n.max(1))
+                        / u128::from(memo.ns.max(1) * plain.n.max(1)))
+                    .min(u128::from(MAX_CALLS)) as u64;
+                    let calls = (u64::from(PROBE) * ratio * SPAN).max(u64::from(WINDOW));
                     self.phase = Phase::Memo;
-                    self.left = WINDOW * self.memo_stretch;
+                    self.left = (calls * u64::from(self.memo_stretch)).min(MAX_CALLS);
                     self.memo_stretch = (self.memo_stretch * 2).min(MAX_STRETCH);
                     self.rest_stretch = 1;
                 } else {
                     self.phase = Phase::Rest;
-                    self.left = WINDOW * self.rest_stretch;
+                    self.left = u64::from(WINDOW * self.rest_stretch);
                     self.rest_stretch = (self.rest_stretch * 2).min(MAX_STRETCH);
                     self.memo_stretch = 1;
                 }
@@ -128,7 +163,7 @@ impl Pays {
             }
             Phase::Rest => {
                 self.phase = Phase::Memo;
-                self.left = WINDOW;
+                self.left = u64::from(WINDOW);
             }
         }
     }
@@ -147,8 +182,9 @@ mod tests {
             let t = p.start();
             through += u32::from(t.memo);
             // Stand in for the clock: the time the call would take.
-            let ns = if t.memo { memo_ns } else { plain_ns };
-            p.finish(t.start.is_some().then_some(ns));
+            if let Some((_, epoch)) = t.start {
+                p.count(epoch, if t.memo { memo_ns } else { plain_ns });
+            }
         }
         through
     }
@@ -157,7 +193,7 @@ mod tests {
     fn a_memo_that_pays_is_kept_and_one_that_costs_is_mostly_left() {
         let calls = 200_000;
         let kept = run(calls, 100, 1_000);
-        assert!(kept > calls * 95 / 100, "{kept}");
+        assert!(kept > calls * 99 / 100, "{kept}");
         let left = run(calls, 1_000, 100);
         assert!(left < calls * 15 / 100, "{left}");
     }
