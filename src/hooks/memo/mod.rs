@@ -156,9 +156,10 @@ struct Trie {
     runs: FxHashMap<String, u64>,
     /// Script runs by hook and reason (`check --memo`).
     why: FxHashMap<String, FxHashMap<Miss, u64>>,
-    /// Whether the memo pays, by hook (numbered: one lookup a call).
-    pays: Vec<pays::Pays>,
-    pays_ix: FxHashMap<Box<str>, usize>,
+    /// Whether the memo pays, by hook (a game has few: a scan, the last
+    /// one first, is cheaper than hashing the name).
+    pays: Vec<(Box<str>, pays::Pays)>,
+    last_pays: usize,
 }
 
 /// A part of a hook call's memo key, borrowed from the call: no allocation
@@ -356,20 +357,24 @@ impl Trie {
             runs: FxHashMap::default(),
             why: FxHashMap::default(),
             pays: Vec::new(),
-            pays_ix: FxHashMap::default(),
+            last_pays: 0,
         }
     }
 
     fn pays(&mut self, hook: &str) -> &mut pays::Pays {
-        let ix = match self.pays_ix.get(hook) {
-            Some(&i) => i,
+        let hit = |i: &usize| self.pays.get(*i).is_some_and(|(h, _)| &**h == hook);
+        let ix = match Some(self.last_pays)
+            .filter(hit)
+            .or_else(|| (0..self.pays.len()).find(hit))
+        {
+            Some(i) => i,
             None => {
-                self.pays.push(pays::Pays::new());
-                self.pays_ix.insert(hook.into(), self.pays.len() - 1);
+                self.pays.push((hook.into(), pays::Pays::new()));
                 self.pays.len() - 1
             }
         };
-        &mut self.pays[ix]
+        self.last_pays = ix;
+        &mut self.pays[ix].1
     }
 
     fn node_count(&self) -> usize {

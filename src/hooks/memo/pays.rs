@@ -11,12 +11,13 @@
 
 use std::time::Instant;
 
-/// Memo calls in the first window, and plain calls in a probe (each
+/// Memo calls in a window (the first, filling the records, is not
+/// judged), and plain calls in a probe (each
 /// timed: plain runs are the slow ones, so a probe is kept short).
 const WINDOW: u32 = 1024;
 const PROBE: u32 = 16;
 /// One memo call in this many is timed.
-const SAMPLE: u32 = 8;
+const SAMPLE: u32 = 32;
 /// A memo that wins runs long enough that its next probe costs about
 /// this share of its time or less: `PROBE * plain / memo * SPAN` calls.
 const SPAN: u64 = 64;
@@ -129,6 +130,12 @@ impl Pays {
     fn next_phase(&mut self) {
         self.epoch = self.epoch.wrapping_add(1);
         match self.phase {
+            // The first window fills the records: a cost paid once, not
+            // judged.
+            Phase::Memo if self.epoch == 1 => {
+                self.memo = Mean::default();
+                self.left = u64::from(WINDOW);
+            }
             Phase::Memo => {
                 self.phase = Phase::Probe;
                 self.left = u64::from(PROBE);
