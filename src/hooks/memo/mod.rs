@@ -584,6 +584,7 @@ impl<H: Traceable> Memo<H> {
             missed
         };
         t.ran(call.hook, why);
+        t.pays(call.hook).missed();
         result?;
         if let Some(ops) = trace {
             t.insert(call.hook, &call.args, ops);
