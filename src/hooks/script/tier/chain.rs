@@ -2,8 +2,10 @@
 
 use rhai::{Array, Dynamic, EvalAltResult, Map, Position};
 
+use smallvec::SmallVec;
+
 use super::builtins::{index_fast, method_fast};
-use super::run::{Flow, Run};
+use super::run::{Args, Flow, Run};
 use super::tree::*;
 
 type R<T> = Result<T, Flow>;
@@ -20,7 +22,8 @@ impl Run<'_> {
             [Step::Method { args, .. }] => args.is_empty(),
             _ => false,
         };
-        let mut vals: Vec<Vec<Dynamic>> = Vec::with_capacity(c.steps.len());
+        // Kept off the heap: a chain runs in most lines of a script.
+        let mut vals: SmallVec<[Args; 3]> = SmallVec::with_capacity(c.steps.len());
         for step in &c.steps {
             if simple {
                 vals.push(match step {
@@ -30,8 +33,8 @@ impl Run<'_> {
                             ..
                         },
                         _,
-                    ) => vec![v.clone()],
-                    _ => vec![],
+                    ) => std::iter::once(v.clone()).collect(),
+                    _ => Args::new(),
                 });
                 continue;
             }
@@ -41,7 +44,7 @@ impl Run<'_> {
                 Step::Method { args, pos, .. } => (*pos, args),
             };
             self.track(pos)?;
-            let mut v = Vec::with_capacity(args.len());
+            let mut v = Args::new();
             for a in args {
                 v.push(self.expr(a)?);
             }
@@ -121,7 +124,7 @@ impl Run<'_> {
                         .or_else(|| self.with_closure(name, &this, &args, *pos));
                     let r = match fast {
                         Some(r) => r,
-                        None => self.helper(helper, Some(&mut this), args, *pos),
+                        None => self.helper(helper, Some(&mut this), args.into_vec(), *pos),
                     };
                     if let Some(s) = on_var {
                         *self.slot(s) = this;
