@@ -10,6 +10,7 @@ mod calls;
 mod ctx;
 mod errors;
 mod imports;
+mod interned;
 mod tier;
 mod value;
 

@@ -1,11 +1,9 @@
 //! Script values to the core's `Value` and back: what an ask hands on to
 //! its continuation and what a structured option holds.
 
-use std::sync::Arc;
-
 use rhai::{Array, Dynamic, ImmutableString, Map};
 
-use super::{Fallible, Keys};
+use super::{Fallible, Keys, interned};
 use crate::core::{Choice, Value};
 
 /// The most text (map keys included) one decision keeps in its options
@@ -20,7 +18,7 @@ pub(crate) fn to_value(d: &Dynamic, left: &mut usize) -> Fallible<Value> {
 }
 
 /// `n` bytes of text taken from what a kept value may still hold.
-fn take(left: &mut usize, n: usize) -> Fallible<()> {
+pub(crate) fn take(left: &mut usize, n: usize) -> Fallible<()> {
     *left = left.checked_sub(n).ok_or_else(|| {
         format!(
             "an ask's options and data hold more than {} MiB of text",
@@ -42,12 +40,11 @@ fn within(d: &Dynamic, left: &mut usize) -> Fallible<Value> {
         return Ok(Value::Int(i));
     }
     if let Ok(c) = d.as_char() {
-        return Ok(Value::Text(c.to_string().into()));
+        return Ok(Value::Text(interned::text(c.encode_utf8(&mut [0; 4]))));
     }
-    if d.is_string() {
-        let s = d.clone().into_immutable_string()?;
+    if let Some(s) = d.read_lock::<ImmutableString>() {
         take(left, s.len())?;
-        return Ok(Value::Text(Arc::from(s.as_str())));
+        return Ok(Value::Text(interned::text(&s)));
     }
     if d.is_array() {
         let a = d.read_lock::<Array>().ok_or("a list that is in use")?;
@@ -60,7 +57,7 @@ fn within(d: &Dynamic, left: &mut usize) -> Fallible<Value> {
         let mut fields = Vec::with_capacity(m.len());
         for (k, v) in m.iter() {
             take(left, k.len())?;
-            fields.push((Arc::from(k.as_str()), within(v, left)?));
+            fields.push((interned::text(k), within(v, left)?));
         }
         return Ok(Value::Map(fields.into()));
     }
@@ -77,7 +74,7 @@ pub(crate) fn to_dynamic(v: &Value) -> Dynamic {
         Value::Unit => Dynamic::UNIT,
         Value::Bool(b) => (*b).into(),
         Value::Int(i) => (*i).into(),
-        Value::Text(t) => ImmutableString::from(&**t).into(),
+        Value::Text(t) => interned::script_text(t).into(),
         Value::List(items) => items.iter().map(to_dynamic).collect::<Array>().into(),
         Value::Map(fields) => fields
             .iter()
@@ -92,7 +89,7 @@ pub(crate) fn to_dynamic(v: &Value) -> Dynamic {
 pub(crate) fn choice_dynamic(keys: &Keys, c: &Choice) -> Dynamic {
     match c {
         Choice::Card(ix) => keys.cards[*ix as usize].clone().into(),
-        Choice::Word(w) => w.to_string().into(),
+        Choice::Word(w) => interned::script_text(w).into(),
         Choice::Data(d) => to_dynamic(&d.value),
     }
 }

@@ -1,9 +1,10 @@
 //! The log, the end of the game, and decisions a script asks for.
 
-use rhai::{Array, Dynamic, FnPtr, Map, NativeCallContext};
+use rhai::{Array, Dynamic, FnPtr, ImmutableString, Map, NativeCallContext};
 
 use super::super::tier::natives::Api;
-use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, with_ctx};
+use super::super::value::{take, to_value};
+use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, interned, with_ctx};
 use crate::core::ops::{Read, Write};
 use crate::definition::PlayerIx;
 use crate::error::printable;
@@ -132,24 +133,43 @@ fn option(
         typeable(name, &text)?;
         return Ok((choice(cx, &text), None));
     }
-    let Some(mut map) = o.try_cast::<Map>() else {
+    let Some(map) = o.try_cast::<Map>() else {
         return Err(format!(
             "ask `{name}`: an option is a card id, a word, a number or a map with a `text`"
         )
         .into());
     };
-    let label = map.remove("label");
-    let Some(template) = map.get("text").and_then(|t| t.clone().into_string().ok()) else {
+    // The label is not one of the option's fields.
+    let label = map.get("label").cloned();
+    let template = map
+        .get("text")
+        .and_then(|t| t.read_lock::<ImmutableString>());
+    let Some(template) = template else {
         return Err(format!(
             "ask `{name}`: a map option needs a `text` (\"play {{card}} on {{target}}\")"
         )
         .into());
     };
     let text = fill(name, &template, &map)?;
+    drop(template);
     typeable(name, &text)?;
-    map.insert("text".into(), text.as_str().into());
-    let value = super::super::value::to_value(&map.into(), left)?;
-    let text: Arc<str> = text.into();
+    let text = interned::text(&text);
+    // The option's fields as data, in name order, its text filled in.
+    let mut fields = Vec::with_capacity(map.len());
+    for (k, v) in &map {
+        if k == "label" {
+            continue;
+        }
+        take(left, k.len())?;
+        let value = if k == "text" {
+            take(left, text.len())?;
+            Value::Text(text.clone())
+        } else {
+            to_value(v, left)?
+        };
+        fields.push((interned::text(k), value));
+    }
+    let value = Value::Map(fields.into());
     Ok((Choice::Data(Arc::new(Datum { text, value })), label))
 }
 
@@ -224,9 +244,16 @@ fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
             );
         };
         let field = &rest[open + 1..open + close];
-        match fields.get(field) {
+        // (The label is not a field.)
+        match fields.get(field).filter(|_| field != "label") {
             Some(v) => {
-                out.push_str(&v.to_string());
+                if let Some(s) = v.read_lock::<ImmutableString>() {
+                    out.push_str(&s);
+                } else {
+                    // As the value prints: `write!` fails only if `fmt` does.
+                    use std::fmt::Write as _;
+                    let _ = write!(out, "{v}");
+                }
                 long(name, &out)?;
             }
             None => {
@@ -246,7 +273,7 @@ fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
 fn choice(cx: &Ctx, text: &str) -> Choice {
     match cx.def.card(text) {
         Some(c) if cx.def.cards[c as usize].id == text => Choice::Card(c),
-        _ => Choice::Word(text.into()),
+        _ => Choice::Word(interned::text(text)),
     }
 }
 
@@ -358,7 +385,7 @@ fn ask(
         }
         choices.push(mine);
     }
-    let mut prompt: Arc<str> = name.into();
+    let mut prompt: Arc<str> = interned::text(name);
     let mut data = Value::Unit;
     let mut secret = false;
     for (key, value) in details {
@@ -368,7 +395,7 @@ fn ask(
                     prompt = t;
                 }
             }
-            "data" => data = super::super::value::to_value(&value, &mut left)?,
+            "data" => data = to_value(&value, &mut left)?,
             "secret" => {
                 secret = value
                     .as_bool()
@@ -390,11 +417,11 @@ fn ask(
     with_ctx(|cx| {
         cx.write(Write::Ask(Arc::new(Ask {
             // Shown as the decision's name: escaped as a prompt is.
-            name: printable(name).as_ref().into(),
+            name: interned::text(printable(name).as_ref()),
             prompt,
             options: choices,
             players,
-            then: then.into(),
+            then: interned::text(then),
             labels,
             data,
             secret,
