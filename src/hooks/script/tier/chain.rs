@@ -113,15 +113,24 @@ impl Run<'_> {
                     }
                 }
                 Step::Method {
-                    name, pos, helper, ..
+                    name,
+                    pos,
+                    helper,
+                    native,
+                    ..
                 } => {
+                    let mut args = args;
                     let mut this = match (on_var, on_literal) {
                         (Some(s), _) => std::mem::take(self.slot(s)),
                         (_, Some(v)) => v.clone(),
                         _ => std::mem::take(&mut value),
                     };
                     let fast = method_fast(name, &mut this, &args, *pos)
-                        .or_else(|| self.with_closure(name, &this, &args, *pos));
+                        .or_else(|| self.with_closure(name, &this, &args, *pos))
+                        .or_else(|| {
+                            let ix = (*native)?;
+                            self.method_native(ix, name, &mut this, &mut args, *pos)
+                        });
                     let r = match fast {
                         Some(r) => r,
                         None => self.helper(helper, Some(&mut this), args.into_vec(), *pos),

@@ -552,11 +552,14 @@ impl<'a> Lowering<'a> {
                     let helper = self.helper(true, args.len(), |a| {
                         format!("this.{name}({})", a.join(", "))
                     })?;
+                    let native = (self.natives.find(&name, args.len() + 1))
+                        .filter(|&ix| self.natives.list(ix).iter().any(|n| n.method));
                     Step::Method {
                         name,
                         args,
                         pos: *pos,
                         helper,
+                        native,
                     }
                 }
                 _ => return Err("uses a chain the tier does not compile".into()),

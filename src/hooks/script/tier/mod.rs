@@ -157,6 +157,11 @@ impl Tier {
         }
     }
 
+    /// Whether `name` is one of the script's functions (its closures too).
+    fn defines(&self, name: &str) -> bool {
+        self.index.keys().any(|(n, _)| n == name)
+    }
+
     /// A compiled closure by its name: its index and parameters.
     fn closure(&self, name: &str) -> Option<(usize, usize)> {
         self.closures.get(name).copied()

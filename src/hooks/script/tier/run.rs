@@ -513,11 +513,11 @@ impl<'a> Run<'a> {
                         let r = if by_ref {
                             let slot = c.first_local.unwrap_or_default();
                             args[0] = std::mem::take(self.slot(slot));
-                            let r = self.native(n, &mut args, c);
+                            let r = self.native(n, &mut args, &c.name, c.pos);
                             *self.slot(slot) = std::mem::take(&mut args[0]);
                             r
                         } else {
-                            self.native(n, &mut args, c)
+                            self.native(n, &mut args, &c.name, c.pos)
                         };
                         let r = r.and_then(|v| {
                             self.engine.ensure_data_size_within_limits(&v)?;
@@ -559,7 +559,8 @@ impl<'a> Run<'a> {
         &mut self,
         n: &super::natives::Native,
         args: &mut [Dynamic],
-        c: &Call,
+        name: &str,
+        pos: Position,
     ) -> Result<Dynamic, Error> {
         // Rhai's calling convention, without a heap list per call.
         let mut refs: smallvec::SmallVec<[&mut Dynamic; 8]> = args.iter_mut().collect();
@@ -570,8 +571,7 @@ impl<'a> Run<'a> {
             // A function it calls back counts on from here, in a copy of the
             // count that Rhai then drops (`NativeCallContext::call_fn_raw`).
             global.num_operations = self.ops;
-            let ctx =
-                rhai::NativeCallContext::from((self.engine, c.name.as_str(), None, &global, c.pos));
+            let ctx = rhai::NativeCallContext::from((self.engine, name, None, &global, pos));
             super::super::LAST_OPS.with(|o| o.set(self.ops));
             let r = (n.func)(Some(ctx), &mut refs);
             // Rhai's count for the hook is the last its progress callback
@@ -584,6 +584,38 @@ impl<'a> Run<'a> {
         } else {
             (n.func)(None, &mut refs)
         }
+    }
+
+    /// `this.name(args)` by the API function of list `ix` that fits, which
+    /// takes `this` by reference (Rhai's size checks on the result and on
+    /// `this` after); None, and `this` and `args` as they were, where none
+    /// fits (Rhai decides).
+    pub(super) fn method_native(
+        &mut self,
+        ix: usize,
+        name: &str,
+        this: &mut Dynamic,
+        args: &mut Args,
+        pos: Position,
+    ) -> Option<Result<Dynamic, Error>> {
+        let tier = self.tier;
+        let mut all = Args::new();
+        all.push(std::mem::take(this));
+        all.extend(args.drain(..));
+        let Some(n) = choose(tier.natives.list(ix), &all).filter(|n| n.method) else {
+            let mut back = all.into_iter();
+            *this = back.next().unwrap_or_default();
+            args.extend(back);
+            return None;
+        };
+        let r = self.native(n, &mut all, name, pos);
+        *this = std::mem::take(&mut all[0]);
+        let r = r.and_then(|v| {
+            self.engine.ensure_data_size_within_limits(&v)?;
+            self.engine.ensure_data_size_within_limits(this)?;
+            Ok(v)
+        });
+        Some(r.map_err(|e| at(e, pos)))
     }
 
     /// A call made by Rhai: one function of the helper script, `this`
@@ -609,8 +641,14 @@ impl<'a> Run<'a> {
             args,
         );
         self.ops += super::super::LAST_OPS.with(std::cell::Cell::get);
+        let tier = self.tier;
         r.map_err(|e| match *e {
-            // The helper's own frame is not the script's.
+            // A script function's frame (a closure the helper's call made)
+            // is the script's, called from where the helper is.
+            EvalAltResult::ErrorInFunctionCall(name, source, inner, _) if tier.defines(&name) => {
+                EvalAltResult::ErrorInFunctionCall(name, source, inner, pos).into()
+            }
+            // The frame of what the helper called is not the script's.
             EvalAltResult::ErrorInFunctionCall(_, _, mut inner, _) => {
                 if let EvalAltResult::ErrorInFunctionCall(.., p) = &mut *inner {
                     *p = pos;

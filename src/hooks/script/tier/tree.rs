@@ -180,6 +180,9 @@ pub(super) enum Step {
         args: Vec<Expr>,
         pos: Position,
         helper: Helper,
+        /// The API's functions of this name that take `this` by
+        /// reference (their overloads in `Natives`), if any.
+        native: Option<usize>,
     },
 }
 
