@@ -1,7 +1,8 @@
 //! Short texts kept once per thread. The keys and words that options and
 //! an ask's data repeat every turn (`act`, `card`, a card's id, a column's
-//! letter) are shared instead of allocated, copied and freed each time,
-//! both as the state keeps them and as a script reads them back.
+//! letter) and the names interpolations build (`s${i}`) are shared instead
+//! of allocated, copied and freed each time, both as the state keeps them
+//! and as a script reads them.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -10,10 +11,10 @@ use rhai::ImmutableString;
 use rustc_hash::FxHashMap;
 
 /// Longer texts are rarely repeated word for word.
-const MAX_LEN: usize = 48;
-/// At most this many texts a thread keeps (a few tens of KiB): a game
-/// that makes ever new texts allocates those past it as before.
-const MAX_KEPT: usize = 1024;
+const MAX_LEN: usize = 64;
+/// At most this many texts a thread keeps (some hundreds of KiB at most):
+/// a game that makes ever new texts allocates those past it as before.
+const MAX_KEPT: usize = 4096;
 
 /// Each text kept, and the script's string of it once one was asked for.
 type Texts = FxHashMap<Arc<str>, Option<ImmutableString>>;

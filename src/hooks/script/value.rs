@@ -1,6 +1,8 @@
 //! Script values to the core's `Value` and back: what an ask hands on to
 //! its continuation and what a structured option holds.
 
+use std::sync::Arc;
+
 use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use super::{Fallible, Keys, interned};
@@ -18,7 +20,7 @@ pub(crate) fn to_value(d: &Dynamic, left: &mut usize) -> Fallible<Value> {
 }
 
 /// `n` bytes of text taken from what a kept value may still hold.
-pub(crate) fn take(left: &mut usize, n: usize) -> Fallible<()> {
+fn take(left: &mut usize, n: usize) -> Fallible<()> {
     *left = left.checked_sub(n).ok_or_else(|| {
         format!(
             "an ask's options and data hold more than {} MiB of text",
@@ -53,19 +55,41 @@ fn within(d: &Dynamic, left: &mut usize) -> Fallible<Value> {
     }
     if d.is_map() {
         let m = d.read_lock::<Map>().ok_or("a map that is in use")?;
-        // Rhai's maps iterate in name order: the order `Value::Map` keeps.
-        let mut fields = Vec::with_capacity(m.len());
-        for (k, v) in m.iter() {
-            take(left, k.len())?;
-            fields.push((interned::text(k), within(v, left)?));
-        }
-        return Ok(Value::Map(fields.into()));
+        return map_within(&m, left, &[]);
     }
     Err(format!(
         "a value of type `{}` cannot be kept in the game (only (), true/false, integers, text, and lists and maps of them)",
         d.type_name()
     )
     .into())
+}
+
+/// A map as data, its text taken from `left` (each key's before its
+/// value), with the fields `instead` names left out (None) or holding the
+/// text given.
+pub(crate) fn map_within(
+    m: &Map,
+    left: &mut usize,
+    instead: &[(&str, Option<&Arc<str>>)],
+) -> Fallible<Value> {
+    // Rhai's maps iterate in name order: the order `Value::Map` keeps.
+    let mut fields = Vec::with_capacity(m.len());
+    for (k, v) in m {
+        let given = instead.iter().find(|(name, _)| *name == k.as_str());
+        if let Some((_, None)) = given {
+            continue;
+        }
+        take(left, k.len())?;
+        let value = match given {
+            Some((_, Some(t))) => {
+                take(left, t.len())?;
+                Value::Text(Arc::clone(t))
+            }
+            _ => within(v, left)?,
+        };
+        fields.push((interned::text(k), value));
+    }
+    Ok(Value::Map(fields.into()))
 }
 
 /// Data back as a script value.

@@ -3,7 +3,7 @@
 use rhai::{Array, Dynamic, FnPtr, ImmutableString, Map, NativeCallContext};
 
 use super::super::tier::natives::Api;
-use super::super::value::{take, to_value};
+use super::super::value::{map_within, to_value};
 use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, interned, with_ctx};
 use crate::core::ops::{Read, Write};
 use crate::definition::PlayerIx;
@@ -151,25 +151,10 @@ fn option(
         .into());
     };
     let text = fill(name, &template, &map)?;
-    drop(template);
     typeable(name, &text)?;
     let text = interned::text(&text);
-    // The option's fields as data, in name order, its text filled in.
-    let mut fields = Vec::with_capacity(map.len());
-    for (k, v) in &map {
-        if k == "label" {
-            continue;
-        }
-        take(left, k.len())?;
-        let value = if k == "text" {
-            take(left, text.len())?;
-            Value::Text(text.clone())
-        } else {
-            to_value(v, left)?
-        };
-        fields.push((interned::text(k), value));
-    }
-    let value = Value::Map(fields.into());
+    // Its fields as data, its text filled in.
+    let value = map_within(&map, left, &[("label", None), ("text", Some(&text))])?;
     Ok((Choice::Data(Arc::new(Datum { text, value })), label))
 }
 

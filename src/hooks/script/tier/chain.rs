@@ -69,7 +69,7 @@ impl Run<'_> {
             }
             Root::Value(e) => (self.expr(e)?, None),
         };
-        for (i, (step, args)) in c.steps.iter().zip(vals).enumerate() {
+        for (i, (step, mut args)) in c.steps.iter().zip(vals).enumerate() {
             self.track(Position::NONE)?;
             // The first step works on the variable itself (a method may
             // change it); later ones on the value the step before gave.
@@ -119,7 +119,6 @@ impl Run<'_> {
                     native,
                     ..
                 } => {
-                    let mut args = args;
                     let mut this = match (on_var, on_literal) {
                         (Some(s), _) => std::mem::take(self.slot(s)),
                         (_, Some(v)) => v.clone(),

@@ -54,32 +54,6 @@ thread_local! {
     /// The text an interpolation is being built in (kept: no allocation
     /// per interpolation).
     static TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-    /// Short texts interpolations made before, as Rhai's interner keeps
-    /// them: `s${i}` builds the same few names again and again.
-    static INTERNED: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, ImmutableString>> =
-        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
-}
-
-/// The texts kept, and the longest one kept.
-const MAX_INTERNED: usize = 4096;
-const MAX_INTERNED_LEN: usize = 64;
-
-/// `text` as a Rhai string, the one made before if there is one.
-fn interned(text: &str) -> ImmutableString {
-    if text.len() > MAX_INTERNED_LEN {
-        return text.into();
-    }
-    INTERNED.with(|m| {
-        let mut m = m.borrow_mut();
-        if let Some(s) = m.get(text) {
-            return s.clone();
-        }
-        let s = ImmutableString::from(text);
-        if m.len() < MAX_INTERNED {
-            m.insert(text.into(), s.clone());
-        }
-        s
-    })
 }
 
 /// `err` at `pos` unless it has a position.
@@ -440,7 +414,9 @@ impl<'a> Run<'a> {
         let mut out = TEXT.with(|t| std::mem::take(&mut *t.borrow_mut()));
         out.clear();
         let r = self.interp_into(parts, &mut out);
-        let text = r.map(|()| interned(&out));
+        // Kept, as Rhai's interner keeps short texts: `s${i}` builds the
+        // same few names again and again.
+        let text = r.map(|()| super::super::interned::script_text(&out));
         TEXT.with(|t| *t.borrow_mut() = out);
         Ok(text?.into())
     }
