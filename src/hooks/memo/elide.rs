@@ -5,6 +5,8 @@
 //! operations before a read, so two runs with the same beginning drop the
 //! same reads and still share their path in the trie.
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -12,7 +14,6 @@ use crate::core::ops::{Op, Read, Val, Write, ix};
 use crate::definition::CardIx;
 
 /// What the operations so far determine.
-#[derive(Default)]
 struct Known {
     /// Exact values of reads (stats, vars, counts, the active player...).
     values: FxHashMap<Read, Val>,
@@ -21,6 +22,41 @@ struct Known {
 }
 
 impl Known {
+    /// Room for every read of a run at once: a long run (a board read cell
+    /// by cell) would otherwise grow the tables several times over.
+    fn for_reads(n: usize) -> Known {
+        Known {
+            values: FxHashMap::with_capacity_and_hasher(n, Default::default()),
+            zones: FxHashMap::default(),
+        }
+    }
+
+    /// Whether a read is the first of its kind the run makes (its value
+    /// not determined by what came before), learning it if so. Most reads
+    /// are: one lookup for them.
+    fn first(&mut self, key: &Read, v: &Val) -> bool {
+        match key {
+            Read::Draw { .. } | Read::TakeAt { .. } | Read::Random(_) | Read::Cards(_) => {}
+            Read::Distinct(z) | Read::Count(z) | Read::Has(z, _) if self.zones.contains_key(z) => {
+                return false;
+            }
+            _ => {
+                return match self.values.entry(key.clone()) {
+                    Entry::Occupied(_) => false,
+                    Entry::Vacant(e) => {
+                        e.insert(v.clone());
+                        true
+                    }
+                };
+            }
+        }
+        if self.determines(key) {
+            return false;
+        }
+        self.learn(key, v);
+        true
+    }
+
     fn determines(&self, key: &Read) -> bool {
         match key {
             Read::Draw { .. } | Read::TakeAt { .. } | Read::Random(_) => false,
@@ -155,26 +191,20 @@ impl Known {
     }
 }
 
-/// The record without the reads its own earlier operations determine.
+/// The record without the reads its own earlier operations determine
+/// (kept in the run's own buffer).
 pub(super) fn elide(ops: Vec<Op>) -> Vec<Op> {
-    let mut known = Known::default();
-    let mut out = Vec::with_capacity(ops.len());
-    for op in ops {
-        match op {
-            Op::Read(key, v) => {
-                if known.determines(&key) {
-                    continue;
-                }
-                known.learn(&key, &v);
-                out.push(Op::Read(key, v));
-            }
+    let reads = ops.iter().filter(|o| matches!(o, Op::Read(..))).count();
+    let mut known = Known::for_reads(reads);
+    ops.into_iter()
+        .filter(|op| match op {
+            Op::Read(key, v) => known.first(key, v),
             Op::Write(w) => {
-                known.write(&w);
-                out.push(Op::Write(w));
+                known.write(w);
+                true
             }
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -212,6 +242,11 @@ mod tests {
             Op::Read(Read::Count(1), Val::Int(1)),
             Op::Read(Read::Has(1, 4), Val::Int(0)),
             Op::Read(Read::Count(2), Val::Int(1)),
+            // Read again with nothing between that could change it: known.
+            Op::Read(Read::Count(2), Val::Int(1)),
+            // Each draw from chance is a new number: both kept.
+            Op::Read(Read::Random(6), Val::Int(2)),
+            Op::Read(Read::Random(6), Val::Int(2)),
             // A draw is a move: always kept.
             Op::Read(
                 Read::Draw {
@@ -231,6 +266,8 @@ mod tests {
                 Read::Stat(0),
                 Read::Cards(1),
                 Read::Count(2),
+                Read::Random(6),
+                Read::Random(6),
                 Read::Draw {
                     from: 3,
                     to: 1,

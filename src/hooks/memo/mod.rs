@@ -482,8 +482,11 @@ impl Trie {
     /// Add a recorded run. A run that contradicts an earlier one (the same
     /// reads, other writes) turns memoisation off for that hook.
     fn insert(&mut self, hook: &str, args: &Args, ops: Vec<Op>) {
+        if !self.enabled(hook) {
+            return;
+        }
         let ops = elide::elide(ops);
-        if self.nodes.len() + ops.len() + 1 > MAX_NODES || !self.enabled(hook) {
+        if self.nodes.len() + ops.len() + 1 > MAX_NODES {
             return;
         }
         let mut n = match self.root(hook, args) {

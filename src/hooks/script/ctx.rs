@@ -12,6 +12,10 @@ use crate::core::ops::{Op, Read, Val, Write};
 use crate::core::{Event, State};
 use crate::definition::Def;
 
+/// A recorded run's first room for operations: most runs fit, and one that
+/// reads a board cell by cell grows it a few times, not many.
+const TRACE_ROOM: usize = 32;
+
 pub(crate) struct Ctx {
     pub def: Arc<Def>,
     pub keys: Arc<Keys>,
@@ -48,7 +52,7 @@ impl Ctx {
             keys,
             state,
             events,
-            trace: record.then(Vec::new),
+            trace: record.then(|| Vec::with_capacity(TRACE_ROOM)),
             spent: Spent::default(),
             rewait: Vec::new(),
         }

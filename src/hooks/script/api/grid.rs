@@ -34,8 +34,13 @@ pub(super) fn register(engine: &mut Api) {
         with_ctx(|cx| {
             let def = cx.def.clone();
             let g = grid(&def)?;
-            let empty: Vec<usize> = g.cells().filter(|&c| empty(cx, g, c)).collect();
-            Ok(names(cx, empty.into_iter()))
+            let mut out = Array::with_capacity(g.len());
+            for c in g.cells() {
+                if empty(cx, g, c) {
+                    out.push(Dynamic::from(cx.keys.cells[c].clone()));
+                }
+            }
+            Ok(out)
         })
     });
     // The top card on a cell (the piece), or () when it is empty.
