@@ -97,10 +97,21 @@ pub(super) fn index_fast(
     None
 }
 
-/// The sizes Rhai's limits count in a value: array items, map entries,
-/// string bytes.
 /// Rhai's limits on a value's sizes (`sizes_of`): its error at `pos`.
+#[inline]
 pub(super) fn limit(sizes: (usize, usize, usize), pos: Position) -> Result<(), Error> {
+    let (a, m, s) = sizes;
+    if s <= crate::hooks::script::MAX_STRING
+        && a <= crate::hooks::script::MAX_ARRAY
+        && m <= crate::hooks::script::MAX_MAP
+    {
+        return Ok(());
+    }
+    too_large(sizes, pos)
+}
+
+#[cold]
+fn too_large(sizes: (usize, usize, usize), pos: Position) -> Result<(), Error> {
     let (a, m, s) = sizes;
     let what = if s > crate::hooks::script::MAX_STRING {
         "Length of string"
@@ -114,6 +125,8 @@ pub(super) fn limit(sizes: (usize, usize, usize), pos: Position) -> Result<(), E
     Err(EvalAltResult::ErrorDataTooLarge(what.into(), pos).into())
 }
 
+/// The sizes Rhai's limits count in a value: array items, map entries,
+/// string bytes.
 pub(super) fn sizes_of(v: &Dynamic) -> (usize, usize, usize) {
     if v.is_string() {
         return (

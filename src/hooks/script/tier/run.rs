@@ -84,15 +84,24 @@ impl<'a> Run<'a> {
 
     /// One operation at `pos`: the limit, and every 256 the memory budget
     /// (as the engine's progress callback does).
+    /// (Inlined: it runs before nearly every step; the rare parts are not.)
+    #[inline(always)]
     pub(super) fn track(&mut self, pos: Position) -> Result<(), Error> {
         self.ops += 1;
         self.peek = None;
+        if self.ops > MAX_OPERATIONS || self.ops.is_multiple_of(256) {
+            return self.track_rare(pos);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn track_rare(&mut self, pos: Position) -> Result<(), Error> {
         if self.ops > MAX_OPERATIONS {
             return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
         }
-        if self.ops.is_multiple_of(256)
-            && let Some(floor) = super::super::hook_floor()
-        {
+        if let Some(floor) = super::super::hook_floor() {
             let used = crate::memory::thread_bytes() - floor;
             if used > MAX_HOOK_BYTES {
                 return Err(EvalAltResult::ErrorTerminated(Dynamic::from(used), pos).into());
@@ -538,8 +547,16 @@ impl<'a> Run<'a> {
         name: &str,
         pos: Position,
     ) -> Result<Dynamic, Error> {
-        // Rhai's calling convention, without a heap list per call.
-        let mut refs: smallvec::SmallVec<[&mut Dynamic; 8]> = args.iter_mut().collect();
+        with_refs(args, |refs| self.native_refs(n, refs, name, pos))
+    }
+
+    fn native_refs(
+        &mut self,
+        n: &super::natives::Native,
+        refs: &mut [&mut Dynamic],
+        name: &str,
+        pos: Position,
+    ) -> Result<Dynamic, Error> {
         if n.context {
             let mut global = self.engine.new_global_runtime_state();
             global.lib.push(self.tier.lib.clone());
@@ -549,7 +566,7 @@ impl<'a> Run<'a> {
             global.num_operations = self.ops;
             let ctx = rhai::NativeCallContext::from((self.engine, name, None, &global, pos));
             super::super::LAST_OPS.with(|o| o.set(self.ops));
-            let r = (n.func)(Some(ctx), &mut refs);
+            let r = (n.func)(Some(ctx), refs);
             // Rhai's count for the hook is the last its progress callback
             // saw: the callback's, if no operation follows.
             let last = super::super::LAST_OPS.with(std::cell::Cell::get);
@@ -558,7 +575,7 @@ impl<'a> Run<'a> {
             }
             r
         } else {
-            (n.func)(None, &mut refs)
+            (n.func)(None, refs)
         }
     }
 
@@ -638,5 +655,19 @@ impl<'a> Run<'a> {
                 other.into()
             }
         })
+    }
+}
+
+/// `args` as Rhai's calling convention has them (a list of references),
+/// on the stack: most calls take a few.
+fn with_refs<T>(args: &mut [Dynamic], f: impl FnOnce(&mut [&mut Dynamic]) -> T) -> T {
+    match args {
+        [] => f(&mut []),
+        [a] => f(&mut [a]),
+        [a, b] => f(&mut [a, b]),
+        [a, b, c] => f(&mut [a, b, c]),
+        [a, b, c, d] => f(&mut [a, b, c, d]),
+        [a, b, c, d, e] => f(&mut [a, b, c, d, e]),
+        more => f(&mut more.iter_mut().collect::<Vec<_>>()),
     }
 }
