@@ -211,6 +211,9 @@ fn step() {
     if c == 62 { xs.sort_by(|x| x / 0); }
     if c == 63 { xs.sort_by(5); }
     if c == 64 { xs.max_by(|x| helper(x)); }
+    if c == 65 { let y = 1; let t = { y = 3; 1 } + y; let u = y + { y = 5; 10 }; set_var("v", t * 100 + u * 10 + y); end_game(); }
+    if c == 66 { let w = "a"; let one = 1; set_var("v", (w + one).len() * 10 + (2 + w).len() + (w + w).len() * 100); end_game(); }
+    if c == 67 { let big = 9223372036854775807; let one = 1; big + one; }
     add_var("v", 1);
 }
 fn picked(choice) { end_game(); }
@@ -227,7 +230,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     let (_t, game) = common::load_folder("failing", YAML, SCRIPT);
     assert_eq!(game.fallbacks().unwrap(), []);
     let mut failed = 0;
-    for case in 0..=64 {
+    for case in 0..=67 {
         let settings = Settings {
             variants: vec![],
             sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
@@ -253,7 +256,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
         assert_eq!(checked, play(&off, 1, false), "case {case}");
     }
     // The cases that throw do throw (the check compares their errors).
-    assert!(failed >= 31, "only {failed} cases failed");
+    assert!(failed >= 32, "only {failed} cases failed");
 }
 
 /// `check --compile` names what runs in Rhai and why.

@@ -32,6 +32,13 @@ impl From<Error> for Flow {
 
 type R<T> = Result<T, Flow>;
 
+/// An operator's operand: a value made, or a local or a constant read
+/// where it is (`Run::at_hand`).
+enum Operand<'a> {
+    Value(Dynamic),
+    Here(&'a Expr),
+}
+
 /// A call's arguments (held inline: most calls take a few).
 pub(super) type Args = rhai::FnArgsVec<Dynamic>;
 
@@ -322,6 +329,29 @@ impl<'a> Run<'a> {
         Ok(Dynamic::UNIT)
     }
 
+    /// Whether `e` is a local or a constant: read where it is.
+    fn at_hand(&self, e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Local(_) | ExprKind::Const(_))
+    }
+
+    fn operand<'o>(&'o self, o: &'o Operand<'o>) -> &'o Dynamic {
+        match o {
+            Operand::Value(v) => v,
+            Operand::Here(e) => match &e.kind {
+                ExprKind::Local(s) => &self.stack[self.base + *s],
+                ExprKind::Const(v) => v,
+                _ => unreachable!("only a local or a constant is read where it is"),
+            },
+        }
+    }
+
+    fn owned(&self, o: Operand) -> Dynamic {
+        match o {
+            Operand::Value(v) => v,
+            Operand::Here(e) => self.operand(&Operand::Here(e)).clone(),
+        }
+    }
+
     pub(super) fn expr(&mut self, e: &Expr) -> R<Dynamic> {
         self.track(e.pos)?;
         self.value(e)
@@ -375,11 +405,28 @@ impl<'a> Run<'a> {
             }
             ExprKind::Binary(x) => {
                 let (op, a, b, helper) = &**x;
-                let a = self.expr(a)?;
-                let b = self.expr(b)?;
-                if let Some(r) = fast_binary(self.engine, *op, &a, &b) {
+                // A local or a constant is read where it is, not copied: the
+                // second operand always (nothing runs after it to change
+                // it), the first when the second is one too. Counted as
+                // Rhai counts it: one operation each, in order.
+                let (a, b) = match (self.at_hand(a), self.at_hand(b)) {
+                    (true, true) => {
+                        self.track(a.pos)?;
+                        self.track(b.pos)?;
+                        (Operand::Here(a), Operand::Here(b))
+                    }
+                    (_, true) => {
+                        let a = self.expr(a)?;
+                        self.track(b.pos)?;
+                        (Operand::Value(a), Operand::Here(b))
+                    }
+                    _ => (Operand::Value(self.expr(a)?), Operand::Value(self.expr(b)?)),
+                };
+                let fast = fast_binary(self.engine, *op, self.operand(&a), self.operand(&b));
+                if let Some(r) = fast {
                     return Ok(r.map_err(|err| at(err, e.pos))?);
                 }
+                let (a, b) = (self.owned(a), self.owned(b));
                 Ok(self.helper(helper, None, vec![a, b], e.pos)?)
             }
             ExprKind::Unary(x) => {
