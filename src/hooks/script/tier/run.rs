@@ -173,15 +173,17 @@ impl<'a> Run<'a> {
     fn block(&mut self, b: &Block) -> R<Dynamic> {
         let mut last = Dynamic::UNIT;
         for s in &b.0 {
-            last = self.stmt(s)?;
+            let v = self.stmt(s)?;
+            discard(std::mem::replace(&mut last, v));
         }
         Ok(last)
     }
 
     pub(super) fn truth(&mut self, e: &Expr) -> R<bool> {
         let v = self.expr(e)?;
-        v.as_bool()
-            .map_err(|t| mismatch(self.engine, "bool", t, e.pos).into())
+        let b = v.as_bool();
+        discard(v);
+        b.map_err(|t| mismatch(self.engine, "bool", t, e.pos).into())
     }
 
     fn stmt(&mut self, s: &Stmt) -> R<Dynamic> {
@@ -197,13 +199,13 @@ impl<'a> Run<'a> {
             }
             StmtKind::Let(slot, e) => {
                 let v = self.expr(e)?;
-                *self.slot(*slot) = v;
+                discard(std::mem::replace(self.slot(*slot), v));
                 Ok(Dynamic::UNIT)
             }
             StmtKind::Assign(slot, e, var_pos) => {
                 let v = self.expr(e)?;
                 self.track(*var_pos)?;
-                *self.slot(*slot) = v;
+                discard(std::mem::replace(self.slot(*slot), v));
                 Ok(Dynamic::UNIT)
             }
             StmtKind::OpAssign(x) => {
@@ -213,7 +215,8 @@ impl<'a> Run<'a> {
                 if let (Some(a), Some(b)) = (old.as_int().ok(), v.as_int().ok())
                     && let Some(r) = int_op(x.op, a, b)
                 {
-                    *self.slot(x.slot) = r.map_err(|e| at(e, x.op_pos))?;
+                    let r = r.map_err(|e| at(e, x.op_pos))?;
+                    discard(std::mem::replace(self.slot(x.slot), r));
                     return Ok(Dynamic::UNIT);
                 }
                 let mut this = std::mem::take(self.slot(x.slot));
@@ -317,9 +320,9 @@ impl<'a> Run<'a> {
                 .into()
             })?;
             if let Some(c) = f.counter {
-                *self.slot(c) = Dynamic::from_int(index);
+                discard(std::mem::replace(self.slot(c), Dynamic::from_int(index)));
             }
-            *self.slot(f.var) = v;
+            discard(std::mem::replace(self.slot(f.var), v));
             match self.block(&f.body) {
                 Ok(_) | Err(Flow::Continue) => {}
                 Err(Flow::Break) => break,
@@ -716,5 +719,15 @@ fn with_refs<T>(args: &mut [Dynamic], f: impl FnOnce(&mut [&mut Dynamic]) -> T) 
         [a, b, c, d] => f(&mut [a, b, c, d]),
         [a, b, c, d, e] => f(&mut [a, b, c, d, e]),
         more => f(&mut more.iter_mut().collect::<Vec<_>>()),
+    }
+}
+
+/// Drop a value, letting the plain ones (a number, a truth value, `()`)
+/// go inline: dropping a `Dynamic` is otherwise a call, whatever it holds.
+/// (A shared value is never plain: it holds a reference.)
+#[inline(always)]
+fn discard(v: Dynamic) {
+    if !v.is_shared() && (v.is::<rhai::INT>() || v.is::<bool>() || v.is::<()>()) {
+        std::mem::forget(v);
     }
 }
