@@ -22,8 +22,8 @@ struct Known {
 }
 
 impl Known {
-    /// Room for every read of a run at once: a long run (a board read cell
-    /// by cell) would otherwise grow the tables several times over.
+    /// Room for `n` reads at once: a long run (a board read cell by cell)
+    /// would otherwise grow the table several times over.
     fn for_reads(n: usize) -> Known {
         Known {
             values: FxHashMap::with_capacity_and_hasher(n, Default::default()),
@@ -33,10 +33,17 @@ impl Known {
 
     /// Whether a read is the first of its kind the run makes (its value
     /// not determined by what came before), learning it if so. Most reads
-    /// are: one lookup for them.
+    /// take one lookup.
     fn first(&mut self, key: &Read, v: &Val) -> bool {
         match key {
-            Read::Draw { .. } | Read::TakeAt { .. } | Read::Random(_) | Read::Cards(_) => {}
+            // A move or a draw from chance: never known before.
+            Read::Draw { .. } | Read::TakeAt { .. } | Read::Random(_) => {}
+            Read::Cards(z) => {
+                if self.zones.contains_key(z) || self.values.contains_key(key) {
+                    return false;
+                }
+            }
+            // A zone's known contents answer every read of it.
             Read::Distinct(z) | Read::Count(z) | Read::Has(z, _) if self.zones.contains_key(z) => {
                 return false;
             }
@@ -50,21 +57,8 @@ impl Known {
                 };
             }
         }
-        if self.determines(key) {
-            return false;
-        }
         self.learn(key, v);
         true
-    }
-
-    fn determines(&self, key: &Read) -> bool {
-        match key {
-            Read::Draw { .. } | Read::TakeAt { .. } | Read::Random(_) => false,
-            Read::Cards(z) | Read::Distinct(z) | Read::Count(z) | Read::Has(z, _) => {
-                self.zones.contains_key(z) || self.values.contains_key(key)
-            }
-            _ => self.values.contains_key(key),
-        }
     }
 
     fn learn(&mut self, key: &Read, v: &Val) {
@@ -194,8 +188,8 @@ impl Known {
 /// The record without the reads its own earlier operations determine
 /// (kept in the run's own buffer).
 pub(super) fn elide(ops: Vec<Op>) -> Vec<Op> {
-    let reads = ops.iter().filter(|o| matches!(o, Op::Read(..))).count();
-    let mut known = Known::for_reads(reads);
+    // At most one read an operation.
+    let mut known = Known::for_reads(ops.len());
     ops.into_iter()
         .filter(|op| match op {
             Op::Read(key, v) => known.first(key, v),

@@ -37,7 +37,7 @@ pub(super) fn register(engine: &mut Api) {
             let mut out = Array::with_capacity(g.len());
             for c in g.cells() {
                 if empty(cx, g, c) {
-                    out.push(Dynamic::from(cx.keys.cells[c].clone()));
+                    out.push(cell_name(cx, c));
                 }
             }
             Ok(out)
@@ -88,7 +88,7 @@ pub(super) fn register(engine: &mut Api) {
             let def = cx.def.clone();
             let g = grid(&def)?;
             Ok(g.step(c, dc, dr)
-                .map_or(Dynamic::UNIT, |n| Dynamic::from(cx.keys.cells[n].clone())))
+                .map_or(Dynamic::UNIT, |n| cell_name(cx, n)))
         })
     });
     engine.register_fn("row_of", |cell: &str| {
@@ -141,7 +141,7 @@ pub(super) fn register(engine: &mut Api) {
                 )
             })?;
             Ok(g.drop_cell(col, |c| empty(cx, g, c))
-                .map_or(Dynamic::UNIT, |n| Dynamic::from(cx.keys.cells[n].clone())))
+                .map_or(Dynamic::UNIT, |n| cell_name(cx, n)))
         })
     });
 }
@@ -154,9 +154,12 @@ pub(super) fn grid(def: &Def) -> Fallible<&Grid> {
 }
 
 fn names(cx: &Ctx, cells: impl Iterator<Item = usize>) -> Array {
-    cells
-        .map(|c| Dynamic::from(cx.keys.cells[c].clone()))
-        .collect()
+    cells.map(|c| cell_name(cx, c)).collect()
+}
+
+/// A cell's name as a script's string (kept once: no copy per call).
+fn cell_name(cx: &Ctx, cell: usize) -> Dynamic {
+    Dynamic::from(cx.keys.cells[cell].clone())
 }
 
 /// Whether a cell holds nothing (a traced read of its count: what it

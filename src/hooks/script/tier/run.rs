@@ -333,25 +333,30 @@ impl<'a> Run<'a> {
     }
 
     /// Whether `e` is a local or a constant: read where it is.
-    fn at_hand(&self, e: &Expr) -> bool {
+    fn at_hand(e: &Expr) -> bool {
         matches!(e.kind, ExprKind::Local(_) | ExprKind::Const(_))
+    }
+
+    /// The value a local or a constant holds, where it is.
+    fn here<'o>(&'o self, e: &'o Expr) -> &'o Dynamic {
+        match &e.kind {
+            ExprKind::Local(s) => &self.stack[self.base + *s],
+            ExprKind::Const(v) => v,
+            _ => unreachable!("only a local or a constant is read where it is"),
+        }
     }
 
     fn operand<'o>(&'o self, o: &'o Operand<'o>) -> &'o Dynamic {
         match o {
             Operand::Value(v) => v,
-            Operand::Here(e) => match &e.kind {
-                ExprKind::Local(s) => &self.stack[self.base + *s],
-                ExprKind::Const(v) => v,
-                _ => unreachable!("only a local or a constant is read where it is"),
-            },
+            Operand::Here(e) => self.here(e),
         }
     }
 
     fn owned(&self, o: Operand) -> Dynamic {
         match o {
             Operand::Value(v) => v,
-            Operand::Here(e) => self.operand(&Operand::Here(e)).clone(),
+            Operand::Here(e) => self.here(e).clone(),
         }
     }
 
@@ -412,7 +417,7 @@ impl<'a> Run<'a> {
                 // second operand always (nothing runs after it to change
                 // it), the first when the second is one too. Counted as
                 // Rhai counts it: one operation each, in order.
-                let (a, b) = match (self.at_hand(a), self.at_hand(b)) {
+                let (a, b) = match (Self::at_hand(a), Self::at_hand(b)) {
                     (true, true) => {
                         self.track(a.pos)?;
                         self.track(b.pos)?;
