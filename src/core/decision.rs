@@ -2,6 +2,7 @@
 //! choices made so far.
 
 use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -58,6 +59,10 @@ impl Choice {
     }
 }
 
+/// One decider's legal choices. Shared: the same cards in hand give the
+/// same list, kept from one ask to the next (`AskCache::choices`).
+pub type Choices = Arc<[Choice]>;
+
 /// What a decision asks. Shared: a recorded ask is replayed (cloned into
 /// the state) in every playout that reaches it.
 #[derive(Debug, PartialEq)]
@@ -65,9 +70,9 @@ pub struct Ask {
     pub name: Arc<str>,
     pub prompt: Arc<str>,
     /// Who decides; several players decide simultaneously.
-    pub players: Vec<PlayerIx>,
+    pub players: SmallVec<[PlayerIx; 4]>,
     /// Each decider's legal choices, by position in `players`.
-    pub options: Vec<Vec<Choice>>,
+    pub options: SmallVec<[Choices; 2]>,
     /// The script function that receives the choices.
     pub then: Arc<str>,
     /// What an option means, shown with it (`back 3: square 5 -> 2`); not
@@ -110,8 +115,14 @@ impl std::ops::Deref for Decision {
 impl Decision {
     #[inline]
     pub fn new(ask: Arc<Ask>) -> Decision {
+        // Pushed, not `smallvec![None; n]`: that goes through a generic
+        // `extend`, several times the cost for two or four deciders.
+        let mut chosen = SmallVec::new();
+        for _ in 0..ask.players.len() {
+            chosen.push(None);
+        }
         Decision {
-            chosen: smallvec::smallvec![None; ask.players.len()],
+            chosen,
             ask,
             first: None,
         }
@@ -193,11 +204,14 @@ pub struct AskCache {
     tables: ThreadLocal<RefCell<AskTable>>,
 }
 
-/// A hash of (step, deciders, cards) -> (step, ask), and the options the
-/// asks kept hold.
+/// A hash of (step, deciders, cards) -> (step, ask); a hash of one
+/// decider's cards -> their choices (for asks not kept: hands that seldom
+/// come back as a whole, but each decider's often does); and the options
+/// both hold.
 #[derive(Default)]
 struct AskTable {
     asks: FxHashMap<u64, (usize, Arc<Ask>)>,
+    choices: FxHashMap<u64, Choices>,
     options: usize,
 }
 
@@ -219,15 +233,17 @@ impl AskCache {
         same: impl Fn(&Ask) -> bool,
         build: impl FnOnce() -> Result<Arc<Ask>, E>,
     ) -> Result<Arc<Ask>, E> {
-        let mut t = self.tables.get_or_default().borrow_mut();
-        if let Some((s, ask)) = t.asks.get(&key)
+        let table = self.tables.get_or_default();
+        if let Some((s, ask)) = table.borrow().asks.get(&key)
             && *s == step
             && same(ask)
         {
             return Ok(ask.clone());
         }
+        // Not borrowed while building: `build` takes choices from the table.
         let ask = build()?;
-        let size = |a: &Ask| a.options.iter().map(Vec::len).sum::<usize>();
+        let mut t = table.borrow_mut();
+        let size = |a: &Ask| a.options.iter().map(|o| o.len()).sum::<usize>();
         // What a kept ask of the same key (another step's) gives back.
         let freed = t.asks.get(&key).map_or(0, |(_, a)| size(a));
         let options = size(&ask);
@@ -236,5 +252,26 @@ impl AskCache {
             t.asks.insert(key, (step, ask.clone()));
         }
         Ok(ask)
+    }
+
+    /// `cards` as choices, kept under their hash while the table has room.
+    pub(crate) fn choices(&self, cards: &[CardIx]) -> Choices {
+        let mut h = rustc_hash::FxHasher::default();
+        cards.hash(&mut h);
+        let key = h.finish();
+        let mut t = self.tables.get_or_default().borrow_mut();
+        if let Some(c) = t.choices.get(&key)
+            && c.len() == cards.len()
+            && c.iter().zip(cards).all(|(c, x)| *c == Choice::Card(*x))
+        {
+            return c.clone();
+        }
+        let made: Choices = cards.iter().map(|&c| Choice::Card(c)).collect();
+        let freed = t.choices.get(&key).map_or(0, |c| c.len());
+        if t.choices.len() < MAX_ASKS && t.options - freed + made.len() <= MAX_KEPT_OPTIONS {
+            t.options = t.options - freed + made.len();
+            t.choices.insert(key, made.clone());
+        }
+        made
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::ops::distinct;
-use super::{Args, Ask, Choice, Decision, Event, Outcome, Rules, State};
+use super::{Args, Ask, Choice, Choices, Decision, Event, Outcome, Rules, State};
 use crate::definition::format::{FaceValue, Starts, TurnKind};
 use crate::definition::{CardIx, Options, PlayerIx, Setup, Step, Who};
 use crate::error::{Error, ErrorKind, Result};
@@ -241,11 +241,12 @@ impl State {
                 Step::Decide {
                     who, simultaneous, ..
                 } => {
-                    let players: SmallVec<[PlayerIx; 4]> = match who {
-                        Who::All => (0..def.nplayers()).collect(),
-                        Who::Active => smallvec::smallvec![self.active],
-                        Who::Player(p) => smallvec::smallvec![*p],
-                    };
+                    let mut players: SmallVec<[PlayerIx; 4]> = SmallVec::new();
+                    match who {
+                        Who::All => (0..def.nplayers()).for_each(|p| players.push(p)),
+                        Who::Active => players.push(self.active),
+                        Who::Player(p) => players.push(*p),
+                    }
                     // One decision for all, or one each in turn.
                     let size = if *simultaneous { players.len() } else { 1 };
                     for group in players.chunks(size.max(1)) {
@@ -344,22 +345,30 @@ impl State {
                         o.len() == l.len() && o.iter().zip(l).all(|(c, x)| *c == Choice::Card(*x))
                     }))
         };
+        let cache = game.asks();
         let build = || {
-            let opts: Vec<Vec<Choice>> = match options {
-                Options::Zone(_) => lists
-                    .iter()
-                    .map(|l| l.iter().map(|&c| Choice::Card(c)).collect())
-                    .collect(),
-                Options::Words(w) => {
-                    let words: Vec<Choice> =
-                        w.iter().map(|w| Choice::Word(w.as_str().into())).collect();
-                    vec![words; group.len()]
+            let mut opts: SmallVec<[Choices; 2]> = SmallVec::new();
+            match options {
+                Options::Zone(_) => {
+                    for l in &lists {
+                        opts.push(match cache {
+                            Some(cache) => cache.choices(l),
+                            None => l.iter().map(|&c| Choice::Card(c)).collect(),
+                        });
+                    }
                 }
-            };
+                Options::Words(w) => {
+                    let words: Choices =
+                        w.iter().map(|w| Choice::Word(w.as_str().into())).collect();
+                    for _ in group {
+                        opts.push(words.clone());
+                    }
+                }
+            }
             Ok(Arc::new(Ask {
                 name: name.clone(),
                 prompt: prompt.clone(),
-                players: group.to_vec(),
+                players: SmallVec::from_slice(group),
                 options: opts,
                 then: then.clone(),
                 labels: Vec::new(),
@@ -367,7 +376,7 @@ impl State {
                 secret: false,
             }))
         };
-        match game.asks() {
+        match cache {
             Some(cache) => cache.get_or_build(key, at, same, build),
             None => build(),
         }

@@ -18,7 +18,7 @@ mod value;
 mod visibility;
 
 pub use deal::shares as deal_shares;
-pub use decision::{Ask, AskCache, Choice, Datum, Decision, Outcome};
+pub use decision::{Ask, AskCache, Choice, Choices, Datum, Decision, Outcome};
 pub use event::Event;
 pub use hooks::{Args, Call, Hooks, MemoStats, Miss, Traceable};
 pub use rng::{Forced, below, shuffle};

@@ -12,7 +12,7 @@ hook's script run counts the API functions it calls. `replays`, `script
 runs` and `recording` are parts of `hooks` (with the memo's lookups);
 `API calls` and `asks` parts of `script runs`; `engine` is the rest once
 hooks and bots are out (the flow, options, states). `setup` (each game's
-start, its hooks included) and `alloc` (malloc and free, wherever called)
+start, its hooks included) and `alloc` (the allocator's own functions, wherever called)
 overlap the others.
 """
 
@@ -57,6 +57,11 @@ FUNCS = [
 ]
 ALLOC = {"malloc", "free", "_int_malloc", "_int_free", "realloc", "_int_realloc", "malloc_consolidate"}
 
+
+def is_alloc(name):
+    """glibc's malloc (before mimalloc) or mimalloc's own functions."""
+    return name in ALLOC or name.startswith(("mi_", "_mi_"))
+
 LINE = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[[^\]]*\])?$")
 
 
@@ -88,7 +93,7 @@ def measure(binary, args):
         inc = annotate(out, True)
         own = annotate(out, False)
     row = {col: inc.get(fn, 0) for col, fn in FUNCS}
-    row["alloc"] = sum(n for name, n in own.items() if name in ALLOC)
+    row["alloc"] = sum(n for name, n in own.items() if is_alloc(name))
     return row
 
 

@@ -9,7 +9,7 @@ use crate::core::ops::{Read, Write};
 use crate::definition::PlayerIx;
 use crate::error::printable;
 
-use crate::core::{Ask, Choice, Datum, Event, Outcome, Value};
+use crate::core::{Ask, Choice, Choices, Datum, Event, Outcome, Value};
 use std::sync::Arc;
 
 pub(super) fn register(engine: &mut Api) {
@@ -346,7 +346,7 @@ fn ask(
             .collect()
     })?;
     let mut labels = Vec::new();
-    let mut choices = Vec::new();
+    let mut choices: smallvec::SmallVec<[Choices; 2]> = smallvec::SmallVec::new();
     for list in converted {
         let mut mine = Vec::with_capacity(list.len());
         let mut texts = rustc_hash::FxHashSet::default();
@@ -368,7 +368,7 @@ fn ask(
             }
             mine.push(c);
         }
-        choices.push(mine);
+        choices.push(mine.into());
     }
     let mut prompt: Arc<str> = interned::text(name);
     let mut data = Value::Unit;
@@ -405,7 +405,7 @@ fn ask(
             name: interned::text(printable(name).as_ref()),
             prompt,
             options: choices,
-            players,
+            players: players.into(),
             then: interned::text(then),
             labels,
             data,
@@ -432,12 +432,12 @@ fn increasing_numbers(list: &[(Choice, Option<Dynamic>)]) -> bool {
 fn label_all(
     ctx: &NativeCallContext,
     name: &str,
-    choices: &[Vec<Choice>],
+    choices: &[Choices],
     labels: Dynamic,
     out: &mut Vec<(Choice, Arc<str>)>,
 ) -> Fallible<()> {
     let mut all: Vec<&Choice> = Vec::new();
-    for c in choices.iter().flatten() {
+    for c in choices.iter().flat_map(|c| c.iter()) {
         if !all.contains(&c) {
             all.push(c);
         }
