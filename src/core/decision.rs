@@ -215,6 +215,28 @@ struct AskTable {
     options: usize,
 }
 
+impl AskTable {
+    /// Whether a table of `len` entries may keep one more of `added`
+    /// options in place of one of `freed`; if so, counted.
+    fn room(&mut self, len: usize, freed: usize, added: usize) -> bool {
+        let options = self.options - freed + added;
+        let fits = len < MAX_ASKS && options <= MAX_KEPT_OPTIONS;
+        if fits {
+            self.options = options;
+        }
+        fits
+    }
+}
+
+/// Whether `choices` are `cards`, one for one.
+pub(crate) fn are_cards(choices: &[Choice], cards: &[CardIx]) -> bool {
+    choices.len() == cards.len()
+        && choices
+            .iter()
+            .zip(cards)
+            .all(|(c, x)| *c == Choice::Card(*x))
+}
+
 /// Asks kept at most, per thread.
 const MAX_ASKS: usize = 1 << 16;
 /// Options the kept asks hold at most, per thread (16 to 24 bytes each): a
@@ -246,9 +268,8 @@ impl AskCache {
         let size = |a: &Ask| a.options.iter().map(|o| o.len()).sum::<usize>();
         // What a kept ask of the same key (another step's) gives back.
         let freed = t.asks.get(&key).map_or(0, |(_, a)| size(a));
-        let options = size(&ask);
-        if t.asks.len() < MAX_ASKS && t.options - freed + options <= MAX_KEPT_OPTIONS {
-            t.options = t.options - freed + options;
+        let len = t.asks.len();
+        if t.room(len, freed, size(&ask)) {
             t.asks.insert(key, (step, ask.clone()));
         }
         Ok(ask)
@@ -261,15 +282,14 @@ impl AskCache {
         let key = h.finish();
         let mut t = self.tables.get_or_default().borrow_mut();
         if let Some(c) = t.choices.get(&key)
-            && c.len() == cards.len()
-            && c.iter().zip(cards).all(|(c, x)| *c == Choice::Card(*x))
+            && are_cards(c, cards)
         {
             return c.clone();
         }
         let made: Choices = cards.iter().map(|&c| Choice::Card(c)).collect();
         let freed = t.choices.get(&key).map_or(0, |c| c.len());
-        if t.choices.len() < MAX_ASKS && t.options - freed + made.len() <= MAX_KEPT_OPTIONS {
-            t.options = t.options - freed + made.len();
+        let len = t.choices.len();
+        if t.room(len, freed, made.len()) {
             t.choices.insert(key, made.clone());
         }
         made

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::decision::are_cards;
 use super::ops::distinct;
 use super::{Args, Ask, Choice, Choices, Decision, Event, Outcome, Rules, State};
 use crate::definition::format::{FaceValue, Starts, TurnKind};
@@ -341,9 +342,7 @@ impl State {
         let same = |ask: &Ask| {
             ask.players[..] == *group
                 && (lists.is_empty()
-                    || ask.options.iter().zip(&lists).all(|(o, l)| {
-                        o.len() == l.len() && o.iter().zip(l).all(|(c, x)| *c == Choice::Card(*x))
-                    }))
+                    || ask.options.iter().zip(&lists).all(|(o, l)| are_cards(o, l)))
         };
         let cache = game.asks();
         let build = || {
