@@ -214,10 +214,19 @@ fn step() {
     if c == 65 { let y = 1; let t = { y = 3; 1 } + y; let u = y + { y = 5; 10 }; set_var("v", t * 100 + u * 10 + y); end_game(); }
     if c == 66 { let w = "a"; let one = 1; set_var("v", (w + one).len() * 10 + (2 + w).len() + (w + w).len() * 100); end_game(); }
     if c == 67 { let big = 9223372036854775807; let one = 1; big + one; }
+    if c == 68 { let a = []; a.push(blob(6000)); a.push(blob(6000)); }
+    if c == 69 { let ys = [4, 5]; let f = ys.shift(); let g = ys.shift(); let e = ys.shift(); set_var("v", f * 100 + g * 10 + ys.len() + if e == () { 1000 } else { 0 }); end_game(); }
+    if c == 70 { let m2 = #{a: blob(5000), b: blob(4999)}; let w = [m2]; }
+    if c == 71 { let z = [#{a: blob(5000), b: blob(4997)}]; let w = [#{a: blob(4000), b: blob(3997)}]; let n = [[1, "ab"], #{k: [2, 3]}]; n.push(w); set_var("v", z.len() + w.len() + n.len()); end_game(); }
+    if c == 72 { let a = []; for i in 0..3 { a.push(blob(3000)); } a[0] = blob(3900); a.push(blob(100)); }
+    if c == 73 { let a = []; for i in 0..3 { a.push(blob(3000)); } a[0] = blob(3900); let t = a.shift(); a.push(blob(3000)); a.push(grow(5)); a += [blob(10)]; a.push(blob(10)); set_var("v", a.len()); end_game(); }
+    if c == 74 { let x = fill([blob(10)], 10); let y = fill([blob(4500), blob(4500)], 1500); }
     add_var("v", 1);
 }
 fn picked(choice) { end_game(); }
 fn mark(o) { if o > 1 { o * 2 } else { o + 10 } }
+fn fill(a, n) { a.push(blob(n)); a }
+fn grow(n) { let b = []; for i in 0..n { b.push(i); } b }
 "#;
 
 #[test]
@@ -230,7 +239,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     let (_t, game) = common::load_folder("failing", YAML, SCRIPT);
     assert_eq!(game.fallbacks().unwrap(), []);
     let mut failed = 0;
-    for case in 0..=67 {
+    for case in 0..=74 {
         let settings = Settings {
             variants: vec![],
             sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],

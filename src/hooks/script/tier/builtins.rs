@@ -9,8 +9,8 @@ use super::tree::Bin;
 type Error = Box<EvalAltResult>;
 
 /// The methods designers call most, Rhai's meaning without its dispatch:
-/// `len`, `is_empty`, `push`, `keys`, `values`, `contains` of a number or
-/// text. None: Rhai decides.
+/// `len`, `is_empty`, `push`, `shift`, `keys`, `values`, `contains` of a
+/// number or text. None: Rhai decides.
 pub(super) fn method_fast(
     name: &str,
     this: &mut Dynamic,
@@ -65,12 +65,17 @@ pub(super) fn method_fast(
             };
             Some(Ok(found.into()))
         }
-        ("push", [x]) => {
+        // Rhai's `shift`: the first item, or () from an empty list (a
+        // list only shrinks, so no limit is passed).
+        ("shift", []) => {
             let mut a = this.write_lock::<Array>()?;
-            a.push(x.clone());
-            drop(a);
-            Some(limit(sizes_of(this), pos).map(|()| Dynamic::UNIT))
+            Some(Ok(if a.is_empty() {
+                Dynamic::UNIT
+            } else {
+                a.remove(0)
+            }))
         }
+        ("push", [x]) => push(this, x, None, pos).map(|r| r.map(|_| Dynamic::UNIT)),
         _ => None,
     }
 }
@@ -125,9 +130,36 @@ fn too_large(sizes: (usize, usize, usize), pos: Position) -> Result<(), Error> {
     Err(EvalAltResult::ErrorDataTooLarge(what.into(), pos).into())
 }
 
-/// The sizes Rhai's limits count in a value: array items, map entries,
-/// string bytes.
-pub(super) fn sizes_of(v: &Dynamic) -> (usize, usize, usize) {
+/// Array items (and blob bytes), map entries and string bytes: what
+/// Rhai's limits count in a value.
+pub(super) type Sizes = (usize, usize, usize);
+
+/// `list.push(x)` on a list, checked as Rhai checks it: the sizes of the
+/// whole list after. Where the caller knows the list's sizes `before`
+/// (its last change was a push it counted), those plus the item's are
+/// the same figure without counting the list again, which made a loop of
+/// pushes quadratic. None where `this` is not a list: Rhai decides.
+pub(super) fn push(
+    this: &mut Dynamic,
+    x: &Dynamic,
+    before: Option<Sizes>,
+    pos: Position,
+) -> Option<Result<Sizes, Error>> {
+    let mut a = this.write_lock::<Array>()?;
+    a.push(x.clone());
+    drop(a);
+    let sizes = match before {
+        Some(b) => {
+            let s = sizes_of(x);
+            (b.0 + 1 + s.0, b.1 + s.1, b.2 + s.2)
+        }
+        None => sizes_of(this),
+    };
+    Some(limit(sizes, pos).map(|()| sizes))
+}
+
+/// The sizes Rhai's limits count in a value (Rhai's `calc_data_sizes`).
+pub(super) fn sizes_of(v: &Dynamic) -> Sizes {
     if v.is_string() {
         return (
             0,
@@ -144,8 +176,13 @@ pub(super) fn sizes_of(v: &Dynamic) -> (usize, usize, usize) {
     if let Some(m) = v.read_lock::<Map>() {
         return m.values().fold((0, 0, 0), |acc, x| {
             let s = sizes_of(x);
-            (acc.0 + s.0, acc.1 + 1 + s.1, acc.2 + s.2)
+            // Rhai counts a blob in a map as one array item more.
+            let blob = usize::from(s.1 == 0 && s.2 == 0 && x.is_blob());
+            (acc.0 + s.0 + blob, acc.1 + 1 + s.1, acc.2 + s.2)
         });
+    }
+    if v.is_blob() {
+        return (v.read_lock::<rhai::Blob>().map_or(0, |b| b.len()), 0, 0);
     }
     (0, 0, 0)
 }

@@ -119,6 +119,13 @@ impl Run<'_> {
                     native,
                     ..
                 } => {
+                    if let (Some(s), "push", [x]) = (on_var, name.as_str(), args.as_slice())
+                        && let Some(r) = self.push_local(s, x, *pos)
+                    {
+                        r?;
+                        value = Dynamic::UNIT;
+                        continue;
+                    }
                     let mut this = match (on_var, on_literal) {
                         (Some(s), _) => std::mem::take(self.slot(s)),
                         (_, Some(v)) => v.clone(),

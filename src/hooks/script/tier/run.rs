@@ -55,6 +55,19 @@ pub(super) struct Run<'a> {
     pub(super) level: usize,
     /// Whether a call went through Rhai (whose operations are its own).
     pub helped: bool,
+    /// The list a push last grew, and its sizes then (see `push_local`).
+    pushed: Option<Pushed>,
+}
+
+/// A local list's sizes as its last push counted them: good while the
+/// variable is not touched otherwise (every change goes through `slot`,
+/// which forgets it) and its frame lives (its return forgets it).
+#[derive(Clone, Copy)]
+struct Pushed {
+    /// Where on the stack.
+    at: usize,
+    len: usize,
+    sizes: super::builtins::Sizes,
 }
 
 thread_local! {
@@ -86,6 +99,7 @@ impl<'a> Run<'a> {
             peek: None,
             level: 0,
             helped: false,
+            pushed: None,
         }
     }
 
@@ -118,7 +132,42 @@ impl<'a> Run<'a> {
     }
 
     pub(super) fn slot(&mut self, s: usize) -> &mut Dynamic {
-        &mut self.stack[self.base + s]
+        let at = self.base + s;
+        if self.pushed.is_some_and(|p| p.at == at) {
+            self.pushed = None;
+        }
+        &mut self.stack[at]
+    }
+
+    /// `local.push(x)`: Rhai's push and its check of the list's sizes
+    /// after, counted from the sizes the last push onto this local found
+    /// where nothing else has changed it since (a list built by pushes in
+    /// a loop is then counted once, not once a push). None: not a list.
+    pub(super) fn push_local(
+        &mut self,
+        s: usize,
+        x: &Dynamic,
+        pos: Position,
+    ) -> Option<Result<(), Error>> {
+        let at = self.base + s;
+        let kept = self.pushed.filter(|p| p.at == at);
+        let this = self.slot(s);
+        // A shared list or item can change where this variable is not
+        // touched: counted whole each time.
+        let plain = !this.is_shared() && !x.is_shared();
+        let len = this.read_lock::<Array>().map(|a| a.len());
+        let before = kept
+            .filter(|p| plain && Some(p.len) == len)
+            .map(|p| p.sizes);
+        let r = super::builtins::push(this, x, before, pos)?;
+        if let (true, Ok(sizes), Some(len)) = (plain, &r, len) {
+            self.pushed = Some(Pushed {
+                at,
+                len: len + 1,
+                sizes: *sizes,
+            });
+        }
+        Some(r.map(|_| ()))
     }
 
     /// Call compiled function `ix` as Rhai calls a script function.
@@ -149,6 +198,10 @@ impl<'a> Run<'a> {
         let r = self.block(&f.body);
         self.base = outer;
         self.stack.truncate(base);
+        // A later frame may reuse these places.
+        if self.pushed.is_some_and(|p| p.at >= base) {
+            self.pushed = None;
+        }
         match r {
             Ok(v) | Err(Flow::Return(v)) => Ok(v),
             Err(Flow::Err(mut e)) => {
