@@ -177,7 +177,7 @@ pub(super) fn sizes_of(v: &Dynamic) -> Sizes {
         return m.values().fold((0, 0, 0), |acc, x| {
             let s = sizes_of(x);
             // Rhai counts a blob in a map as one array item more.
-            let blob = usize::from(s.1 == 0 && s.2 == 0 && x.is_blob());
+            let blob = usize::from(x.is_blob());
             (acc.0 + s.0 + blob, acc.1 + 1 + s.1, acc.2 + s.2)
         });
     }

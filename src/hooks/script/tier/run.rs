@@ -66,7 +66,6 @@ pub(super) struct Run<'a> {
 struct Pushed {
     /// Where on the stack.
     at: usize,
-    len: usize,
     sizes: super::builtins::Sizes,
 }
 
@@ -155,17 +154,10 @@ impl<'a> Run<'a> {
         // A shared list or item can change where this variable is not
         // touched: counted whole each time.
         let plain = !this.is_shared() && !x.is_shared();
-        let len = this.read_lock::<Array>().map(|a| a.len());
-        let before = kept
-            .filter(|p| plain && Some(p.len) == len)
-            .map(|p| p.sizes);
+        let before = kept.filter(|_| plain).map(|p| p.sizes);
         let r = super::builtins::push(this, x, before, pos)?;
-        if let (true, Ok(sizes), Some(len)) = (plain, &r, len) {
-            self.pushed = Some(Pushed {
-                at,
-                len: len + 1,
-                sizes: *sizes,
-            });
+        if let (true, Ok(sizes)) = (plain, &r) {
+            self.pushed = Some(Pushed { at, sizes: *sizes });
         }
         Some(r.map(|_| ()))
     }
