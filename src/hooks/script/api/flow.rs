@@ -125,7 +125,7 @@ fn option(
     o: Dynamic,
     left: &mut usize,
 ) -> Fallible<(Choice, Option<Dynamic>)> {
-    if let Ok(i) = o.as_int() {
+    if let Some(i) = crate::hooks::script::tier::builtins::int_of(&o) {
         return Ok((Choice::Data(number(i)), None));
     }
     if o.is_string() {

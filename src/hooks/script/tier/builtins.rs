@@ -8,6 +8,14 @@ use super::tree::Bin;
 
 type Error = Box<EvalAltResult>;
 
+/// The integer `v` holds, if it holds one: `as_int` without its error,
+/// whose type name costs more than the test where most values are not
+/// integers (text compared with `()`, options of names).
+#[inline(always)]
+pub(crate) fn int_of(v: &Dynamic) -> Option<i64> {
+    if v.is_int() { v.as_int().ok() } else { None }
+}
+
 /// The methods designers call most, Rhai's meaning without its dispatch:
 /// `len`, `is_empty`, `push`, `shift`, `keys`, `values`, `contains` of a
 /// number or text. None: Rhai decides.
@@ -48,7 +56,7 @@ pub(super) fn method_fast(
             let m = this.read_lock::<Map>()?;
             Some(Ok(Dynamic::from_array(m.values().cloned().collect())))
         }
-        ("contains", [x]) if x.as_int().is_ok() || x.is_string() => {
+        ("contains", [x]) if x.is_int() || x.is_string() => {
             let a = this.read_lock::<Array>()?;
             // Rhai compares with `==`; an item of another type is unequal
             // only where no `==` joins the two: leave mixed lists to Rhai.
@@ -56,8 +64,8 @@ pub(super) fn method_fast(
             if !same {
                 return None;
             }
-            let found = if let Ok(i) = x.as_int() {
-                a.iter().any(|v| v.as_int().ok() == Some(i))
+            let found = if let Some(i) = int_of(x) {
+                a.iter().any(|v| int_of(v) == Some(i))
             } else {
                 let s = x.read_lock::<ImmutableString>()?;
                 a.iter()
@@ -88,7 +96,7 @@ pub(super) fn index_fast(
     k: &Dynamic,
     pos: Position,
 ) -> Option<Result<Dynamic, Error>> {
-    if let (Some(a), Ok(i)) = (target.read_lock::<Array>(), k.as_int()) {
+    if let (Some(a), Some(i)) = (target.read_lock::<Array>(), int_of(k)) {
         let len = a.len() as i64;
         let at = if i < 0 { len + i } else { i };
         if at < 0 || at >= len {
@@ -231,7 +239,7 @@ pub(super) fn fast_binary(
     a: &Dynamic,
     b: &Dynamic,
 ) -> Option<Result<Dynamic, Error>> {
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
         return int_op(op, x, y);
     }
     // `()` against anything: Rhai's built-in comparisons (equal only to
@@ -245,7 +253,10 @@ pub(super) fn fast_binary(
             _ => None,
         };
     }
-    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+    if a.is_bool()
+        && b.is_bool()
+        && let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool())
+    {
         return match op {
             Bin::Eq => Some(Ok((x == y).into())),
             Bin::Ne => Some(Ok((x != y).into())),

@@ -4,7 +4,7 @@ use rhai::{Array, Dynamic, EvalAltResult, Map, Position};
 
 use smallvec::SmallVec;
 
-use super::builtins::{index_fast, method_fast};
+use super::builtins::{index_fast, int_of, method_fast};
 use super::run::{Args, Flow, Run};
 use super::tree::*;
 
@@ -200,7 +200,7 @@ fn set_fast(
         match op {
             None => *item = v.clone(),
             Some(bin) => {
-                let (a, b) = (item.as_int().ok()?, v.as_int().ok()?);
+                let (a, b) = (int_of(item)?, int_of(&v)?);
                 match super::builtins::int_op(bin, a, b)? {
                     Ok(r) => *item = r,
                     Err(mut e) => {
@@ -212,7 +212,7 @@ fn set_fast(
         }
         Some(Ok(()))
     };
-    if let (Some(mut a), Ok(i)) = (this.write_lock::<Array>(), k.as_int()) {
+    if let (Some(mut a), Some(i)) = (this.write_lock::<Array>(), int_of(k)) {
         let len = a.len() as i64;
         let at = if i < 0 { len + i } else { i };
         if at < 0 || at >= len {

@@ -6,7 +6,7 @@
 //! what it does not compile runs in Rhai, function by function, and
 //! `tabula check --compile` lists it with the reason.
 
-mod builtins;
+pub(crate) mod builtins;
 mod callbacks;
 mod capture;
 mod chain;

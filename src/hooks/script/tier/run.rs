@@ -9,7 +9,7 @@ use rhai::{
 };
 
 use super::Tier;
-use super::builtins::{fast_binary, int_op, sizes_of};
+use super::builtins::{fast_binary, int_of, int_op, sizes_of};
 use super::natives::choose;
 use super::tree::*;
 use crate::hooks::script::{MAX_CALL_LEVELS, MAX_HOOK_BYTES, MAX_OPERATIONS};
@@ -257,7 +257,7 @@ impl<'a> Run<'a> {
                 let v = self.expr(&x.value)?;
                 self.track(x.var_pos)?;
                 let old = self.slot(x.slot);
-                if let (Some(a), Some(b)) = (old.as_int().ok(), v.as_int().ok())
+                if let (Some(a), Some(b)) = (int_of(old), int_of(&v))
                     && let Some(r) = int_op(x.op, a, b)
                 {
                     let r = r.map_err(|e| at(e, x.op_pos))?;
@@ -485,8 +485,8 @@ impl<'a> Run<'a> {
             ExprKind::Unary(x) => {
                 let (op, a, helper) = &**x;
                 let a = self.expr(a)?;
-                match (op, a.as_int(), a.as_bool()) {
-                    (Un::Neg, Ok(n), _) => {
+                match (op, int_of(&a), a.is_bool()) {
+                    (Un::Neg, Some(n), _) => {
                         return Ok(n.checked_neg().map(Dynamic::from_int).ok_or_else(
                             || -> Error {
                                 EvalAltResult::ErrorArithmetic("integer overflow".into(), e.pos)
@@ -494,7 +494,7 @@ impl<'a> Run<'a> {
                             },
                         )?);
                     }
-                    (Un::Not, _, Ok(b)) => return Ok((!b).into()),
+                    (Un::Not, _, true) => return Ok((!a.as_bool().unwrap_or_default()).into()),
                     _ => {}
                 }
                 Ok(self.helper(helper, None, vec![a], e.pos)?)
@@ -538,9 +538,9 @@ impl<'a> Run<'a> {
             } else {
                 // Rhai calls `to_string`, a native call.
                 self.track(p.pos)?;
-                if let Ok(i) = v.as_int() {
+                if let Some(i) = int_of(&v) {
                     out.push_str(itoa::Buffer::new().format(i));
-                } else if let Ok(b) = v.as_bool() {
+                } else if let Some(b) = v.is_bool().then(|| v.as_bool().ok()).flatten() {
                     out.push_str(if b { "true" } else { "false" });
                 } else if let Ok(c) = v.as_char() {
                     out.push(c);
