@@ -67,7 +67,7 @@ LINE = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[[^\]]*\])?$")
 
 def annotate(out, inclusive):
     text = subprocess.run(
-        ["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100", out],
+        ["callgrind_annotate", "--auto=no", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100", out],
         capture_output=True, text=True, check=True,
     ).stdout
     counts = {}

@@ -45,6 +45,8 @@ impl Bot for RandomBot {
     fn name(&self) -> &str {
         "random"
     }
+    // Out of line: an anchor for where_time_goes.py.
+    #[inline(never)]
     fn choose(&mut self, _game: &Game, state: &State, player: PlayerIx) -> Option<Choice> {
         let legal = state.legal(player);
         if legal.is_empty() {

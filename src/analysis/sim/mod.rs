@@ -83,6 +83,9 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
 }
 
 /// Play one game between bots, quietly.
+// Out of line, as an anchor for tests/reference/where_time_goes.py
+// (fat LTO would inline it; one call of this size costs nothing seen).
+#[inline(never)]
 pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> Record {
     let mut rec = Record {
         outcome: None,

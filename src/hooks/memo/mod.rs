@@ -418,6 +418,8 @@ impl Trie {
 
     /// Replay a recorded run on `state`: None if it went all the way; on a
     /// miss (why) the state is as it was.
+    // Out of line: an anchor for where_time_goes.py.
+    #[inline(never)]
     fn replay(&mut self, hook: &str, args: &Args, state: &mut State) -> Option<Miss> {
         let Some(mut n) = self.root(hook, args) else {
             return Some(Miss::NewArguments);
@@ -481,6 +483,8 @@ impl Trie {
 
     /// Add a recorded run. A run that contradicts an earlier one (the same
     /// reads, other writes) turns memoisation off for that hook.
+    // Out of line: an anchor for where_time_goes.py.
+    #[inline(never)]
     fn insert(&mut self, hook: &str, args: &Args, ops: Vec<Op>) {
         if !self.enabled(hook) {
             return;
@@ -597,6 +601,9 @@ impl<H: Traceable> Memo<H> {
 }
 
 impl<H: Traceable> Hooks for Memo<H> {
+    // Out of line, as an anchor for tests/reference/where_time_goes.py
+    // (fat LTO would inline it; one call of this size costs nothing seen).
+    #[inline(never)]
     fn run(&self, state: &mut State, call: &Call, events: &mut Vec<Event>) -> Result<()> {
         if state.logging() || state.any_waiting() {
             // Records hold no log lines; and a pile whose shuffle waits

@@ -28,6 +28,8 @@ pub(crate) struct Ctx {
     /// Waiting piles of `unordered` zones whose order this run drew: they
     /// wait again when it ends (their order never matters to the rules).
     rewait: Vec<usize>,
+    /// Between `begin` and `end`.
+    live: bool,
 }
 
 /// A hook run's use of the budgets that keep a runaway script from filling
@@ -39,36 +41,59 @@ pub(crate) struct Spent {
 }
 
 impl Ctx {
-    /// A run on `state`; with `record`, its operations are traced.
-    pub fn new(
-        def: Arc<Def>,
-        keys: Arc<Keys>,
-        state: State,
-        events: Vec<Event>,
-        record: bool,
-    ) -> Ctx {
+    /// A thread's context before its first run: `stand_in` is what a
+    /// lent state leaves in its place (`State::stand_in`).
+    pub fn idle(def: Arc<Def>, keys: Arc<Keys>, stand_in: State) -> Ctx {
         Ctx {
             def,
             keys,
-            state,
-            events,
-            trace: record.then(|| Vec::with_capacity(TRACE_ROOM)),
+            state: stand_in,
+            events: Vec::new(),
+            trace: None,
             spent: Spent::default(),
             rewait: Vec::new(),
+            live: false,
         }
     }
 
-    /// The run's end: the state (every waiting pile drawn, so that a
-    /// position holds its cards in an order, but for those of `unordered`
-    /// zones, which stay sets), its events, and its trace (None if it drew
-    /// from the RNG).
-    pub fn finish(self) -> (State, Vec<Event>, Option<Vec<Op>>) {
-        let mut state = self.state;
-        state.settle_all(&*self.def);
-        for s in self.rewait {
-            state.shuffle_later(s);
+    /// Whether a run is under way (the API works only then).
+    pub fn live(&self) -> bool {
+        self.live
+    }
+
+    /// A run on `state`, swapped in (the stand-in of the last run goes
+    /// out to the caller: a swap moves a state less often than lending it
+    /// by value); with `record`, its operations are traced.
+    pub fn begin(
+        &mut self,
+        def: Arc<Def>,
+        keys: Arc<Keys>,
+        state: &mut State,
+        events: Vec<Event>,
+        record: bool,
+    ) {
+        self.def = def;
+        self.keys = keys;
+        std::mem::swap(&mut self.state, state);
+        self.events = events;
+        self.trace = record.then(|| Vec::with_capacity(TRACE_ROOM));
+        self.spent = Spent::default();
+        self.rewait.clear();
+        self.live = true;
+    }
+
+    /// The run's end: the state swapped back into `state` (every waiting
+    /// pile drawn, so that a position holds its cards in an order, but for
+    /// those of `unordered` zones, which stay sets), and its events and
+    /// trace (None if it drew from the RNG).
+    pub fn end(&mut self, state: &mut State) -> (Vec<Event>, Option<Vec<Op>>) {
+        self.state.settle_all(&*self.def);
+        for s in self.rewait.drain(..) {
+            self.state.shuffle_later(s);
         }
-        (state, self.events, self.trace)
+        std::mem::swap(&mut self.state, state);
+        self.live = false;
+        (std::mem::take(&mut self.events), self.trace.take())
     }
 
     /// Read the state (recorded for the memo).

@@ -351,8 +351,8 @@ pub(crate) type Fallible<T> = std::result::Result<T, Box<EvalAltResult>>;
 /// Run `f` on the state of the hook that is running on this thread.
 pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T> {
     CTX.with(|c| match c.borrow_mut().as_mut() {
-        Some(cx) => f(cx),
-        None => Err("this function can only be called while the game runs a hook".into()),
+        Some(cx) if cx.live() => f(cx),
+        _ => Err("this function can only be called while the game runs a hook".into()),
     })
 }
 
@@ -427,6 +427,8 @@ impl RhaiHooks {
 
     /// Call the hook with the state parked where the API can reach it; with
     /// `record`, also the run's operations (None if it used the RNG).
+    // Out of line: an anchor for where_time_goes.py.
+    #[inline(never)]
     fn call(
         &self,
         state: &mut State,
@@ -503,46 +505,47 @@ impl RhaiHooks {
         let engine = self
             .engines
             .get_or(|| new_engine(&self.dir, &self.modules).0);
-        state.lend(|state| {
-            CTX.with(|c| {
-                *c.borrow_mut() = Some(Ctx::new(
-                    self.def.clone(),
-                    self.keys.clone(),
-                    state,
-                    std::mem::take(events),
-                    record,
-                ))
+        CTX.with(|c| {
+            let mut c = c.borrow_mut();
+            let cx = c.get_or_insert_with(|| {
+                Ctx::idle(self.def.clone(), self.keys.clone(), state.stand_in())
             });
-            HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
-            let args = match call.args {
-                Args::None => vec![],
-                Args::Face(f) => vec![ImmutableString::from(f).into()],
-                Args::Number(n) => vec![n.into()],
-                Args::Choices(players, chosen, data) => {
-                    let mut map = Map::new();
-                    for (p, c) in players.iter().zip(chosen.iter().flatten()) {
-                        let v = value::choice_dynamic(&self.keys, c);
-                        map.insert(self.keys.players[*p].clone().into(), v);
-                    }
-                    // What the ask handed on comes second, if anything.
-                    if *data == crate::core::Value::Unit {
-                        vec![map.into()]
-                    } else {
-                        vec![map.into(), value::to_dynamic(data)]
-                    }
+            cx.begin(
+                self.def.clone(),
+                self.keys.clone(),
+                state,
+                std::mem::take(events),
+                record,
+            );
+        });
+        HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
+        let args = match call.args {
+            Args::None => vec![],
+            Args::Face(f) => vec![ImmutableString::from(f).into()],
+            Args::Number(n) => vec![n.into()],
+            Args::Choices(players, chosen, data) => {
+                let mut map = Map::new();
+                for (p, c) in players.iter().zip(chosen.iter().flatten()) {
+                    let v = value::choice_dynamic(&self.keys, c);
+                    map.insert(self.keys.players[*p].clone().into(), v);
                 }
-            };
-            let (result, ops) = self.invoke(engine, call.hook, args, compiled);
-            HOOK_FLOOR.with(|f| f.set(None));
-            let cx = CTX.with(|c| c.borrow_mut().take());
-            // The context was put there above and nothing else takes it.
-            let Some(cx) = cx else {
-                unreachable!("hook context vanished")
-            };
-            let (state, run_events, trace) = cx.finish();
-            *events = run_events;
-            (state, ((result.map(|_| ()), trace), ops))
-        })
+                // What the ask handed on comes second, if anything.
+                if *data == crate::core::Value::Unit {
+                    vec![map.into()]
+                } else {
+                    vec![map.into(), value::to_dynamic(data)]
+                }
+            }
+        };
+        let (result, ops) = self.invoke(engine, call.hook, args, compiled);
+        HOOK_FLOOR.with(|f| f.set(None));
+        let ended = CTX.with(|c| c.borrow_mut().as_mut().map(|cx| cx.end(state)));
+        // The context was put there above and nothing else takes it.
+        let Some((run_events, trace)) = ended else {
+            unreachable!("hook context vanished")
+        };
+        *events = run_events;
+        ((result.map(|_| ()), trace), ops)
     }
 
     fn invoke(

@@ -309,6 +309,8 @@ fn text_of(
     Ok((!out.is_unit()).then(|| Arc::from(printable(&out.to_string()).as_ref())))
 }
 
+// Out of line: an anchor for where_time_goes.py.
+#[inline(never)]
 fn ask(
     ctx: &NativeCallContext,
     who: &Dynamic,

@@ -640,6 +640,8 @@ impl<'a> Run<'a> {
         }
     }
 
+    // Out of line: an anchor for where_time_goes.py.
+    #[inline(never)]
     fn native(
         &mut self,
         n: &super::natives::Native,
