@@ -5,7 +5,7 @@
     python3 tests/reference/time_sim.py target/release/tabula > tests/reference/sim_timing.json
     python3 tests/reference/time_sim.py NEW_BINARY OLD_BINARY > ...  (also the build before a change)
 
-Each figure is the median of three runs. CI reads none of this: the JSON
+Each figure is the median of five runs (a run is a fraction of a second, and the machine is noisy). CI reads none of this: the JSON
 is committed data beside the script that made it.
 """
 
@@ -95,14 +95,14 @@ def main():
         "_about": {
             "generator": "tests/reference/time_sim.py",
             "open_spiel": getattr(pyspiel, "__version__", "?"),
-            "doc": "random-bot games per second, one thread, median of 3, same run",
+            "doc": "random-bot games per second, one thread, median of 5, same run",
         }
     }
     for name, path, sets, gs, n in GAMES:
         rows = {"openspiel_cpp": [], "tabula": [], "tabula_no_compile": []}
         if before:
             rows["tabula_before"] = []
-        for _ in range(3):
+        for _ in range(5):
             rows["openspiel_cpp"].append(openspiel_rate(gs, n))
             rows["tabula"].append(tabula_rate(tabula, path, sets, n, []))
             rows["tabula_no_compile"].append(tabula_rate(tabula, path, sets, n, ["--no-compile"]))
