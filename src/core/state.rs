@@ -536,7 +536,7 @@ impl State {
     /// A placeholder for a state lent to a hook engine (which swaps the
     /// state into the place its functions reach, and back when the run
     /// ends): empty, with this state's RNG for a value.
-    pub fn stand_in(&self) -> State {
+    pub(crate) fn stand_in(&self) -> State {
         State {
             stats: Vec::new(),
             vars: Vec::new(),

@@ -4,6 +4,7 @@
 
     python3 tests/reference/time_sim.py target/release/tabula > tests/reference/sim_timing.json
     python3 tests/reference/time_sim.py NEW_BINARY OLD_BINARY > ...  (also the build before a change)
+    python3 tests/reference/time_sim.py NEW@89ee001 OLD@93f7df4 > ...  (labelled in the JSON)
 
 Each figure is the median of five runs (a run is a fraction of a second, and the machine is noisy). CI reads none of this: the JSON
 is committed data beside the script that made it.
@@ -88,9 +89,10 @@ def tabula_rate(tabula, path, sets, n, extra):
 
 
 def main():
-    tabula = sys.argv[1]
+    # A binary may carry a label for the report (`path@label`: its commit).
+    tabula, _, after_label = sys.argv[1].partition("@")
     # An optional second binary, the build before a change, timed in the same run.
-    before = sys.argv[2] if len(sys.argv) > 2 else None
+    before, _, before_label = sys.argv[2].partition("@") if len(sys.argv) > 2 else (None, "", "")
     report = {
         "_about": {
             "generator": "tests/reference/time_sim.py",
@@ -128,7 +130,9 @@ def main():
             statistics.geometric_mean([v["ratio_before"] for v in both]), 3)
         report["_about"]["geometric_mean_ratio_on_those"] = round(
             statistics.geometric_mean([v["ratio"] for v in both]), 3)
-        report["_about"]["before"] = before
+        report["_about"]["before"] = before_label or before
+    if after_label:
+        report["_about"]["after"] = after_label
     print(json.dumps(report, indent=2))
 
 

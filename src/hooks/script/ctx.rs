@@ -96,6 +96,15 @@ impl Ctx {
         (std::mem::take(&mut self.events), self.trace.take())
     }
 
+    /// A run given up (it panicked): the state back into `state` as it
+    /// stands, and the run's events and trace dropped.
+    pub fn abandon(&mut self, state: &mut State) {
+        std::mem::swap(&mut self.state, state);
+        self.live = false;
+        self.events.clear();
+        self.trace = None;
+    }
+
     /// Read the state (recorded for the memo).
     pub fn read(&mut self, key: Read) -> Val {
         let mut one_drawn = None;

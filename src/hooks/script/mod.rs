@@ -348,6 +348,34 @@ thread_local! {
 
 pub(crate) type Fallible<T> = std::result::Result<T, Box<EvalAltResult>>;
 
+/// The caller's state while a run holds it (swapped into the context):
+/// given back by `end`, or, should the run panic, as the stack unwinds,
+/// so that no later API call on the thread finds a live context holding
+/// a state that is not its run's.
+struct Lent<'s>(&'s mut State);
+
+impl Lent<'_> {
+    /// The run's end: the state back, its events and trace.
+    fn end(self) -> Option<(Vec<Event>, Option<Vec<Op>>)> {
+        CTX.with(|c| c.borrow_mut().as_mut().map(|cx| cx.end(self.0)))
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        // After `end` the context is not live and this does nothing.
+        let _ = CTX.try_with(|c| {
+            if let Ok(mut c) = c.try_borrow_mut()
+                && let Some(cx) = c.as_mut()
+                && cx.live()
+            {
+                cx.abandon(self.0);
+            }
+        });
+        let _ = HOOK_FLOOR.try_with(|f| f.set(None));
+    }
+}
+
 /// Run `f` on the state of the hook that is running on this thread.
 pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T> {
     CTX.with(|c| match c.borrow_mut().as_mut() {
@@ -518,6 +546,7 @@ impl RhaiHooks {
                 record,
             );
         });
+        let lent = Lent(state);
         HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
         let args = match call.args {
             Args::None => vec![],
@@ -539,7 +568,7 @@ impl RhaiHooks {
         };
         let (result, ops) = self.invoke(engine, call.hook, args, compiled);
         HOOK_FLOOR.with(|f| f.set(None));
-        let ended = CTX.with(|c| c.borrow_mut().as_mut().map(|cx| cx.end(state)));
+        let ended = lent.end();
         // The context was put there above and nothing else takes it.
         let Some((run_events, trace)) = ended else {
             unreachable!("hook context vanished")
@@ -590,5 +619,41 @@ impl Traceable for RhaiHooks {
         events: &mut Vec<Event>,
     ) -> (Result<()>, Option<Vec<Op>>) {
         self.call(state, call, events, true)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_given_up_gives_its_state_back_and_closes_the_api() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+        let game = crate::load("braverats", &dir, &crate::Settings::default()).unwrap();
+        let def = game.shared_def();
+        let keys = Arc::new(Keys {
+            players: vec![],
+            cards: vec![],
+            cells: vec![],
+        });
+        let mut state = State::new_quiet(&game, 7).unwrap();
+        let before = format!("{state:?}");
+        CTX.with(|c| {
+            let mut c = c.borrow_mut();
+            let cx =
+                c.get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone(), state.stand_in()));
+            cx.begin(def.clone(), keys.clone(), &mut state, vec![], true);
+        });
+        assert!(with_ctx(|_| Ok(())).is_ok(), "a live run reaches the API");
+        // As a panic in the run would: the guard dropped without `end`.
+        drop(Lent(&mut state));
+        assert_eq!(format!("{state:?}"), before, "the state is back");
+        let e = with_ctx(|_| Ok(())).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("only be called while the game runs a hook"),
+            "{e}"
+        );
     }
 }
