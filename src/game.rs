@@ -132,10 +132,6 @@ impl Game {
     pub fn def(&self) -> &Def {
         &self.def
     }
-    #[cfg(test)]
-    pub(crate) fn shared_def(&self) -> Arc<Def> {
-        self.def.clone()
-    }
     pub fn id(&self) -> &str {
         &self.def.id
     }

@@ -627,17 +627,36 @@ impl Traceable for RhaiHooks {
 mod tests {
     use super::*;
 
+    /// A game's rules as the core plays them, built in this layer.
+    struct Rules(Arc<Def>, RhaiHooks);
+
+    impl crate::core::AsDef for Rules {
+        fn def(&self) -> &Def {
+            &self.0
+        }
+    }
+
+    impl crate::core::Rules for Rules {
+        fn hooks(&self) -> &dyn Hooks {
+            &self.1
+        }
+    }
+
     #[test]
     fn a_run_given_up_gives_its_state_back_and_closes_the_api() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-        let game = crate::load("braverats", &dir, &crate::Settings::default()).unwrap();
-        let def = game.shared_def();
-        let keys = Arc::new(Keys {
-            players: vec![],
-            cards: vec![],
-            cells: vec![],
-        });
-        let mut state = State::new_quiet(&game, 7).unwrap();
+        use crate::definition::{analyze, source};
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/braverats.yaml");
+        let dir = path.parent().unwrap();
+        let file = source::read_merged(&path, dir).unwrap();
+        let analysis = analyze::analyze(&path, file, &source::Settings::default());
+        let def = Arc::new(analysis.def.unwrap());
+        let script = Script::compile(&analysis.script.files).unwrap();
+        let rules = Rules(
+            def.clone(),
+            RhaiHooks::new(def.clone(), script, Compile::On),
+        );
+        let keys = rules.1.keys.clone();
+        let mut state = State::new_quiet(&rules, 7).unwrap();
         let before = format!("{state:?}");
         CTX.with(|c| {
             let mut c = c.borrow_mut();
