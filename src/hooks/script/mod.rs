@@ -567,7 +567,7 @@ impl RhaiHooks {
             }
         };
         let (result, ops) = self.invoke(engine, call.hook, args, compiled);
-        HOOK_FLOOR.with(|f| f.set(None));
+        // `end` also lifts the hook's memory floor (`Lent`'s drop).
         let ended = lent.end();
         // The context was put there above and nothing else takes it.
         let Some((run_events, trace)) = ended else {
@@ -645,9 +645,23 @@ mod tests {
     #[test]
     fn a_run_given_up_gives_its_state_back_and_closes_the_api() {
         use crate::definition::{analyze, source};
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/braverats.yaml");
-        let dir = path.parent().unwrap();
-        let file = source::read_merged(&path, dir).unwrap();
+        // Any game will do: a pile, a token and a turn that ends the game.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lent.yaml");
+        std::fs::write(
+            &path,
+            "id: lent\nscript: lent.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
+             cards: {token: {name: Token}}\nzones: {pile: {per: game}}\n\
+             setup: [{put: {zone: pile, cards: all}}]\n\
+             flow: {turns: rotate, turn: [{hook: turn}]}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("lent.rhai"),
+            "fn turn() { end_game(\"\", \"done\"); }\n",
+        )
+        .unwrap();
+        let file = source::read_merged(&path, dir.path()).unwrap();
         let analysis = analyze::analyze(&path, file, &source::Settings::default());
         let def = Arc::new(analysis.def.unwrap());
         let script = Script::compile(&analysis.script.files).unwrap();

@@ -16,6 +16,12 @@ pub(crate) fn int_of(v: &Dynamic) -> Option<i64> {
     if v.is_int() { v.as_int().ok() } else { None }
 }
 
+/// The truth value `v` holds, if it holds one (as `int_of`).
+#[inline(always)]
+pub(super) fn bool_of(v: &Dynamic) -> Option<bool> {
+    if v.is_bool() { v.as_bool().ok() } else { None }
+}
+
 /// The methods designers call most, Rhai's meaning without its dispatch:
 /// `len`, `is_empty`, `push`, `shift`, `keys`, `values`, `contains` of a
 /// number or text. None: Rhai decides.
@@ -253,10 +259,7 @@ pub(super) fn fast_binary(
             _ => None,
         };
     }
-    if a.is_bool()
-        && b.is_bool()
-        && let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool())
-    {
+    if let (Some(x), Some(y)) = (bool_of(a), bool_of(b)) {
         return match op {
             Bin::Eq => Some(Ok((x == y).into())),
             Bin::Ne => Some(Ok((x != y).into())),

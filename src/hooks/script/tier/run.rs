@@ -9,7 +9,7 @@ use rhai::{
 };
 
 use super::Tier;
-use super::builtins::{fast_binary, int_of, int_op, sizes_of};
+use super::builtins::{bool_of, fast_binary, int_of, int_op, sizes_of};
 use super::natives::choose;
 use super::tree::*;
 use crate::hooks::script::{MAX_CALL_LEVELS, MAX_HOOK_BYTES, MAX_OPERATIONS};
@@ -485,7 +485,7 @@ impl<'a> Run<'a> {
             ExprKind::Unary(x) => {
                 let (op, a, helper) = &**x;
                 let a = self.expr(a)?;
-                match (op, int_of(&a), a.is_bool()) {
+                match (op, int_of(&a), bool_of(&a)) {
                     (Un::Neg, Some(n), _) => {
                         return Ok(n.checked_neg().map(Dynamic::from_int).ok_or_else(
                             || -> Error {
@@ -494,7 +494,7 @@ impl<'a> Run<'a> {
                             },
                         )?);
                     }
-                    (Un::Not, _, true) => return Ok((!a.as_bool().unwrap_or_default()).into()),
+                    (Un::Not, _, Some(b)) => return Ok((!b).into()),
                     _ => {}
                 }
                 Ok(self.helper(helper, None, vec![a], e.pos)?)
@@ -540,7 +540,7 @@ impl<'a> Run<'a> {
                 self.track(p.pos)?;
                 if let Some(i) = int_of(&v) {
                     out.push_str(itoa::Buffer::new().format(i));
-                } else if let Some(b) = v.is_bool().then(|| v.as_bool().ok()).flatten() {
+                } else if let Some(b) = bool_of(&v) {
                     out.push_str(if b { "true" } else { "false" });
                 } else if let Ok(c) = v.as_char() {
                     out.push(c);
