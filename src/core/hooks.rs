@@ -81,7 +81,9 @@ pub enum Miss {
     /// Run plainly for a while: on this thread, the memo cost more for
     /// the hook than replaying saved (see memo/pays.rs).
     Unpaid,
-    /// The record could not be followed (a write that did not apply), or
-    /// the memo is full.
+    /// The memo's records are at their bound (memory): runs the records
+    /// do not cover are not recorded.
+    Full,
+    /// The record could not be followed (a write that did not apply).
     Other,
 }

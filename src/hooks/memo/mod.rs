@@ -140,6 +140,10 @@ enum Node {
 
 /// The recorded runs of a game's hooks, on one thread.
 struct Trie {
+    /// Nodes at most (`MAX_NODES`), and whether a run did not fit: no
+    /// run is recorded (nor traced) after.
+    bound: usize,
+    full: bool,
     nodes: Vec<Node>,
     lists: Lists,
     /// hash of (hook, args) -> (hook, args, root).
@@ -316,8 +320,15 @@ fn same_key(stored: &[Owned], args: &Args) -> bool {
     }
 }
 
-/// Recorded nodes at most (memory bound); beyond, only replays.
-const MAX_NODES: usize = 4_000_000;
+/// Recorded nodes at most (a memory bound: about 110 bytes a node with
+/// the tables around them, so some 15 MB a thread); beyond, runs are not
+/// recorded, nor traced, and what is recorded still replays. Games whose
+/// positions are few settle far below it (The Path with four players has
+/// 66k nodes after 1000 games, the others under 60k after their timing
+/// runs). Connect Four fills it within 2000 games: with no bound its
+/// records kept growing (115 MB at 5000 games, 176 MB at 30000) for
+/// replays that saved less than recording cost.
+const MAX_NODES: usize = 1 << 17;
 
 /// The hash of a hook call's key (the parts `each_part` visits).
 #[inline]
@@ -344,8 +355,10 @@ fn key_hash(hook: &str, args: &Args) -> u64 {
 }
 
 impl Trie {
-    fn new() -> Trie {
+    fn new(bound: usize) -> Trie {
         Trie {
+            bound,
+            full: false,
             nodes: Vec::new(),
             lists: Lists::default(),
             roots: FxHashMap::default(),
@@ -490,7 +503,8 @@ impl Trie {
             return;
         }
         let ops = elide::elide(ops);
-        if self.nodes.len() + ops.len() + 1 > MAX_NODES {
+        if self.nodes.len() + ops.len() + 1 > self.bound {
+            self.full = true;
             return;
         }
         let mut n = match self.root(hook, args) {
@@ -558,13 +572,21 @@ impl Trie {
 pub struct Memo<H> {
     inner: H,
     tries: ThreadLocal<RefCell<Trie>>,
+    /// Each thread's bound on its records, in nodes.
+    bound: usize,
 }
 
 impl<H: Traceable> Memo<H> {
     pub fn new(inner: H) -> Memo<H> {
+        Memo::bounded(inner, MAX_NODES)
+    }
+
+    /// With records of at most `bound` nodes a thread.
+    fn bounded(inner: H, bound: usize) -> Memo<H> {
         Memo {
             inner,
             tries: ThreadLocal::new(),
+            bound,
         }
     }
 }
@@ -582,6 +604,14 @@ impl<H: Traceable> Memo<H> {
             None => return Ok(()),
             Some(why) => why,
         };
+        if trie.borrow().full {
+            // Nothing more is recorded: the run is not traced either.
+            let mut t = trie.borrow_mut();
+            t.ran(call.hook, Miss::Full);
+            t.pays(call.hook).missed();
+            drop(t);
+            return self.inner.run(state, call, events);
+        }
         let (result, trace) = self.inner.run_traced(state, call, events);
         let mut t = trie.borrow_mut();
         // A traced run that gave no record drew from the RNG.
@@ -611,7 +641,7 @@ impl<H: Traceable> Hooks for Memo<H> {
             // it, which a replay would not do.
             return self.inner.run(state, call, events);
         }
-        let trie = self.tries.get_or(|| RefCell::new(Trie::new()));
+        let trie = self.tries.get_or(|| RefCell::new(Trie::new(self.bound)));
         let ticket = {
             let mut t = trie.borrow_mut();
             if !t.enabled(call.hook) {
@@ -641,7 +671,7 @@ impl<H: Traceable> Hooks for Memo<H> {
     }
 
     fn memo_stats(&self) -> Option<MemoStats> {
-        let trie = self.tries.get_or(|| RefCell::new(Trie::new()));
+        let trie = self.tries.get_or(|| RefCell::new(Trie::new(self.bound)));
         let t = trie.borrow();
         let mut runs: Vec<(String, u64)> = t.runs.iter().map(|(k, n)| (k.clone(), *n)).collect();
         runs.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
@@ -663,6 +693,7 @@ impl<H: Traceable> Hooks for Memo<H> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     #[test]
     fn short_lists_pack_apart() {
@@ -685,6 +716,91 @@ mod tests {
         labels.dedup();
         assert_eq!(labels.len(), lists.len());
         assert_eq!(super::pack(&[1, 2, 3, 4]), None);
+    }
+
+    /// A game's rules as the core plays them, built in this layer: a
+    /// count that goes up each turn (a new position every turn) to 30.
+    struct Rules<H>(std::sync::Arc<crate::definition::Def>, H);
+
+    impl<H> crate::core::AsDef for Rules<H> {
+        fn def(&self) -> &crate::definition::Def {
+            &self.0
+        }
+    }
+
+    impl<H: crate::core::Hooks> crate::core::Rules for Rules<H> {
+        fn hooks(&self) -> &dyn crate::core::Hooks {
+            &self.1
+        }
+    }
+
+    fn counting() -> (
+        std::sync::Arc<crate::definition::Def>,
+        [crate::hooks::script::Script; 2],
+    ) {
+        use crate::definition::{analyze, source};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("count.yaml");
+        std::fs::write(
+            &path,
+            "id: count\nscript: count.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
+             vars: {n: {name: N, start: 0}}\n\
+             flow: {turns: rotate, turn: [{hook: turn}]}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("count.rhai"),
+            "fn turn() { ask(active(), \"go\", [1, 2], \"went\", #{}); }\n\
+             fn went(choice) { add_var(\"n\", 1); if get_var(\"n\") >= 30 { end_game(\"\", \"done\"); } }\n",
+        )
+        .unwrap();
+        let file = source::read_merged(&path, dir.path()).unwrap();
+        let analysis = analyze::analyze(&path, file, &source::Settings::default());
+        let script = || crate::hooks::script::Script::compile(&analysis.script.files).unwrap();
+        (
+            std::sync::Arc::new(analysis.def.unwrap()),
+            [script(), script()],
+        )
+    }
+
+    #[test]
+    fn a_full_memo_records_no_more_and_replays_what_it_holds() {
+        use crate::core::{Hooks, Miss, State};
+        use crate::hooks::script::{Compile, RhaiHooks};
+        let (def, [script, again]) = counting();
+        let plain = Rules(def.clone(), RhaiHooks::new(def.clone(), again, Compile::On));
+        let bound = 25;
+        let memo = Rules(
+            def.clone(),
+            super::Memo::bounded(RhaiHooks::new(def.clone(), script, Compile::On), bound),
+        );
+        // Each player takes the first option.
+        fn play(rules: &impl crate::core::Rules) -> String {
+            let mut st = State::new_quiet(rules, 3).unwrap();
+            while let Some(p) = st.first_waiting() {
+                let c = st.legal(p)[0].clone();
+                st.apply_unchecked(rules, p, c).unwrap();
+            }
+            format!("{st:?}")
+        }
+        let want = play(&plain);
+        // The first game fills the records; the second replays its first
+        // turns and runs the rest plainly.
+        let first = play(&memo);
+        let after_one = memo.1.memo_stats().unwrap();
+        let second = play(&memo);
+        let m = memo.1.memo_stats().unwrap();
+        assert_eq!(first, want);
+        assert_eq!(second, want);
+        assert!(m.nodes <= bound, "{} nodes", m.nodes);
+        assert!(after_one.nodes > bound / 2, "{} nodes", after_one.nodes);
+        assert_eq!(m.nodes, after_one.nodes, "nothing recorded once full");
+        assert!(m.hits > after_one.hits, "the second game replays");
+        let full = m
+            .why
+            .iter()
+            .find(|(h, w, _)| h == "went" && *w == Miss::Full);
+        assert!(full.is_some_and(|(_, _, n)| *n > 0), "{:?}", m.why);
     }
 
     #[test]
