@@ -161,9 +161,11 @@ struct Trie {
     /// Script runs by hook and reason (`check --memo`).
     why: FxHashMap<String, FxHashMap<Miss, u64>>,
     /// Whether the memo pays, by hook (a game has few: a scan, the last
-    /// one first, is cheaper than hashing the name).
-    pays: Vec<(Box<str>, pays::Pays)>,
+    /// one first, is cheaper than hashing the name), with where its name
+    /// lay the last time.
+    pays: Vec<(Box<str>, (usize, usize), pays::Pays)>,
     last_pays: usize,
+    hashes: Hashes,
 }
 
 /// A part of a hook call's memo key, borrowed from the call: no allocation
@@ -247,10 +249,20 @@ impl Part<'_> {
     #[inline(never)]
     fn is_data(&self, o: &Owned) -> bool {
         match (self, o) {
-            (Part::Data(a), Owned::Choice(Choice::Data(b))) => ***a == **b,
-            (Part::Value(a), Owned::Value(b)) => *a == b,
+            // A replay hands on the data it recorded: mostly the same place.
+            (Part::Data(a), Owned::Choice(Choice::Data(b))) => Arc::ptr_eq(a, b) || ***a == **b,
+            (Part::Value(a), Owned::Value(b)) => same_place(a, b) || *a == b,
             _ => false,
         }
+    }
+}
+
+/// Whether two values are one list or map, where they lie.
+fn same_place(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::List(x), Value::List(y)) => Arc::ptr_eq(x, y),
+        (Value::Map(x), Value::Map(y)) => Arc::ptr_eq(x, y),
+        _ => false,
     }
 }
 
@@ -330,9 +342,10 @@ fn same_key(stored: &[Owned], args: &Args) -> bool {
 /// replays that saved less than recording cost.
 const MAX_NODES: usize = 1 << 17;
 
-/// The hash of a hook call's key (the parts `each_part` visits).
+/// The hash of a hook call's key (the parts `each_part` visits), data
+/// hashed once per value (`Hashes`).
 #[inline]
-fn key_hash(hook: &str, args: &Args) -> u64 {
+fn key_hash(hook: &str, args: &Args, hashes: &mut Hashes) -> u64 {
     let mut h = FxHasher::default();
     hook.hash(&mut h);
     match args {
@@ -342,16 +355,82 @@ fn key_hash(hook: &str, args: &Args) -> u64 {
         Args::Choices(players, chosen, data) => {
             for (p, c) in players.iter().zip(chosen.iter()) {
                 Part::Card(CardIx::MAX - *p as CardIx).hash(&mut h);
-                if let Some(c) = c {
-                    Part::of(c).hash(&mut h);
+                match c {
+                    Some(Choice::Data(d)) => {
+                        h.write_u8(2);
+                        h.write_u64(hashes.datum(d));
+                    }
+                    Some(c) => Part::of(c).hash(&mut h),
+                    None => {}
                 }
             }
-            if !matches!(**data, Value::Unit) {
-                Part::Value(data).hash(&mut h);
+            if !matches!(*data, Value::Unit) {
+                h.write_u8(3);
+                h.write_u64(hashes.value(data));
             }
         }
     }
     h.finish()
+}
+
+/// The hashes of the data in hook calls, by where the data lies: a
+/// replayed ask hands on the very options and data it recorded, so the
+/// same few values come back call after call, and hashing them deep each
+/// time was a tenth of The Path's time. Each entry keeps its value alive,
+/// so an address is never reused while it is here.
+#[derive(Default)]
+struct Hashes {
+    by_place: FxHashMap<usize, (Kept, u64)>,
+}
+
+/// A value kept alive by `Hashes`.
+#[allow(dead_code)]
+enum Kept {
+    Datum(Arc<Datum>),
+    Value(Value),
+}
+
+/// Entries at most: past it, the table starts again.
+const MAX_HASHES: usize = 4096;
+
+fn deep_hash(v: &impl Hash) -> u64 {
+    let mut h = FxHasher::default();
+    v.hash(&mut h);
+    h.finish()
+}
+
+impl Hashes {
+    fn datum(&mut self, d: &Arc<Datum>) -> u64 {
+        let at = Arc::as_ptr(d) as usize;
+        if let Some((_, h)) = self.by_place.get(&at) {
+            return *h;
+        }
+        let h = deep_hash(&**d);
+        self.keep(at, Kept::Datum(Arc::clone(d)), h);
+        h
+    }
+
+    fn value(&mut self, v: &Value) -> u64 {
+        let at = match v {
+            Value::List(l) => Arc::as_ptr(l) as *const Value as usize,
+            Value::Map(m) => Arc::as_ptr(m) as *const (Arc<str>, Value) as usize,
+            // Small, or text: hashed where it is.
+            _ => return deep_hash(v),
+        };
+        if let Some((_, h)) = self.by_place.get(&at) {
+            return *h;
+        }
+        let h = deep_hash(v);
+        self.keep(at, Kept::Value(v.clone()), h);
+        h
+    }
+
+    fn keep(&mut self, at: usize, k: Kept, h: u64) {
+        if self.by_place.len() >= MAX_HASHES {
+            self.by_place.clear();
+        }
+        self.by_place.insert(at, (k, h));
+    }
 }
 
 impl Trie {
@@ -371,23 +450,31 @@ impl Trie {
             why: FxHashMap::default(),
             pays: Vec::new(),
             last_pays: 0,
+            hashes: Hashes::default(),
         }
     }
 
     fn pays(&mut self, hook: &str) -> &mut pays::Pays {
-        let hit = |i: &usize| self.pays.get(*i).is_some_and(|(h, _)| &**h == hook);
-        let ix = match Some(self.last_pays)
-            .filter(hit)
-            .or_else(|| (0..self.pays.len()).find(hit))
-        {
-            Some(i) => i,
-            None => {
-                self.pays.push((hook.into(), pays::Pays::new()));
-                self.pays.len() - 1
-            }
+        // Found by where the name lies, as the last call saw it: a hook's
+        // name comes from the game's definition or an ask's interned
+        // text, so the place repeats and the text need not be compared
+        // (twice a call, on every replay). A place another name took over
+        // once the first was freed would share a hook's timings, never
+        // change a result.
+        let at = (hook.as_ptr() as usize, hook.len());
+        let ix = if self.pays.get(self.last_pays).is_some_and(|e| e.1 == at) {
+            self.last_pays
+        } else if let Some(i) = self.pays.iter().position(|e| e.1 == at) {
+            i
+        } else if let Some(i) = self.pays.iter().position(|e| &*e.0 == hook) {
+            self.pays[i].1 = at;
+            i
+        } else {
+            self.pays.push((hook.into(), at, pays::Pays::new()));
+            self.pays.len() - 1
         };
         self.last_pays = ix;
-        &mut self.pays[ix].1
+        &mut self.pays[ix].2
     }
 
     fn node_count(&self) -> usize {
@@ -404,9 +491,10 @@ impl Trie {
         }
     }
 
-    fn root(&self, hook: &str, args: &Args) -> Option<u32> {
+    fn root(&mut self, hook: &str, args: &Args) -> Option<u32> {
+        let key = key_hash(hook, args, &mut self.hashes);
         self.roots
-            .get(&key_hash(hook, args))?
+            .get(&key)?
             .iter()
             .find(|(h, a, _)| h == hook && same_key(a, args))
             .map(|(_, _, r)| *r)
@@ -511,11 +599,11 @@ impl Trie {
             Some(r) => r,
             None => {
                 let r = self.push(Node::Unknown);
-                self.roots.entry(key_hash(hook, args)).or_default().push((
-                    hook.to_string(),
-                    key_parts(args),
-                    r,
-                ));
+                let key = key_hash(hook, args, &mut self.hashes);
+                self.roots
+                    .entry(key)
+                    .or_default()
+                    .push((hook.to_string(), key_parts(args), r));
                 r
             }
         };
@@ -801,6 +889,39 @@ mod tests {
             .iter()
             .find(|(h, w, _)| h == "went" && *w == Miss::Full);
         assert!(full.is_some_and(|(_, _, n)| *n > 0), "{:?}", m.why);
+    }
+
+    #[test]
+    fn equal_data_at_other_places_hash_alike() {
+        use super::{Args, Choice, Datum, Hashes, Value, key_hash};
+        use std::sync::Arc;
+        let data = || {
+            Value::Map(Arc::from(vec![(
+                Arc::<str>::from("lost"),
+                Value::List(Arc::from(vec![Value::Int(3), Value::Text("orc".into())])),
+            )]))
+        };
+        let datum = || {
+            Arc::new(Datum {
+                text: "use sword".into(),
+                value: data(),
+            })
+        };
+        let (a, b) = ((datum(), data()), (datum(), data()));
+        assert!(!Arc::ptr_eq(&a.0, &b.0), "two places");
+        let key = |d: &(Arc<Datum>, Value), hashes: &mut Hashes| {
+            let chosen = [Some(Choice::Data(d.0.clone()))];
+            key_hash("act", &Args::Choices(&[0], &chosen, &d.1), hashes)
+        };
+        let mut hashes = Hashes::default();
+        let first = key(&a, &mut hashes);
+        // Again from the table, then the same content elsewhere, then with
+        // a table of its own.
+        assert_eq!(key(&a, &mut hashes), first);
+        assert_eq!(key(&b, &mut hashes), first);
+        assert_eq!(key(&b, &mut Hashes::default()), first);
+        let other = (datum(), Value::Int(1));
+        assert_ne!(key(&other, &mut hashes), first);
     }
 
     #[test]
