@@ -20,6 +20,9 @@ mod tree;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
 use rhai::{AST, ASTNode, Dynamic, Engine, EvalAltResult, Position};
 
 use natives::Natives;
@@ -45,8 +48,11 @@ pub(crate) struct Tier {
     /// By the index of `index`; None where the function runs in Rhai.
     fns: Vec<Option<Func>>,
     index: HashMap<(String, usize), usize>,
+    /// `index` by name alone, each arity's index: a hook is found without
+    /// building a key (once a hook call).
+    by_name: FxHashMap<String, SmallVec<[(usize, usize); 1]>>,
     /// The closures compiled (`anon$...`): their index and parameters.
-    closures: HashMap<String, (usize, usize)>,
+    closures: FxHashMap<String, (usize, usize)>,
     natives: Arc<Natives>,
     /// One-line functions through which the tier asks Rhai, with the
     /// script's own functions (closures handed to them resolve).
@@ -146,9 +152,14 @@ impl Tier {
             })
             .collect();
         fallbacks.sort_by(|a, b| (&a.name, a.arity).cmp(&(&b.name, b.arity)));
+        let mut by_name: FxHashMap<String, SmallVec<[(usize, usize); 1]>> = FxHashMap::default();
+        for ((n, arity), &i) in &index {
+            by_name.entry(n.clone()).or_default().push((*arity, i));
+        }
         Tier {
             fns,
             index,
+            by_name,
             closures,
             natives,
             helpers,
@@ -177,7 +188,11 @@ impl Tier {
         args: Vec<Dynamic>,
     ) -> Result<(Ran, Option<u64>), Vec<Dynamic>> {
         // Not compiled: the arguments back, for Rhai.
-        let Some(&ix) = self.index.get(&(hook.to_string(), args.len())) else {
+        let found = self.by_name.get(hook).and_then(|fs| {
+            let (_, ix) = fs.iter().find(|(arity, _)| *arity == args.len())?;
+            Some(*ix)
+        });
+        let Some(ix) = found else {
             return Err(args);
         };
         if self.fns[ix].is_none() {

@@ -73,6 +73,19 @@ thread_local! {
     /// The text an interpolation is being built in (kept: no allocation
     /// per interpolation).
     static TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    /// A run's stack, kept between runs (no allocation per hook call); a
+    /// run inside a run makes its own.
+    static STACK: std::cell::Cell<Vec<Dynamic>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Run<'_> {
+    fn drop(&mut self) {
+        let mut s = std::mem::take(&mut self.stack);
+        s.clear();
+        // `try_with`: a run dropped while the thread's locals are torn
+        // down keeps nothing.
+        let _ = STACK.try_with(|k| k.set(s));
+    }
 }
 
 /// `err` at `pos` unless it has a position.
@@ -92,7 +105,11 @@ impl<'a> Run<'a> {
         Run {
             tier,
             engine,
-            stack: Vec::with_capacity(64),
+            stack: {
+                let mut s = STACK.with(std::cell::Cell::take);
+                s.reserve(64);
+                s
+            },
             base: 0,
             ops: 0,
             peek: None,
