@@ -3,6 +3,8 @@
 
 pub mod memo;
 pub mod script;
+#[cfg(test)]
+pub(crate) mod test_game;
 
 pub use memo::Memo;
 pub use script::RhaiHooks;

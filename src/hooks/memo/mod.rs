@@ -806,59 +806,24 @@ mod tests {
         assert_eq!(super::pack(&[1, 2, 3, 4]), None);
     }
 
-    /// A game's rules as the core plays them, built in this layer: a
-    /// count that goes up each turn (a new position every turn) to 30.
-    struct Rules<H>(std::sync::Arc<crate::definition::Def>, H);
-
-    impl<H> crate::core::AsDef for Rules<H> {
-        fn def(&self) -> &crate::definition::Def {
-            &self.0
-        }
-    }
-
-    impl<H: crate::core::Hooks> crate::core::Rules for Rules<H> {
-        fn hooks(&self) -> &dyn crate::core::Hooks {
-            &self.1
-        }
-    }
-
-    fn counting() -> (
-        std::sync::Arc<crate::definition::Def>,
-        [crate::hooks::script::Script; 2],
-    ) {
-        use crate::definition::{analyze, source};
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("count.yaml");
-        std::fs::write(
-            &path,
-            "id: count\nscript: count.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
-             vars: {n: {name: N, start: 0}}\n\
-             flow: {turns: rotate, turn: [{hook: turn}]}\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.path().join("count.rhai"),
-            "fn turn() { ask(active(), \"go\", [1, 2], \"went\", #{}); }\n\
-             fn went(choice) { add_var(\"n\", 1); if get_var(\"n\") >= 30 { end_game(\"\", \"done\"); } }\n",
-        )
-        .unwrap();
-        let file = source::read_merged(&path, dir.path()).unwrap();
-        let analysis = analyze::analyze(&path, file, &source::Settings::default());
-        let script = || crate::hooks::script::Script::compile(&analysis.script.files).unwrap();
-        (
-            std::sync::Arc::new(analysis.def.unwrap()),
-            [script(), script()],
-        )
-    }
-
     #[test]
     fn a_full_memo_records_no_more_and_replays_what_it_holds() {
         use crate::core::{Hooks, Miss, State};
         use crate::hooks::script::{Compile, RhaiHooks};
-        let (def, [script, again]) = counting();
-        let plain = Rules(def.clone(), RhaiHooks::new(def.clone(), again, Compile::On));
+        use crate::hooks::test_game::{Game, load};
+        // A count that goes up each turn (a new position every turn) to 30.
+        let (def, mut scripts) = load(
+            "id: count\nscript: game.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
+             vars: {n: {name: N, start: 0}}\n\
+             flow: {turns: rotate, turn: [{hook: turn}]}\n",
+            "fn turn() { ask(active(), \"go\", [1, 2], \"went\", #{}); }\n\
+             fn went(choice) { add_var(\"n\", 1); if get_var(\"n\") >= 30 { end_game(\"\", \"done\"); } }\n",
+            2,
+        );
+        let (script, again) = (scripts.remove(0), scripts.remove(0));
+        let plain = Game(def.clone(), RhaiHooks::new(def.clone(), again, Compile::On));
         let bound = 25;
-        let memo = Rules(
+        let memo = Game(
             def.clone(),
             super::Memo::bounded(RhaiHooks::new(def.clone(), script, Compile::On), bound),
         );

@@ -627,45 +627,19 @@ impl Traceable for RhaiHooks {
 mod tests {
     use super::*;
 
-    /// A game's rules as the core plays them, built in this layer.
-    struct Rules(Arc<Def>, RhaiHooks);
-
-    impl crate::core::AsDef for Rules {
-        fn def(&self) -> &Def {
-            &self.0
-        }
-    }
-
-    impl crate::core::Rules for Rules {
-        fn hooks(&self) -> &dyn Hooks {
-            &self.1
-        }
-    }
-
     #[test]
     fn a_run_given_up_gives_its_state_back_and_closes_the_api() {
-        use crate::definition::{analyze, source};
         // Any game will do: a pile, a token and a turn that ends the game.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("lent.yaml");
-        std::fs::write(
-            &path,
-            "id: lent\nscript: lent.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
+        let (def, mut scripts) = crate::hooks::test_game::load(
+            "id: lent\nscript: game.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
              cards: {token: {name: Token}}\nzones: {pile: {per: game}}\n\
              setup: [{put: {zone: pile, cards: all}}]\n\
              flow: {turns: rotate, turn: [{hook: turn}]}\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.path().join("lent.rhai"),
             "fn turn() { end_game(\"\", \"done\"); }\n",
-        )
-        .unwrap();
-        let file = source::read_merged(&path, dir.path()).unwrap();
-        let analysis = analyze::analyze(&path, file, &source::Settings::default());
-        let def = Arc::new(analysis.def.unwrap());
-        let script = Script::compile(&analysis.script.files).unwrap();
-        let rules = Rules(
+            1,
+        );
+        let script = scripts.remove(0);
+        let rules = crate::hooks::test_game::Game(
             def.clone(),
             RhaiHooks::new(def.clone(), script, Compile::On),
         );

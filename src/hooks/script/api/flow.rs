@@ -5,6 +5,7 @@ use rhai::{Array, Dynamic, FnPtr, ImmutableString, Map, NativeCallContext};
 use super::super::tier::natives::Api;
 use super::super::value::{map_within, to_value};
 use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, MAX_LOG_BYTES, interned, with_ctx};
+use super::kept_options;
 use crate::core::ops::{Read, Write};
 use crate::definition::PlayerIx;
 use crate::error::printable;
@@ -337,19 +338,33 @@ fn ask(
     })?;
     // What the decision keeps (its options and data) is held to one budget.
     let mut left = super::super::value::MAX_KEPT_BYTES;
-    let converted: Vec<Vec<(Choice, Option<Dynamic>)>> = with_ctx(|cx| {
+    // Each list converted (or the choices a plain list made last time),
+    // and a plain one kept to be kept.
+    let converted: Vec<Converted> = with_ctx(|cx| {
         lists
             .into_iter()
             .map(|list| {
-                (list.into_iter())
+                let keep = match kept_options::look(&cx.def, name, &list) {
+                    kept_options::Look::Kept(c) => return Ok(Converted::Kept(c)),
+                    kept_options::Look::Convert { keep } => keep,
+                };
+                let made = (list.into_iter())
                     .map(|o| option(cx, name, o, &mut left))
-                    .collect()
+                    .collect::<Fallible<_>>()?;
+                Ok(Converted::Made(made, keep))
             })
             .collect()
     })?;
     let mut labels = Vec::new();
     let mut choices: smallvec::SmallVec<[Choices; 2]> = smallvec::SmallVec::new();
     for list in converted {
+        let (list, keep) = match list {
+            Converted::Kept(c) => {
+                choices.push(c);
+                continue;
+            }
+            Converted::Made(list, keep) => (list, keep),
+        };
         let mut mine = Vec::with_capacity(list.len());
         let mut texts = rustc_hash::FxHashSet::default();
         // Numbers in increasing order (a range: the common case) are distinct
@@ -370,7 +385,14 @@ fn ask(
             }
             mine.push(c);
         }
-        choices.push(mine.into());
+        let mine: Choices = mine.into();
+        if keep {
+            with_ctx(|cx| {
+                kept_options::keep(&cx.def, name, &mine);
+                Ok(())
+            })?;
+        }
+        choices.push(mine);
     }
     let mut prompt: Arc<str> = interned::text(name);
     let mut data = Value::Unit;
@@ -414,6 +436,13 @@ fn ask(
             secret,
         })))
     })
+}
+
+/// One decider's options: converted (and whether to keep the choices
+/// made), or the choices kept from the last time.
+enum Converted {
+    Made(Vec<(Choice, Option<Dynamic>)>, bool),
+    Kept(Choices),
 }
 
 /// Whether every option is a number, each greater than the one before.

@@ -8,6 +8,7 @@ mod dice;
 mod faces;
 pub(crate) mod flow;
 mod grid;
+mod kept_options;
 mod lists;
 mod players;
 mod stats;
