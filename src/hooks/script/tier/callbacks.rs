@@ -100,7 +100,7 @@ impl Run<'_> {
         self.level -= 1;
         // What Rhai's progress callback saw last, from the dropped copy.
         let last = self.peek.unwrap_or(self.ops);
-        self.ops = base;
+        self.set_ops(base);
         if last > base {
             self.peek = Some(last);
         }
@@ -145,7 +145,7 @@ impl Run<'_> {
             if callee.with_index {
                 args.push(Dynamic::from_int(i64::try_from(i).unwrap_or(i64::MAX)));
             }
-            self.ops = base;
+            self.set_ops(base);
             let v = self.call_fn(callee.ix, args, pos)?;
             let yes = || v.as_bool().unwrap_or(false);
             match method {

@@ -47,8 +47,12 @@ pub(super) struct Run<'a> {
     pub engine: &'a Engine,
     stack: Vec<Dynamic>,
     base: usize,
-    /// Operations so far, as Rhai counts them.
-    pub ops: u64,
+    /// Operations so far, as Rhai counts them (changed only by `track`
+    /// and `set_ops`, which keep `check_at` with it).
+    pub(super) ops: u64,
+    /// The count at which `track` next looks further: the next multiple
+    /// of 256 (the memory budget) or the limit, whichever comes first.
+    check_at: u64,
     /// The count a function called back from the API reached, where no
     /// operation has followed it (what Rhai reports for the hook).
     pub peek: Option<u64>,
@@ -88,6 +92,12 @@ impl Drop for Run<'_> {
     }
 }
 
+/// Where `track` next looks after `ops`: the next multiple of 256, or one
+/// past the limit if that comes first.
+fn next_check(ops: u64) -> u64 {
+    ((ops / 256 + 1) * 256).min(MAX_OPERATIONS + 1)
+}
+
 /// `err` at `pos` unless it has a position.
 fn at(mut err: Error, pos: Position) -> Error {
     if err.position().is_none() {
@@ -112,6 +122,7 @@ impl<'a> Run<'a> {
             },
             base: 0,
             ops: 0,
+            check_at: next_check(0),
             peek: None,
             level: 0,
             helped: false,
@@ -126,15 +137,24 @@ impl<'a> Run<'a> {
     pub(super) fn track(&mut self, pos: Position) -> Result<(), Error> {
         self.ops += 1;
         self.peek = None;
-        if self.ops > MAX_OPERATIONS || self.ops.is_multiple_of(256) {
+        // One comparison: past the limit, or at a multiple of 256.
+        if self.ops >= self.check_at {
             return self.track_rare(pos);
         }
         Ok(())
     }
 
+    /// The count set where it is not counted up one at a time (a
+    /// callback's count dropped, Rhai's added).
+    pub(super) fn set_ops(&mut self, ops: u64) {
+        self.ops = ops;
+        self.check_at = next_check(ops);
+    }
+
     #[cold]
     #[inline(never)]
     fn track_rare(&mut self, pos: Position) -> Result<(), Error> {
+        self.check_at = next_check(self.ops);
         if self.ops > MAX_OPERATIONS {
             return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
         }
@@ -424,7 +444,12 @@ impl<'a> Run<'a> {
 
     pub(super) fn expr(&mut self, e: &Expr) -> R<Dynamic> {
         self.track(e.pos)?;
-        self.value(e)
+        // The commonest first, here: `value` is large, its entry dear.
+        match &e.kind {
+            ExprKind::Const(v) => Ok(v.clone()),
+            ExprKind::Local(s) => Ok(self.slot(*s).clone()),
+            _ => self.value(e),
+        }
     }
 
     /// An expression's value, its own operation not counted.
@@ -752,7 +777,7 @@ impl<'a> Run<'a> {
             &h.name,
             args,
         );
-        self.ops += super::super::LAST_OPS.with(std::cell::Cell::get);
+        self.set_ops(self.ops + super::super::LAST_OPS.with(std::cell::Cell::get));
         let tier = self.tier;
         r.map_err(|e| match *e {
             // A script function's frame (a closure the helper's call made)
