@@ -231,6 +231,21 @@ impl State {
     pub fn read(&mut self, key: &Read) -> Val {
         read(self, key)
     }
+    /// A number read where it lies, for the reads that change nothing and
+    /// give a number as `read` gives it; None for the others (draws,
+    /// chance, card lists, the rarer questions).
+    #[inline]
+    pub fn peek_int(&self, key: &Read) -> Option<i64> {
+        Some(match key {
+            Read::Stat(i) => self.stats[*i as usize],
+            Read::Var(i) => self.vars[*i as usize],
+            Read::Count(s) => self.zones[*s as usize].len() as i64,
+            Read::Has(s, c) => i64::from(self.zones[*s as usize].contains(c)),
+            Read::Turn => i64::from(self.turn),
+            Read::Active => self.active as i64,
+            _ => return None,
+        })
+    }
     /// A read that may change the state (a draw), and how to undo it.
     #[inline]
     pub fn read_undoable(&mut self, key: &Read) -> (Val, Option<Undo>) {

@@ -122,10 +122,23 @@ impl Ctx {
     }
 
     pub fn read_int(&mut self, key: Read) -> i64 {
+        // Nothing to trace and no pile waiting: straight from the state.
+        if self.trace.is_none()
+            && !self.state.any_waiting()
+            && let Some(i) = self.state.peek_int(&key)
+        {
+            return i;
+        }
         match self.read(key) {
             Val::Int(i) => i,
             Val::Cards(c) => c.len() as i64,
         }
+    }
+
+    /// A zone's cards where they lie, when nothing is traced and no pile
+    /// waits (else None: `read` them).
+    pub fn untraced_cards(&self, slot: usize) -> Option<&[crate::definition::CardIx]> {
+        (self.trace.is_none() && !self.state.any_waiting()).then(|| self.state.slot(slot))
     }
 
     /// Change the state (recorded for the memo).

@@ -171,6 +171,9 @@ fn empty(cx: &mut Ctx, g: &Grid, cell: usize) -> bool {
 /// The top card on a cell (a traced read of its cards).
 fn top(cx: &mut Ctx, g: &Grid, cell: usize) -> Option<CardIx> {
     let slot = cx.def.slot(g.zone, cell);
+    if let Some(cards) = cx.untraced_cards(slot) {
+        return cards.last().copied();
+    }
     match cx.read(Read::Cards(ix(slot))) {
         Val::Cards(cards) => cards.last().copied(),
         Val::Int(_) => None,
