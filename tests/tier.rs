@@ -221,12 +221,17 @@ fn step() {
     if c == 72 { let a = []; for i in 0..3 { a.push(blob(3000)); } a[0] = blob(3900); a.push(blob(100)); }
     if c == 73 { let a = []; for i in 0..3 { a.push(blob(3000)); } a[0] = blob(3900); let t = a.shift(); a.push(blob(3000)); a.push(grow(5)); a += [blob(10)]; a.push(blob(10)); set_var("v", a.len()); end_game(); }
     if c == 74 { let x = fill([blob(10)], 10); let y = fill([blob(4500), blob(4500)], 1500); }
+    if c == 75 { throw "no such thing"; }
+    if c == 76 { throw; }
+    if c == 77 { set_var("v", thrower(1)); thrower(3); }
+    if c == 78 { let t = 1; if t == 1 { throw 41 + t; } }
     add_var("v", 1);
 }
 fn picked(choice) { end_game(); }
 fn mark(o) { if o > 1 { o * 2 } else { o + 10 } }
 fn fill(a, n) { a.push(blob(n)); a }
 fn grow(n) { let b = []; for i in 0..n { b.push(i); } b }
+fn thrower(n) { if n > 2 { throw #{why: `too big: ${n}`}; } n }
 "#;
 
 #[test]
@@ -239,7 +244,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     let (_t, game) = common::load_folder("failing", YAML, SCRIPT);
     assert_eq!(game.fallbacks().unwrap(), []);
     let mut failed = 0;
-    for case in 0..=74 {
+    for case in 0..=78 {
         let settings = Settings {
             variants: vec![],
             sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
@@ -265,7 +270,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
         assert_eq!(checked, play(&off, 1, false), "case {case}");
     }
     // The cases that throw do throw (the check compares their errors).
-    assert!(failed >= 32, "only {failed} cases failed");
+    assert!(failed >= 36, "only {failed} cases failed");
 }
 
 /// `check --compile` names what runs in Rhai and why.

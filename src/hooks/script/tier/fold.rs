@@ -110,7 +110,7 @@ fn scan_stmt(s: &Stmt, lets: &mut HashMap<usize, Option<Dynamic>>, sc: &mut Scan
             scan_expr(&f.iter, sc);
             scan_block(&f.body, lets, sc);
         }
-        StmtKind::Return(e) => {
+        StmtKind::Return(e) | StmtKind::Throw(e) => {
             if let Some(e) = e {
                 scan_expr(e, sc);
             }
@@ -249,7 +249,7 @@ fn rewrite_stmt(s: &mut Stmt, consts: &HashMap<usize, Dynamic>) {
             rewrite_expr(&mut f.iter, consts);
             rewrite_block(&mut f.body, consts);
         }
-        StmtKind::Return(e) => {
+        StmtKind::Return(e) | StmtKind::Throw(e) => {
             if let Some(e) = e {
                 rewrite_expr(e, consts);
             }

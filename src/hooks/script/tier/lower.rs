@@ -167,13 +167,16 @@ impl<'a> Lowering<'a> {
                 }
             }
             RStmt::Return(value, flags, _) => {
-                if flags.contains(ASTFlags::BREAK) {
-                    return Err("uses `throw`".into());
-                }
-                StmtKind::Return(match value {
+                let value = match value {
                     Some(e) => Some(self.expr(e)?),
                     None => None,
-                })
+                };
+                // `throw` is Rhai's return with the break flag.
+                if flags.contains(ASTFlags::BREAK) {
+                    StmtKind::Throw(value)
+                } else {
+                    StmtKind::Return(value)
+                }
             }
             RStmt::Switch(x, _) => self.switch(&x.0, &x.1)?,
             RStmt::TryCatch(..) => return Err("uses `try`".into()),

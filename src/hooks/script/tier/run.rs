@@ -347,6 +347,15 @@ impl<'a> Run<'a> {
             StmtKind::For(f) => self.for_loop(f, s.pos),
             StmtKind::Break => Err(Flow::Break),
             StmtKind::Continue => Err(Flow::Continue),
+            StmtKind::Throw(e) => {
+                let v = match e {
+                    Some(e) => self.expr(e)?,
+                    None => Dynamic::UNIT,
+                };
+                Err(Flow::Err(
+                    EvalAltResult::ErrorRuntime(v.flatten(), s.pos).into(),
+                ))
+            }
             StmtKind::Return(e) => {
                 let v = match e {
                     Some(e) => self.expr(e)?,

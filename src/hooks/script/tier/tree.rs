@@ -34,6 +34,8 @@ pub(super) enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
+    /// `throw` (a value, or `()`).
+    Throw(Option<Expr>),
     Block(Block),
 }
 
