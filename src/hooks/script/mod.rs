@@ -312,6 +312,8 @@ pub(crate) struct Keys {
     pub players: Vec<ImmutableString>,
     pub cards: Vec<ImmutableString>,
     pub cells: Vec<ImmutableString>,
+    /// The grid's column letters.
+    pub columns: Vec<ImmutableString>,
 }
 
 /// Log text one hook run may write.
@@ -429,6 +431,13 @@ impl RhaiHooks {
                 .grid
                 .iter()
                 .flat_map(|g| g.names.iter().map(|n| n.as_str().into()))
+                .collect(),
+            columns: def
+                .grid
+                .iter()
+                .flat_map(|g| {
+                    (0..g.columns).map(|c| crate::definition::column_name(c).to_string().into())
+                })
                 .collect(),
         };
         let tier = (compile != Compile::Off).then(|| {

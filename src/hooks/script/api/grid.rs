@@ -6,7 +6,7 @@
 use rhai::{Array, Dynamic};
 
 use super::super::tier::natives::Api;
-use super::super::{Ctx, Fallible, interned, with_ctx};
+use super::super::{Ctx, Fallible, with_ctx};
 use crate::core::ops::{Read, Val, ix};
 use crate::definition::Def;
 use crate::definition::{CardIx, Grid};
@@ -21,13 +21,14 @@ pub(super) fn register(engine: &mut Api) {
     });
     engine.register_fn("columns", || {
         with_ctx(|cx| {
-            let def = cx.def.clone();
-            let g = grid(&def)?;
-            let name = |c| {
-                let letter = crate::definition::column_name(c);
-                Dynamic::from(interned::script_text(letter.encode_utf8(&mut [0; 4])))
-            };
-            Ok((0..g.columns).map(name).collect::<Array>())
+            grid(&cx.def)?;
+            Ok(cx
+                .keys
+                .columns
+                .iter()
+                .cloned()
+                .map(Dynamic::from)
+                .collect::<Array>())
         })
     });
     engine.register_fn("empty_cells", || {
