@@ -336,3 +336,58 @@ fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
         }
     }
 }
+
+/// The same for the examples' and the reference games (grid boards among
+/// them): without the memo, runs trace nothing, and the API reads numbers
+/// and cells where they lie; with it, runs are traced and recorded. Both
+/// give the same tally.
+#[test]
+fn every_example_and_reference_game_simulates_the_same_without_the_memo() {
+    use tabula::sim::{self, SimConfig};
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("tests/reference/games")];
+    for e in std::fs::read_dir(root.join("examples")).unwrap() {
+        let g = e.unwrap().path().join("games");
+        if g.is_dir() {
+            dirs.push(g);
+        }
+    }
+    let mut played = 0;
+    for dir in dirs {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .collect();
+        files.sort();
+        for path in files {
+            let load = |memo| {
+                Game::load_path(
+                    &path,
+                    &dir,
+                    &tabula::Settings::default(),
+                    tabula::Build {
+                        memo,
+                        ..Default::default()
+                    },
+                )
+                .unwrap()
+            };
+            let (with, without) = (load(true), load(false));
+            let cfg = SimConfig {
+                games: 60,
+                seed: 9,
+                bots: vec!["random".into(); with.def().nplayers()],
+                jobs: 2,
+                max_decisions: 100_000,
+                shard: None,
+            };
+            let a = sim::run(&with, &cfg, &|_| {}).unwrap();
+            let b = sim::run(&without, &cfg, &|_| {}).unwrap();
+            assert_eq!(a, b, "{}", path.display());
+            assert!(a.errors.is_empty(), "{}: {:?}", path.display(), a.errors);
+            played += 1;
+        }
+    }
+    assert!(played >= 10, "{played} games");
+}

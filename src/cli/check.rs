@@ -278,7 +278,7 @@ fn miss_text(game: &Game, why: &tabula::core::Miss) -> String {
         Miss::Chance => "shuffled a zone (or dealt from a shuffled one): never replayed".into(),
         Miss::Off => "memo off: two runs read the same and changed the state differently".into(),
         Miss::Unpaid => "run plainly: recording cost more than replays saved".into(),
-        Miss::Full => "run plainly: the memo's records are full".into(),
+        Miss::Full => "the memo's records are full: run as a script, not recorded".into(),
         Miss::Other => "a record that could not be followed".into(),
     }
 }

@@ -140,8 +140,9 @@ enum Node {
 
 /// The recorded runs of a game's hooks, on one thread.
 struct Trie {
-    /// Nodes at most (`MAX_NODES`), and whether a run did not fit: no
-    /// run is recorded (nor traced) after.
+    /// Nodes at most (`MAX_NODES`), and whether the records are full (a
+    /// run did not fit in the last eighth): no run is recorded (nor
+    /// traced) after.
     bound: usize,
     full: bool,
     nodes: Vec<Node>,
@@ -332,20 +333,22 @@ fn same_key(stored: &[Owned], args: &Args) -> bool {
     }
 }
 
-/// Recorded nodes at most (a memory bound: about 110 bytes a node with
-/// the tables around them, so some 15 MB a thread); beyond, runs are not
-/// recorded, nor traced, and what is recorded still replays. Games whose
-/// positions are few settle far below it (The Path with four players has
-/// 66k nodes after 1000 games, the others under 60k after their timing
-/// runs). Connect Four fills it within 2000 games: with no bound its
-/// records kept growing (115 MB at 5000 games, 176 MB at 30000) for
-/// replays that saved less than recording cost.
+/// Recorded nodes at most (a memory bound: some 15 MB a thread for
+/// Connect Four's records, about 110 bytes a node with the tables around
+/// them; more where records hold asks: a run of The Path with four
+/// players peaks at ~65 MB). Past it, runs are not recorded, nor traced, and what is recorded
+/// still replays. Most games settle far below it (the timing table's
+/// others under 60k nodes after their runs); The Path with four players
+/// reaches it after some 5,000 games, at the same speed as with no bound.
+/// Connect Four reaches it within 2,000 games: with no bound its records
+/// kept growing (115 MB at 5,000 games, 181 MB at 30,000) for replays
+/// that saved less than recording cost.
 const MAX_NODES: usize = 1 << 17;
 
 /// The hash of a hook call's key (the parts `each_part` visits), data
 /// hashed once per value (`Hashes`).
 #[inline]
-fn key_hash(hook: &str, args: &Args, hashes: &mut Hashes) -> u64 {
+fn key_hash(hook: &str, args: &Args, hashes: &Hashes) -> u64 {
     let mut h = FxHasher::default();
     hook.hash(&mut h);
     match args {
@@ -373,25 +376,16 @@ fn key_hash(hook: &str, args: &Args, hashes: &mut Hashes) -> u64 {
     h.finish()
 }
 
-/// The hashes of the data in hook calls, by where the data lies: a
-/// replayed ask hands on the very options and data it recorded, so the
-/// same few values come back call after call, and hashing them deep each
-/// time was a tenth of The Path's time. Each entry keeps its value alive,
-/// so an address is never reused while it is here.
+/// The hashes of the data that roots' keys hold, by where the data lies:
+/// a replayed ask hands on the very options and data it recorded (the
+/// Arcs a root's key holds), so hashing them deep on every call was a
+/// tenth of The Path's time. An entry is made only for data a root keeps,
+/// so its address cannot be taken by other data while the entry stands
+/// (roots live as long as the trie); other data is hashed where it is.
 #[derive(Default)]
 struct Hashes {
-    by_place: FxHashMap<usize, (Kept, u64)>,
+    by_place: FxHashMap<usize, u64>,
 }
-
-/// A value kept alive by `Hashes`.
-#[allow(dead_code)]
-enum Kept {
-    Datum(Arc<Datum>),
-    Value(Value),
-}
-
-/// Entries at most: past it, the table starts again.
-const MAX_HASHES: usize = 4096;
 
 fn deep_hash(v: &impl Hash) -> u64 {
     let mut h = FxHasher::default();
@@ -399,37 +393,46 @@ fn deep_hash(v: &impl Hash) -> u64 {
     h.finish()
 }
 
+/// Where a list or a map lies (small values and text have no place kept).
+fn place(v: &Value) -> Option<usize> {
+    match v {
+        Value::List(l) => Some(Arc::as_ptr(l) as *const Value as usize),
+        Value::Map(m) => Some(Arc::as_ptr(m) as *const (Arc<str>, Value) as usize),
+        _ => None,
+    }
+}
+
 impl Hashes {
-    fn datum(&mut self, d: &Arc<Datum>) -> u64 {
-        let at = Arc::as_ptr(d) as usize;
-        if let Some((_, h)) = self.by_place.get(&at) {
-            return *h;
+    fn datum(&self, d: &Arc<Datum>) -> u64 {
+        match self.by_place.get(&(Arc::as_ptr(d) as usize)) {
+            Some(h) => *h,
+            None => deep_hash(&**d),
         }
-        let h = deep_hash(&**d);
-        self.keep(at, Kept::Datum(Arc::clone(d)), h);
-        h
     }
 
-    fn value(&mut self, v: &Value) -> u64 {
-        let at = match v {
-            Value::List(l) => Arc::as_ptr(l) as *const Value as usize,
-            Value::Map(m) => Arc::as_ptr(m) as *const (Arc<str>, Value) as usize,
-            // Small, or text: hashed where it is.
-            _ => return deep_hash(v),
-        };
-        if let Some((_, h)) = self.by_place.get(&at) {
-            return *h;
+    fn value(&self, v: &Value) -> u64 {
+        match place(v).and_then(|at| self.by_place.get(&at)) {
+            Some(h) => *h,
+            None => deep_hash(v),
         }
-        let h = deep_hash(v);
-        self.keep(at, Kept::Value(v.clone()), h);
-        h
     }
 
-    fn keep(&mut self, at: usize, k: Kept, h: u64) {
-        if self.by_place.len() >= MAX_HASHES {
-            self.by_place.clear();
+    /// The data of a new root's key, which the root keeps alive.
+    fn note(&mut self, parts: &[Owned]) {
+        for p in parts {
+            match p {
+                Owned::Choice(Choice::Data(d)) => {
+                    self.by_place
+                        .insert(Arc::as_ptr(d) as usize, deep_hash(&**d));
+                }
+                Owned::Value(v) => {
+                    if let Some(at) = place(v) {
+                        self.by_place.insert(at, deep_hash(v));
+                    }
+                }
+                Owned::Choice(_) => {}
+            }
         }
-        self.by_place.insert(at, (k, h));
     }
 }
 
@@ -492,7 +495,7 @@ impl Trie {
     }
 
     fn root(&mut self, hook: &str, args: &Args) -> Option<u32> {
-        let key = key_hash(hook, args, &mut self.hashes);
+        let key = key_hash(hook, args, &self.hashes);
         self.roots
             .get(&key)?
             .iter()
@@ -592,18 +595,22 @@ impl Trie {
         }
         let ops = elide::elide(ops);
         if self.nodes.len() + ops.len() + 1 > self.bound {
-            self.full = true;
+            // Full once the records are near the bound; a single run too
+            // long for the room left is only skipped.
+            self.full = self.nodes.len() >= self.bound - self.bound / 8;
             return;
         }
         let mut n = match self.root(hook, args) {
             Some(r) => r,
             None => {
                 let r = self.push(Node::Unknown);
-                let key = key_hash(hook, args, &mut self.hashes);
+                let key = key_hash(hook, args, &self.hashes);
+                let parts = key_parts(args);
+                self.hashes.note(&parts);
                 self.roots
                     .entry(key)
                     .or_default()
-                    .push((hook.to_string(), key_parts(args), r));
+                    .push((hook.to_string(), parts, r));
                 r
             }
         };
@@ -858,7 +865,7 @@ mod tests {
 
     #[test]
     fn equal_data_at_other_places_hash_alike() {
-        use super::{Args, Choice, Datum, Hashes, Value, key_hash};
+        use super::{Args, Choice, Datum, Hashes, Value, key_hash, key_parts};
         use std::sync::Arc;
         let data = || {
             Value::Map(Arc::from(vec![(
@@ -874,19 +881,24 @@ mod tests {
         };
         let (a, b) = ((datum(), data()), (datum(), data()));
         assert!(!Arc::ptr_eq(&a.0, &b.0), "two places");
-        let key = |d: &(Arc<Datum>, Value), hashes: &mut Hashes| {
+        let key = |d: &(Arc<Datum>, Value), hashes: &Hashes| {
             let chosen = [Some(Choice::Data(d.0.clone()))];
-            key_hash("act", &Args::Choices(&[0], &chosen, &d.1), hashes)
+            let args = Args::Choices(&[0], &chosen, &d.1);
+            (key_hash("act", &args, hashes), key_parts(&args))
         };
         let mut hashes = Hashes::default();
-        let first = key(&a, &mut hashes);
-        // Again from the table, then the same content elsewhere, then with
-        // a table of its own.
-        assert_eq!(key(&a, &mut hashes), first);
-        assert_eq!(key(&b, &mut hashes), first);
-        assert_eq!(key(&b, &mut Hashes::default()), first);
+        // Hashed deep, then noted as a new root's key is (the root keeps
+        // the parts; here the test does).
+        let (first, parts) = key(&a, &hashes);
+        hashes.note(&parts);
+        assert_eq!(hashes.by_place.len(), 2, "the datum and the data");
+        // Again from the table; the same content elsewhere, deep.
+        assert_eq!(key(&a, &hashes).0, first);
+        assert_eq!(key(&b, &hashes).0, first);
+        assert_eq!(key(&b, &Hashes::default()).0, first);
         let other = (datum(), Value::Int(1));
-        assert_ne!(key(&other, &mut hashes), first);
+        assert_ne!(key(&other, &hashes).0, first);
+        drop(parts);
     }
 
     #[test]
