@@ -65,7 +65,6 @@ fn memo_replays_equal_script_runs_in_every_game_and_variant() {
 /// tally (wins, lengths, cards played, errors).
 #[test]
 fn a_game_without_the_memo_simulates_the_same() {
-    use tabula::sim::{self, SimConfig};
     let cases: &[(&str, &[(&str, i64)])] = &[
         ("braverats", &[]),
         ("imperio", &[]),
@@ -92,16 +91,8 @@ fn a_game_without_the_memo_simulates_the_same() {
             },
         )
         .unwrap();
-        let cfg = SimConfig {
-            games: if *id == "the-path" { 40 } else { 300 },
-            seed: 5,
-            bots: vec!["random".into(); with.def().nplayers()],
-            jobs: 2,
-            max_decisions: 100_000,
-            shard: None,
-        };
-        let a = sim::run(&with, &cfg, &|_| {}).unwrap();
-        let b = sim::run(&without, &cfg, &|_| {}).unwrap();
+        let games = if *id == "the-path" { 40 } else { 300 };
+        let (a, b) = tallies(&with, &without, games, 5, 2);
         assert_eq!(a, b, "{id}");
         assert!(without.memo_stats().is_none(), "{id}: no memo");
         assert!(a.errors.is_empty(), "{id}: {:?}", a.errors);
@@ -265,7 +256,6 @@ fn every_api_function_replays_as_the_script_runs_it() {
 /// reference games and the examples.
 #[test]
 fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
-    use tabula::sim::{self, SimConfig};
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let reference = root.join("tests/reference/games");
     // The games newcomers wrote from the docs, and the examples: every
@@ -295,28 +285,8 @@ fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
     games.push(("three-dice", root.join("tests/games")));
     for (id, dir) in games {
         let path = dir.join(format!("{id}.yaml"));
-        let load = |memo| {
-            Game::load_path(
-                &path,
-                &dir,
-                &Default::default(),
-                tabula::Build {
-                    memo,
-                    ..Default::default()
-                },
-            )
-        };
-        let (with, without) = (load(true).unwrap(), load(false).unwrap());
-        let cfg = SimConfig {
-            games: 300,
-            seed: 9,
-            bots: vec!["random".into(); with.def().nplayers()],
-            jobs: 1,
-            max_decisions: 100_000,
-            shard: None,
-        };
-        let a = sim::run(&with, &cfg, &|_| {}).unwrap();
-        let b = sim::run(&without, &cfg, &|_| {}).unwrap();
+        let (with, without) = (load_file(&path, &dir, true), load_file(&path, &dir, false));
+        let (a, b) = tallies(&with, &without, 300, 9, 1);
         assert_eq!(a, b, "{id}");
         assert!(a.errors.is_empty(), "{id}: {:?}", a.errors);
         if id == "pig" {
@@ -343,51 +313,45 @@ fn hooks_that_draw_chance_replay_as_the_script_runs_them() {
 /// give the same tally.
 #[test]
 fn every_example_and_reference_game_simulates_the_same_without_the_memo() {
-    use tabula::sim::{self, SimConfig};
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut dirs = vec![root.join("tests/reference/games")];
-    for e in std::fs::read_dir(root.join("examples")).unwrap() {
-        let g = e.unwrap().path().join("games");
-        if g.is_dir() {
-            dirs.push(g);
-        }
+    dirs.extend(common::example_dirs());
+    let files = common::game_files(&dirs);
+    for (path, dir) in &files {
+        let (with, without) = (load_file(path, dir, true), load_file(path, dir, false));
+        let (a, b) = tallies(&with, &without, 60, 9, 2);
+        assert_eq!(a, b, "{}", path.display());
+        assert!(a.errors.is_empty(), "{}: {:?}", path.display(), a.errors);
     }
-    let mut played = 0;
-    for dir in dirs {
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-            .collect();
-        files.sort();
-        for path in files {
-            let load = |memo| {
-                Game::load_path(
-                    &path,
-                    &dir,
-                    &tabula::Settings::default(),
-                    tabula::Build {
-                        memo,
-                        ..Default::default()
-                    },
-                )
-                .unwrap()
-            };
-            let (with, without) = (load(true), load(false));
-            let cfg = SimConfig {
-                games: 60,
-                seed: 9,
-                bots: vec!["random".into(); with.def().nplayers()],
-                jobs: 2,
-                max_decisions: 100_000,
-                shard: None,
-            };
-            let a = sim::run(&with, &cfg, &|_| {}).unwrap();
-            let b = sim::run(&without, &cfg, &|_| {}).unwrap();
-            assert_eq!(a, b, "{}", path.display());
-            assert!(a.errors.is_empty(), "{}: {:?}", path.display(), a.errors);
-            played += 1;
-        }
-    }
-    assert!(played >= 10, "{played} games");
+    assert!(files.len() >= 10, "{} games", files.len());
+}
+
+/// A game file, built with the memo or without it.
+fn load_file(path: &std::path::Path, dir: &std::path::Path, memo: bool) -> Game {
+    let build = tabula::Build {
+        memo,
+        ..Default::default()
+    };
+    Game::load_path(path, dir, &Default::default(), build).unwrap()
+}
+
+/// The tallies of the same `games` random games from `seed` on `jobs`
+/// threads, of a game built with the memo and of one built without it.
+fn tallies(
+    with: &Game,
+    without: &Game,
+    games: u64,
+    seed: u64,
+    jobs: usize,
+) -> (tabula::sim::Tally, tabula::sim::Tally) {
+    let cfg = tabula::sim::SimConfig {
+        games,
+        seed,
+        bots: vec!["random".into(); with.def().nplayers()],
+        jobs,
+        max_decisions: 100_000,
+        shard: None,
+    };
+    let run = |g| tabula::sim::run(g, &cfg, &|_| {}).unwrap();
+    (run(with), run(without))
 }

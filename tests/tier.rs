@@ -24,23 +24,8 @@ fn every_game() -> Vec<(PathBuf, PathBuf)> {
         root().join("tests/reference/games"),
         root().join("tests/games"),
     ];
-    for e in std::fs::read_dir(root().join("examples")).unwrap() {
-        let g = e.unwrap().path().join("games");
-        if g.is_dir() {
-            dirs.push(g);
-        }
-    }
-    let mut out = Vec::new();
-    for d in dirs {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-            .collect();
-        files.sort();
-        out.extend(files.into_iter().map(|f| (f, d.clone())));
-    }
-    out
+    dirs.extend(common::example_dirs());
+    common::game_files(&dirs)
 }
 
 fn load(path: &Path, dir: &Path, variants: Vec<String>, memo: bool, compile: Compile) -> Game {

@@ -235,3 +235,30 @@ pub fn refused(id: &str, yaml: &str, script: &str, says: &str, line: u32) {
         e.render(false)
     );
 }
+
+/// Each example's folder of games (`examples/*/games`).
+pub fn example_dirs() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("games"))
+        .filter(|g| g.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Every game file in `dirs` (sorted in each), with its folder.
+pub fn game_files(dirs: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    for d in dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .collect();
+        files.sort();
+        out.extend(files.into_iter().map(|f| (f, d.clone())));
+    }
+    out
+}

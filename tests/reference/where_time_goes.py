@@ -49,7 +49,7 @@ FUNCS = [
     ("hooks", "<tabula::hooks::memo::Memo<H> as tabula::core::hooks::Hooks>::run"),
     ("replays", "tabula::hooks::memo::Trie::replay"),
     ("script runs", "tabula::hooks::script::RhaiHooks::call"),
-    ("API calls", "tabula::hooks::script::tier::run::Run::native"),
+    ("API calls", "tabula::hooks::script::tier::call::<impl tabula::hooks::script::tier::run::Run>::native"),
     ("asks", "tabula::hooks::script::api::flow::ask"),
     ("recording", "tabula::hooks::memo::Trie::insert"),
     ("bots", "<tabula::analysis::bot::RandomBot as tabula::analysis::bot::Bot>::choose"),

@@ -135,17 +135,17 @@ mod tests {
     use crate::hooks::script::{Compile, RhaiHooks};
     use crate::hooks::test_game::{Game, load};
 
-    /// `sword` is a card, `stop` a word: the first two turns offer both,
+    /// `token` is a card, `stop` a word: the first two turns offer both,
     /// the next two `stop` and a number.
     fn game() -> Game<RhaiHooks> {
         let (def, mut s) = load(
             "id: kept\nscript: game.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
-             cards: {sword: {name: Sword}}\nzones: {rack: {per: game}}\n\
+             cards: {token: {name: Token}}\nzones: {rack: {per: game}}\n\
              setup: [{put: {zone: rack, cards: all}}]\n\
              vars: {n: {name: N, start: 0}}\n\
              flow: {turns: rotate, turn: [{hook: turn}]}\n",
             "fn turn() {\n\
-               let o = if get_var(\"n\") < 2 { [\"sword\", \"stop\"] } else { [\"stop\", 3] };\n\
+               let o = if get_var(\"n\") < 2 { [\"token\", \"stop\"] } else { [\"stop\", 3] };\n\
                ask(active(), \"go\", o, \"went\");\n\
              }\n\
              fn went(choice) { add_var(\"n\", 1); if get_var(\"n\") >= 4 { end_game(\"\", \"done\"); } }\n",
@@ -165,10 +165,10 @@ mod tests {
             st.apply_unchecked(&game, p, c).unwrap();
         }
         assert_eq!(seen.len(), 4);
-        let sword = game.0.card("sword").unwrap();
+        let token = game.0.card("token").unwrap();
         assert_eq!(
             &*seen[0],
-            &[Choice::Card(sword), Choice::Word("stop".into())]
+            &[Choice::Card(token), Choice::Word("stop".into())]
         );
         assert!(Arc::ptr_eq(&seen[0], &seen[1]), "kept");
         assert!(matches!(&seen[2][1], Choice::Data(d) if d.value == Value::Int(3)));

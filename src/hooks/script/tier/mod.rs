@@ -7,6 +7,7 @@
 //! `tabula check --compile` lists it with the reason.
 
 pub(crate) mod builtins;
+mod call;
 mod callbacks;
 mod capture;
 mod chain;
