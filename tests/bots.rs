@@ -159,3 +159,89 @@ fn search_beats_random_over_1000_games() {
         assert!(r.seats[0].wins.low > 50.0, "{id}: {:?}", r.seats[0].wins);
     }
 }
+
+/// The exact solver's win, draw and loss chances for the first player.
+fn exact(game: &Game, st: &State) -> [f64; 3] {
+    if st.is_over() {
+        let won = |p| st.outcome() == Some(tabula::Outcome::Win(p));
+        let (win, loss) = (won(0), won(1));
+        return [f64::from(win), f64::from(!win && !loss), f64::from(loss)];
+    }
+    let limits = tabula::solve::Limits::default();
+    let w = tabula::solve::solve_position(game, st, 1, limits, &|_| {})
+        .unwrap()
+        .worth;
+    [w.win, w.draw, w.loss]
+}
+
+/// The first player's reward (1 a win, 1/2 a draw, 0 a loss) as the exact
+/// solver's chances, where they are certain.
+fn as_chances(r0: f64) -> [f64; 3] {
+    [
+        f64::from(r0 == 1.0),
+        f64::from(r0 == 0.5),
+        f64::from(r0 == 0.0),
+    ]
+}
+
+#[test]
+fn what_the_search_bot_proves_the_exact_solver_finds() {
+    use tabula::bot::mcts::{Budget, Mcts};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/games");
+    // tic-tac-toe has neither chance nor hidden cards.
+    let ttt: fn(u64) -> usize = |seed| 1 + (seed % 7) as usize;
+    for (id, moves, at_least) in [("tic-tac-toe", ttt, 15)] {
+        let searched = 30;
+        let game = tabula::load(id, &dir, &Default::default()).unwrap();
+        let mut proofs = 0;
+        for seed in 0..searched {
+            let st = position(&game, seed, moves(seed));
+            let Some(me) = st.first_waiting() else {
+                continue;
+            };
+            let budget = Budget {
+                iterations: 20_000,
+                time: None,
+            };
+            let found = Mcts::new(seed, budget).search(&game, &st, me);
+            let Some(r) = found.proven else { continue };
+            proofs += 1;
+            let want = exact(&game, &st);
+            assert_eq!(as_chances(r[0]), want, "{id} seed {seed}: proven {r:?}");
+            // The proven choice keeps the proven result.
+            let mut after = st.clone();
+            after.act(&game, me, found.choice.unwrap()).unwrap();
+            assert_eq!(exact(&game, &after), want, "{id} seed {seed}: its choice");
+            assert!(
+                found.iterations < 20_000,
+                "{id} seed {seed}: a proof ends the search"
+            );
+        }
+        assert!(proofs >= at_least, "{id}: {proofs} proofs of {searched}");
+    }
+}
+
+#[test]
+fn nothing_is_proven_through_hidden_cards_or_a_hooks_draw() {
+    use tabula::bot::mcts::{Budget, Mcts};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/games");
+    // In Kuhn poker the other's card decides, and the bot does not see it;
+    // in Pig the die is rolled inside the turn's hook, so no line early in
+    // the game ends without a roll the search cannot enumerate.
+    for id in ["kuhn-poker", "pig"] {
+        let game = tabula::load(id, &dir, &Default::default()).unwrap();
+        for seed in 0..12 {
+            let st = position(&game, seed, (seed % 3) as usize);
+            let Some(me) = st.first_waiting() else {
+                continue;
+            };
+            let budget = Budget {
+                iterations: 2_000,
+                time: None,
+            };
+            let found = Mcts::new(seed, budget).search(&game, &st, me);
+            assert_eq!(found.proven, None, "{id} seed {seed}");
+            assert_eq!(found.iterations, 2_000, "{id} seed {seed}");
+        }
+    }
+}

@@ -59,6 +59,31 @@ impl State {
         s
     }
 
+    /// Whether anything of this state is hidden from `viewer`: a card they
+    /// cannot see (in a zone hidden from them, or face down) or another's
+    /// choice not yet shown. Where nothing is, every `resample` for them is
+    /// this very state, the RNG aside.
+    pub fn hides_from(&self, game: &(impl AsDef + ?Sized), viewer: PlayerIx) -> bool {
+        let def = game.def();
+        let choice_hidden = self.decision().is_some_and(|d| {
+            (d.players.iter().zip(&d.chosen))
+                .any(|(&p, c)| c.is_some() && d.visible_choice(p, Some(viewer)).is_none())
+        });
+        choice_hidden
+            || def.zones.iter().enumerate().any(|(z, zone)| {
+                def.owners(z).any(|p| {
+                    let owner = (zone.per == Per::Player).then_some(p);
+                    let slot = def.slot(z, p);
+                    if self.zones[slot].is_empty() {
+                        return false;
+                    }
+                    !zone_visible(zone.visibility, owner, Some(viewer))
+                        || (!face_down_visible(zone, owner, Some(viewer))
+                            && self.face_down(slot).any(|down| down))
+                })
+            })
+    }
+
     /// A state `viewer` cannot tell from this one, drawn with `rng`: every
     /// card they cannot see dealt again at random into the hidden places
     /// (keeping how many cards each holds), others' secret choices taken

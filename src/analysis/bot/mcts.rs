@@ -16,6 +16,15 @@
 //! - Chance: drawn by the determinized state's RNG as the flow runs.
 //! - Any number of players: rewards are per player (1 win, 0 loss, 1/n each
 //!   for a draw or a playout cut short).
+//! - Proofs (MCTS-Solver, Winands et al. 2008, as OpenSpiel's MCTSBot does
+//!   it): where a position is the same whenever the search reaches it
+//!   (nothing hidden from the bot at the root, and no chance and no
+//!   simultaneous decision on the way), a game over is a proven result,
+//!   and so is a position where the player to decide has a proven best
+//!   result or every choice proven. A proven choice is valued by its
+//!   result, not sampled again; a proven root ends the search; the bot
+//!   takes a proven win and avoids a proven loss. Where chance or hidden
+//!   cards come in, nothing is proven and the search is as before.
 
 use std::time::{Duration, Instant};
 
@@ -67,6 +76,8 @@ struct Arm {
     value: f64,
     regret: f64,
     strategy: f64,
+    /// The node this choice leads to, where one player decides.
+    child: Option<u32>,
 }
 
 /// One player's statistics at a node.
@@ -103,6 +114,7 @@ impl Bandit {
             value: 0.0,
             regret: 0.0,
             strategy: 0.0,
+            child: None,
         });
         let n = self.arms.len();
         match &mut self.index {
@@ -122,6 +134,20 @@ impl Bandit {
 struct Node {
     bandits: Vec<Bandit>,
     children: FxHashMap<u64, u32>,
+    /// The same position whenever the search reaches it: what a proof
+    /// needs.
+    exact: bool,
+    /// Each player's reward, proven: the game is over here, or the player
+    /// to decide has a proven best choice.
+    proven: Option<Box<[f64]>>,
+}
+
+/// What a search found: the choice, and the root's proven rewards (each
+/// player's, 1 a win and 0 a loss) if it proved them.
+pub struct Searched {
+    pub choice: Option<Choice>,
+    pub proven: Option<Vec<f64>>,
+    pub iterations: u32,
 }
 
 /// The statistics one search keeps at most (arms of all its bandits, 50 to
@@ -226,7 +252,7 @@ impl Mcts {
         probs[probs.len() - 1]
     }
 
-    fn ucb(&self, b: &Bandit, legal: &[Choice]) -> usize {
+    fn ucb(&self, nodes: &[Node], b: &Bandit, legal: &[Choice]) -> usize {
         let ln = f64::from(b.visits.max(1)).ln();
         let mut best = (f64::MIN, 0);
         for c in legal {
@@ -234,7 +260,11 @@ impl Mcts {
                 continue;
             };
             let a = &b.arms[i];
-            let score = if a.visits == 0 {
+            let proven = a.child.and_then(|n| nodes[n as usize].proven.as_deref());
+            let score = if let Some(r) = proven {
+                // Known: no exploration.
+                r[b.player]
+            } else if a.visits == 0 {
                 f64::MAX
             } else {
                 a.value / f64::from(a.visits) + self.c * (ln / f64::from(a.visits)).sqrt()
@@ -252,8 +282,8 @@ impl Mcts {
         let mut picks: Vec<Pick> = Vec::new();
         let mut node = 0u32;
         let mut expanded = false;
-        // Selection and expansion.
-        while !s.is_over() && !expanded {
+        // Selection and expansion, down to a proven node at most.
+        while !s.is_over() && !expanded && nodes[node as usize].proven.is_none() {
             let waiting = s.waiting();
             if waiting.is_empty() {
                 break;
@@ -271,7 +301,7 @@ impl Mcts {
                     let (arm, prob) = self.sample(&strat);
                     (arm, Some((prob, strat)))
                 } else {
-                    (self.ucb(bandit, &legal), None)
+                    (self.ucb(nodes, bandit, &legal), None)
                 };
                 let c = nodes[node as usize].bandits[b].arms[arm].choice.clone();
                 choice_hash(&mut key, p, &c);
@@ -283,38 +313,60 @@ impl Mcts {
                     rm,
                 });
             }
+            let drawn = s.rng_position();
             for (p, c) in chosen {
                 if s.apply_unchecked(game, p, c).is_err() {
                     return;
                 }
             }
-            node = match nodes[node as usize].children.get(&key) {
+            let child = match nodes[node as usize].children.get(&key) {
                 Some(&child) => child,
                 // The tree holds all it may: the playout goes on from here.
                 None if self.arms > MAX_ARMS => break,
                 None => {
-                    nodes.push(Node::default());
+                    // A chance drawn or a simultaneous decision: this
+                    // move may lead elsewhere next time.
+                    let exact =
+                        nodes[node as usize].exact && !simultaneous && s.rng_position() == drawn;
+                    nodes.push(Node {
+                        exact,
+                        proven: (exact && s.is_over())
+                            .then(|| rewards(game, &s, n).into_boxed_slice()),
+                        ..Node::default()
+                    });
                     let child = (nodes.len() - 1) as u32;
                     nodes[node as usize].children.insert(key, child);
                     expanded = true;
                     child
                 }
             };
-        }
-        // Playout.
-        let mut steps = 0;
-        while let Some(p) = s.first_waiting() {
-            if steps >= self.max_playout {
-                break;
+            if let (false, Some(pick)) = (simultaneous, picks.last()) {
+                nodes[node as usize].bandits[pick.bandit].arms[pick.arm].child = Some(child);
             }
-            let legal = s.legal(p);
-            let c = legal[below(&mut self.rng, legal.len() as u64) as usize].clone();
-            if s.apply_unchecked(game, p, c).is_err() {
-                return;
-            }
-            steps += 1;
+            node = child;
         }
-        let r = rewards(game, &s, n);
+        let r = match &nodes[node as usize].proven {
+            Some(r) => r.to_vec(),
+            None => {
+                // Playout.
+                let mut steps = 0;
+                while let Some(p) = s.first_waiting() {
+                    if steps >= self.max_playout {
+                        break;
+                    }
+                    let legal = s.legal(p);
+                    let c = legal[below(&mut self.rng, legal.len() as u64) as usize].clone();
+                    if s.apply_unchecked(game, p, c).is_err() {
+                        return;
+                    }
+                    steps += 1;
+                }
+                rewards(game, &s, n)
+            }
+        };
+        if nodes[node as usize].proven.is_some() {
+            prove(nodes, &picks);
+        }
         // Backpropagation.
         for pick in picks {
             let b = &mut nodes[pick.node as usize].bandits[pick.bandit];
@@ -336,26 +388,79 @@ impl Mcts {
     }
 }
 
-impl Bot for Mcts {
-    fn name(&self) -> &str {
-        "mcts"
+/// Proofs up the path just taken, from the proven node it reached: each
+/// node where the player to decide has a choice proven best for them (a
+/// win), or every choice proven (the best of them), is proven, until one
+/// is not.
+fn prove(nodes: &mut [Node], picks: &[Pick]) {
+    for pick in picks.iter().rev() {
+        let node = &nodes[pick.node as usize];
+        if !node.exact || pick.rm.is_some() || node.bandits.len() != 1 {
+            return;
+        }
+        let b = &node.bandits[0];
+        let p = b.player;
+        let mut best: Option<&[f64]> = None;
+        let mut all = true;
+        for a in &b.arms {
+            match a.child.and_then(|c| nodes[c as usize].proven.as_deref()) {
+                Some(r) if best.is_none_or(|x| r[p] > x[p]) => best = Some(r),
+                Some(_) => {}
+                None => all = false,
+            }
+        }
+        match best {
+            Some(r) if all || r[p] >= 1.0 => {
+                let r: Box<[f64]> = r.into();
+                nodes[pick.node as usize].proven = Some(r);
+            }
+            _ => return,
+        }
     }
+}
 
-    fn choose(&mut self, game: &Game, state: &State, me: PlayerIx) -> Option<Choice> {
+impl Mcts {
+    /// Search from `state` for `me`'s choice.
+    pub fn search(&mut self, game: &Game, state: &State, me: PlayerIx) -> Searched {
         let legal = state.legal(me).to_vec();
         if legal.len() <= 1 {
-            return legal.into_iter().next();
+            return Searched {
+                choice: legal.into_iter().next(),
+                proven: None,
+                iterations: 0,
+            };
         }
-        let mut nodes = vec![Node::default()];
+        let mut nodes = vec![Node {
+            exact: !state.hides_from(game, me),
+            ..Node::default()
+        }];
         self.arms = 0;
         let start = Instant::now();
-        for i in 0..self.budget.iterations {
-            if i % 64 == 0 && self.budget.time.is_some_and(|t| start.elapsed() > t) {
+        let mut iterations = 0;
+        while iterations < self.budget.iterations && nodes[0].proven.is_none() {
+            if iterations % 64 == 0 && self.budget.time.is_some_and(|t| start.elapsed() > t) {
                 break;
             }
             let s = state.resample(game, me, &mut self.rng);
             self.iterate(game, &mut nodes, s);
+            iterations += 1;
         }
+        let proven = nodes[0].proven.as_ref().map(|r| r.to_vec());
+        let choice = self.final_choice(state, &nodes, &legal, me);
+        Searched {
+            choice,
+            proven,
+            iterations,
+        }
+    }
+
+    fn final_choice(
+        &mut self,
+        state: &State,
+        nodes: &[Node],
+        legal: &[Choice],
+        me: PlayerIx,
+    ) -> Option<Choice> {
         let root = &nodes[0];
         let b = root.bandits.iter().find(|b| b.player == me)?;
         // A secret choice made at the same time as others (not an ordered
@@ -380,8 +485,32 @@ impl Bot for Mcts {
                 return Some(arms[i].choice.clone());
             }
         }
+        // A proven win first and a proven loss last (a draw, or no proof,
+        // between), then the most visited, then the best valued.
+        let rank = |a: &Arm| {
+            let proven = a.child.and_then(|n| nodes[n as usize].proven.as_deref());
+            match proven.map(|r| r[me]) {
+                Some(x) if x >= 1.0 => 2,
+                Some(x) if x <= 0.0 => 0,
+                _ => 1,
+            }
+        };
         arms.iter()
-            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.value.total_cmp(&b.value)))
+            .max_by(|a, b| {
+                (rank(a).cmp(&rank(b)))
+                    .then(a.visits.cmp(&b.visits))
+                    .then(a.value.total_cmp(&b.value))
+            })
             .map(|a| a.choice.clone())
+    }
+}
+
+impl Bot for Mcts {
+    fn name(&self) -> &str {
+        "mcts"
+    }
+
+    fn choose(&mut self, game: &Game, state: &State, me: PlayerIx) -> Option<Choice> {
+        self.search(game, state, me).choice
     }
 }
