@@ -3,7 +3,7 @@
 //! plus a Rhai script; this library loads, validates and runs any of them.
 //!
 //! The library is layered; each layer uses only the ones before it
-//! (tests/layers.rs checks the `use crate::` lines):
+//! (tests/structure.rs checks the `use crate::` lines):
 //!
 //! 0. [`memory`], [`files`], [`error`]: each thread's memory counted;
 //!    reading files within a budget; errors as data.

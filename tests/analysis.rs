@@ -2,12 +2,12 @@
 //! equal the single run, charts are SVG with the expected series, and
 //! the comparison shows every section of a single run.
 
-mod common;
-
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{games_dir, load};
+use crate::common::Test;
+
+use crate::common::{games_dir, load};
 use tabula::sim::{self, Shard, SimConfig};
 use tabula::sweep::{self, Axis, SweepConfig};
 use tabula::{Build, Settings};
@@ -17,13 +17,7 @@ fn root() -> PathBuf {
 }
 
 fn tabula(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("TABULA_GAMES")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run tabula")
+    Test::new().current_dir(dir).args(args).run().output
 }
 
 fn ok(o: &Output) -> String {

@@ -2,7 +2,7 @@
 //! its file:line:column: one mistake planted in each section of a small
 //! game that uses them all (tests/games/every-section.yaml).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

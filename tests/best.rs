@@ -2,12 +2,12 @@
 //! response wins nothing from it), its solve kept on disk and found again,
 //! and the search bot's play where solve does not apply.
 
-mod common;
+use crate::common::Test;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::load;
+use crate::common::load;
 use tabula::State;
 
 fn root() -> PathBuf {
@@ -16,13 +16,12 @@ fn root() -> PathBuf {
 
 /// `tabula` with its cache in `cache`.
 fn tabula(dir: &Path, cache: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
+    Test::new()
         .current_dir(dir)
-        .env_remove("TABULA_GAMES")
-        .env("XDG_CACHE_HOME", cache)
-        .output()
-        .expect("run tabula")
+        .cache(cache)
+        .args(args)
+        .run()
+        .output
 }
 
 fn ok(o: &Output) -> String {
@@ -191,17 +190,8 @@ fn play_seats_the_equilibrium_bot_and_works_it_out_while_the_person_plays() {
     let cache = tempfile::tempdir().unwrap();
     let mut args = vec!["play", "experior", "--as", "human", "--seed", "2"];
     args.extend(SMALL);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(&args)
-        .current_dir(root())
-        .env_remove("TABULA_GAMES")
-        .env_remove("TABULA_BOT")
-        .env("XDG_CACHE_HOME", cache.path())
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut running = Test::new().args(&args).cache(cache.path()).spawn();
+    let child = &mut running.child;
     let mut stdin = child.stdin.take().unwrap();
     // The person has not chosen yet: the solve runs meanwhile.
     let start = std::time::Instant::now();
@@ -215,7 +205,7 @@ fn play_seats_the_equilibrium_bot_and_works_it_out_while_the_person_plays() {
     );
     writeln!(stdin, "quit").unwrap();
     drop(stdin);
-    let o = child.wait_with_output().unwrap();
+    let o = running.child.wait_with_output().unwrap();
     let out = ok(&o);
     assert!(out.contains("Elf (best bot)"), "{out}");
     assert!(
@@ -230,14 +220,12 @@ fn play_seats_the_equilibrium_bot_and_works_it_out_while_the_person_plays() {
 fn the_banner_says_when_the_best_bot_only_searches() {
     let cache = tempfile::tempdir().unwrap();
     let play = |args: &[&str]| -> String {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tabula"));
-        cmd.args(args)
-            .current_dir(root())
-            .env_remove("TABULA_GAMES")
-            .env_remove("TABULA_BOT")
-            .env("XDG_CACHE_HOME", cache.path())
-            .env("NO_COLOR", "1");
-        ok(&common::with_input(&mut cmd, "quit\nn\n"))
+        let o = Test::new()
+            .args(args)
+            .cache(cache.path())
+            .stdin("quit\nn\n")
+            .run();
+        ok(&o.output)
     };
     // Hidden dice: no exact equilibrium (CFR+ is `solve`'s, not the bot's).
     let dice = play(&[
@@ -263,20 +251,14 @@ fn the_banner_says_when_the_best_bot_only_searches() {
 
 #[test]
 fn a_default_bot_that_names_no_kind_is_refused() {
-    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["play", "experior", "--as", "human"])
-        .current_dir(root())
-        .env_remove("TABULA_GAMES")
-        .env("TABULA_BOT", "mcts:0")
-        .output()
-        .unwrap();
     // As a bad `--bot` kind: a usage error.
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("TABULA_BOT") && err.contains("mcts:0"),
-        "{err}"
-    );
+    Test::new()
+        .args(["play", "experior", "--as", "human"])
+        .env("TABULA_BOT", "mcts:0")
+        .status(1)
+        .stderr_has("TABULA_BOT")
+        .stderr_has("mcts:0")
+        .run();
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Bots: they decide from their player's view only, the search bot plays
 //! every game and variant, and simulations do not depend on the threads.
 
-mod common;
+use crate::common;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -87,28 +87,6 @@ fn a_secret_choice_does_not_reach_the_bot() {
                 b.choose(&game, &y, me),
                 "{id} seed {seed}"
             );
-        }
-    }
-}
-
-#[test]
-fn the_search_bot_plays_every_game_and_variant() {
-    for id in ["experior", "braverats", "imperio"] {
-        let base = common::load(id, &[], &[]);
-        let mut runs: Vec<Vec<String>> = vec![vec![]];
-        runs.extend(base.def().variants.iter().map(|v| vec![v.id.clone()]));
-        for vs in runs {
-            let refs: Vec<&str> = vs.iter().map(String::as_str).collect();
-            let sets: &[(&str, i64)] = if id == "experior" {
-                &[("wound_limit", 20)]
-            } else {
-                &[]
-            };
-            let game = common::load(id, &refs, sets);
-            let kinds = vec!["mcts:40".to_string(); game.def().nplayers()];
-            let r = sim::play_one(&game, 7, &kinds, 10_000);
-            assert!(r.error.is_none(), "{id} {vs:?}: {:?}", r.error);
-            assert!(r.outcome.is_some(), "{id} {vs:?} did not end");
         }
     }
 }

@@ -2,10 +2,11 @@
 //! table of all card pairs, scenarios for the rulings, and agreement with an
 //! independent implementation of the rules over many random games.
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
-use common::braverats_oracle::{Oracle, Round};
-use common::{Scenario, load};
+use crate::common::braverats_oracle::{Oracle, Round};
+use crate::common::{Scenario, load};
 use tabula::bot::{Bot, RandomBot};
 use tabula::replay::{Replay, apply_move};
 use tabula::{Outcome, Settings, State};
@@ -315,26 +316,15 @@ fn a_card_already_played_is_refused() {
         "game: braverats\nmoves:\n  - {red: prince, blue: 3}\n  - {red: 7, blue: wizard}\n",
     )
     .unwrap();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args([
-            "--games-dir",
-            common::games_dir().to_str().unwrap(),
-            "replay",
-            f.to_str().unwrap(),
-        ])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("move 2: red: `7` is not playable now"),
-        "{err}"
-    );
-    assert!(
-        err.contains("legal: musician, princess, spy, assassin, ambassador, wizard, general"),
-        "{err}"
-    );
+    let err = Test::new()
+        .games_dir(common::games_dir())
+        .arg("replay")
+        .arg(&f)
+        .status(1)
+        .stderr_has("move 2: red: `7` is not playable now")
+        .stderr_has("legal: musician, princess, spy, assassin, ambassador, wizard, general")
+        .run()
+        .stderr;
     assert!(!err.contains("panicked"));
 }
 
@@ -420,7 +410,7 @@ fn replay_json_agrees_with_the_oracle() {
         };
         let f = tmp.path().join(format!("{seed}.yaml"));
         r.save(&f).unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        let out = Test::new()
             .args([
                 "--games-dir",
                 common::games_dir().to_str().unwrap(),
@@ -428,8 +418,8 @@ fn replay_json_agrees_with_the_oracle() {
                 f.to_str().unwrap(),
                 "--json",
             ])
-            .output()
-            .unwrap();
+            .run()
+            .output;
         assert!(out.status.success());
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["players"]["red"]["victories"], o.victories[0]);

@@ -3,14 +3,15 @@
 //! browsers and reads the screens. `.ci/run` installs Debian's chromium
 //! and chromium-driver; without them a local run says it skipped.
 
-mod web;
+use crate::web;
 
+use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::web::Running;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
-use web::Running;
 
 /// chromedriver and chromium, where Debian puts them (or
 /// `TABULA_CHROMEDRIVER` / `TABULA_CHROMIUM`).
@@ -122,7 +123,10 @@ fn browser_or_skip(test: &str) -> Option<(String, String)> {
             std::env::var("CI").is_err(),
             "CI installs chromium and chromium-driver (.ci/run): none found"
         );
-        eprintln!(
+        // Straight to stderr: the test harness shows no `eprintln!` of a
+        // test that passes.
+        let _ = writeln!(
+            std::io::stderr(),
             "SKIPPED {test}: no /usr/bin/chromedriver and /usr/bin/chromium \
              (apt-get install chromium chromium-driver, or set TABULA_CHROMEDRIVER and TABULA_CHROMIUM)"
         );

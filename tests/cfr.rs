@@ -1,8 +1,8 @@
 //! Hidden information: CFR+ over the tree the rules make, with the exact
 //! exploitability of its average strategy.
 
+use crate::common::Test;
 use std::path::PathBuf;
-use std::process::Command;
 
 use tabula::Settings;
 use tabula::cfr::{self, CfrLimits};
@@ -82,7 +82,7 @@ fn a_uniform_strategy_is_exploitable_and_a_tighter_target_gets_closer() {
 
 /// `tabula solve kuhn-poker` with `args`.
 fn solve_kuhn(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
+    Test::new()
         .args([
             "--games-dir",
             "examples/kuhn-poker/games",
@@ -90,9 +90,8 @@ fn solve_kuhn(args: &[&str]) -> std::process::Output {
             "kuhn-poker",
         ])
         .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap()
+        .run()
+        .output
 }
 
 #[test]

@@ -1,23 +1,21 @@
 //! The binary as a user runs it: replay, list, rules, check, play.
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn tabula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("TABULA_GAMES")
+    Test::new()
         .env("TABULA_BOT", "mcts")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run tabula")
+        .args(args)
+        .run()
+        .output
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
@@ -295,21 +293,20 @@ fn piped_play_session_saves_a_replay_that_replays() {
     let tmp = tempfile::tempdir().unwrap();
     let save = tmp.path().join("s.yaml");
     let input = format!("strong-sword\nbogus\nqs\nsave {}\nquit\n", save.display());
-    let o = common::with_input(
-        Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args([
-                "play",
-                "experior",
-                "--seed",
-                "5",
-                "--as",
-                "human",
-                "--bot",
-                "elf=random",
-            ])
-            .current_dir(root()),
-        &input,
-    );
+    let o = Test::new()
+        .args([
+            "play",
+            "experior",
+            "--seed",
+            "5",
+            "--as",
+            "human",
+            "--bot",
+            "elf=random",
+        ])
+        .stdin(&input)
+        .run()
+        .output;
     assert!(o.status.success());
     let out = stdout(&o);
     assert!(out.contains("`bogus` is not a legal choice"), "{out}");
@@ -358,16 +355,14 @@ fn sim_without_the_memo_reports_the_same_for_every_shipped_game() {
 /// The binary run from `cwd` as a new user would: no TABULA_GAMES, its own
 /// cache folder, piped input.
 fn elsewhere(cwd: &Path, args: &[&str], input: &str) -> Output {
-    common::with_input(
-        Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(args)
-            .current_dir(cwd)
-            .env_remove("TABULA_GAMES")
-            .env("TABULA_BOT", "mcts")
-            .env("XDG_CACHE_HOME", cwd.join("cache"))
-            .env("NO_COLOR", "1"),
-        input,
-    )
+    Test::new()
+        .args(args)
+        .current_dir(cwd)
+        .env("TABULA_BOT", "mcts")
+        .cache(cwd.join("cache"))
+        .stdin(input)
+        .run()
+        .output
 }
 
 #[test]
@@ -439,7 +434,7 @@ fn sim_reports_rules_errors_on_stderr_and_fails() {
         &[],
         Some("fn resolve(plays) {\n    add_stat(\"red\", \"nope\", 1);\n}\n"),
     );
-    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+    let o = Test::new()
         .args([
             "--games-dir",
             "games",
@@ -449,9 +444,8 @@ fn sim_reports_rules_errors_on_stderr_and_fails() {
             "40",
         ])
         .current_dir(tmp.path())
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+        .run()
+        .output;
     assert_eq!(o.status.code(), Some(1));
     let (out, err) = (stdout(&o), stderr(&o, tmp.path()));
     assert!(!out.contains("error:"), "{out}");
@@ -479,24 +473,21 @@ fn texts_and_the_state_show_the_parameters_in_force() {
     assert!(out.contains("the wound limit (20)"), "{out}");
     assert!(out.contains("after 500 turns"), "{out}");
     assert!(!out.contains("{wound_limit}"), "{out}");
-    let o = common::with_input(
-        Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args([
-                "play",
-                "experior",
-                "--set",
-                "wound_limit=20",
-                "--as",
-                "human",
-                "--seed",
-                "1",
-            ])
-            .current_dir(root())
-            .env_remove("TABULA_GAMES")
-            .env("TABULA_BOT", "mcts")
-            .env("NO_COLOR", "1"),
-        "quit\n",
-    );
+    let o = Test::new()
+        .args([
+            "play",
+            "experior",
+            "--set",
+            "wound_limit=20",
+            "--as",
+            "human",
+            "--seed",
+            "1",
+        ])
+        .env("TABULA_BOT", "mcts")
+        .stdin("quit\n")
+        .run()
+        .output;
     let out = stdout(&o);
     assert!(out.contains("Experior - turn 1 (wound_limit 20)"), "{out}");
     assert!(out.contains("Human (you): Wounds 0/20,"), "{out}");
@@ -505,19 +496,17 @@ fn texts_and_the_state_show_the_parameters_in_force() {
 #[test]
 fn the_shell_completes_games_variants_and_parameters() {
     let complete = |index: &str, words: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        let o = Test::new()
             .arg("--")
             .args(words)
-            .current_dir(root())
-            .env_remove("TABULA_GAMES")
             .env("TABULA_BOT", "mcts")
             .env("COMPLETE", "bash")
             .env("_CLAP_IFS", "\n")
             .env("_CLAP_COMPLETE_INDEX", index)
             .env("_CLAP_COMPLETE_COMP_TYPE", "9")
             .env("_CLAP_COMPLETE_SPACE", "true")
-            .output()
-            .unwrap();
+            .run()
+            .output;
         stdout(&o).lines().map(str::to_string).collect::<Vec<_>>()
     };
     assert_eq!(complete("2", &["tabula", "play", "br"]), ["braverats"]);
@@ -551,12 +540,14 @@ fn a_refusal_has_its_own_exit_code_and_a_json_error() {
     assert!(msg.contains("solve cannot handle the-path"), "{msg}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("error: solve cannot handle"));
     // Without --json: the message on stderr, the same code.
-    let o = tabula(&["solve", "the-path"]);
-    assert_eq!(o.status.code(), Some(3));
-    assert!(stdout(&o).is_empty());
+    Test::new()
+        .args(["solve", "the-path"])
+        .status(3)
+        .stdout("")
+        .stderr_has("error: solve cannot handle")
+        .run();
     // A broken file is still 1.
-    let o = tabula(&["solve", "no-such-game"]);
-    assert_eq!(o.status.code(), Some(1));
+    Test::new().args(["solve", "no-such-game"]).status(1).run();
 }
 
 #[test]

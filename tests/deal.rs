@@ -2,7 +2,7 @@
 //! one draw of which cards each player gets from a pile whose shuffle
 //! waits. Both must give the same positions with the same chances.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

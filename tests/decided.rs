@@ -2,7 +2,7 @@
 //! known: one whose first decision settles it, one whose last does, and
 //! one that a coin settles at once.
 
-mod common;
+use crate::common;
 
 use tabula::sim::{self, SimConfig};
 

@@ -2,14 +2,15 @@
 //! under a cup, dice kept aside and re-rolled (tests/games/three-dice.yaml,
 //! examples/liars-dice).
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
 use std::path::PathBuf;
 
 use tabula::view::{ZoneView, render, view};
 use tabula::{Game, State};
 
-use common::play_move as play;
+use crate::common::play_move as play;
 
 const TOSS: &str = "\
 id: toss
@@ -263,11 +264,11 @@ fn a_roll_under_a_cup_is_seen_by_its_roller_only() {
 
 #[test]
 fn the_rules_list_dice_under_dice_not_cards() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+    let out = Test::new()
         .args(["rules", "three-dice", "--games-dir"])
         .arg(common::test_games_dir())
-        .output()
-        .unwrap();
+        .run()
+        .output;
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\nDice:\n"), "{text}");
     assert!(

@@ -3,8 +3,8 @@
 //! chart is drawn again (`TABULA_UPDATE_DOCS=1 cargo test --test
 //! docs_charts`, or the command itself).
 
+use crate::common::Test;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -50,12 +50,7 @@ fn the_charts_in_the_docs_are_current() {
                 }
             })
             .collect();
-        let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(&args)
-            .current_dir(root())
-            .env_remove("TABULA_GAMES")
-            .output()
-            .unwrap();
+        let o = Test::new().args(&args).run().output;
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let fresh = std::fs::read_to_string(&out).unwrap();
         let path = root().join(file);

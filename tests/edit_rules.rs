@@ -1,8 +1,8 @@
 //! Rules are read at run time: editing a copy of the games folder changes the
 //! next run of the same binary, with no rebuild.
 
+use crate::common::Test;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -13,7 +13,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn replay_json(games: &Path, replay: &Path) -> serde_json::Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+    let o = Test::new()
         .args([
             "--games-dir",
             games.to_str().unwrap(),
@@ -21,8 +21,8 @@ fn replay_json(games: &Path, replay: &Path) -> serde_json::Value {
             replay.to_str().unwrap(),
             "--json",
         ])
-        .output()
-        .unwrap();
+        .run()
+        .output;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_str(&String::from_utf8_lossy(&o.stdout)).unwrap()
 }

@@ -1,5 +1,6 @@
 //! Bad game files and scripts give a positioned error, never a panic.
 
+use crate::common::Test;
 use std::path::{Path, PathBuf};
 
 use tabula::{ErrorKind, Settings};
@@ -406,18 +407,12 @@ fn check_reports_every_problem_in_a_file() {
         "every problem has a position"
     );
     // And the command line shows them all, exit code 1.
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args([
-            "--games-dir",
-            t.path().join("games").to_str().unwrap(),
-            "check",
-            "experior",
-        ])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = Test::new()
+        .games_dir(t.path().join("games"))
+        .args(["check", "experior"])
+        .status(1)
+        .run()
+        .stderr;
     assert_eq!(err.matches("error: ").count(), 3, "{err}");
     // Bounds and stat starts are collected with the rest.
     let (e, _t) = broken(

@@ -4,7 +4,8 @@
 //! count and is not far below it, the tree estimate is near the tree, and
 //! a game over a budget is refused from them at once.
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -116,12 +117,12 @@ fn the_best_bot_over_its_budget_plays_at_once_and_keeps_why() {
     let cache = tempfile::tempdir().unwrap();
     let game =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/games/tic-tac-toe.yaml");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+    let out = Test::new()
         .args(["sim", game.to_str().unwrap(), "--bot", "x=best:200"])
         .args(["--games", "2", "--jobs", "1"])
-        .env("XDG_CACHE_HOME", cache.path())
-        .output()
-        .unwrap();
+        .cache(cache.path())
+        .run()
+        .output;
     assert!(
         out.status.success(),
         "{}",

@@ -1,9 +1,7 @@
 //! Experior: golden playthroughs and one scenario per ruling (E2-E7 of
 //! shared/rules/experior.md).
 
-mod common;
-
-use common::{Scenario, load};
+use crate::common::{Scenario, load};
 use tabula::Outcome;
 
 fn pt(sets: &[(&str, i64)], seed: u64) -> String {

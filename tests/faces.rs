@@ -2,14 +2,14 @@
 //! who sees a face-down card, turning cards over, secret asks, what a bot
 //! may guess (resampling), the position key, and memo replays.
 
-mod common;
+use crate::common;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use tabula::view::{ZoneView, render, view};
 use tabula::{Game, State};
 
-use common::play_move as play;
+use crate::common::play_move as play;
 
 fn lanterns() -> Game {
     common::test_game("lanterns")

@@ -2,7 +2,7 @@
 //! left, the script's grid helpers, setup on a cell, the errors a designer
 //! meets, and the board as players and `--json` see it.
 
-mod common;
+use crate::common;
 
 use tabula::view::{render, view};
 use tabula::{Game, State};

@@ -1,10 +1,10 @@
 //! Careless and hostile input gets a clear, positioned error: never a
 //! panic, a hang or a silently wrong game (issue #17's battery, in part).
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
 use std::path::Path;
-use std::process::Command;
 
 use tabula::Settings;
 
@@ -117,14 +117,11 @@ fn adding_past_the_integer_range_is_a_script_error() {
 }
 
 fn tabula(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("TABULA_GAMES")
+    Test::new()
         .env("TABULA_BOT", "mcts")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+        .args(args)
+        .run()
+        .output
 }
 
 #[test]
@@ -333,14 +330,12 @@ fn escape_sequences_from_files_and_scripts_reach_no_terminal() {
 #[test]
 fn input_that_ends_mid_game_says_the_game_was_not_saved() {
     let run = |input: &str| {
-        common::with_input(
-            Command::new(env!("CARGO_BIN_EXE_tabula"))
-                .args(["play", "braverats", "--as", "red", "--seed", "1"])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .env_remove("TABULA_GAMES")
-                .env("TABULA_BOT", "mcts"),
-            input,
-        )
+        Test::new()
+            .args(["play", "braverats", "--as", "red", "--seed", "1"])
+            .env("TABULA_BOT", "mcts")
+            .stdin(input)
+            .run()
+            .output
     };
     // The Musician cannot end the game in the first round, whatever the
     // bot answers (its search is cut by time, so its answer varies; the

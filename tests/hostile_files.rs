@@ -6,10 +6,11 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
 fn root() -> PathBuf {
@@ -19,30 +20,15 @@ fn root() -> PathBuf {
 /// `tabula args` in `dir`, with its home and cache in `home`, killed (and
 /// the test failed) if it has not ended in `secs`: a FIFO must not block.
 fn tabula_in(dir: &Path, home: &Path, args: &[&str], secs: u64) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
+    Test::new()
         .current_dir(dir)
-        .env_remove("TABULA_GAMES")
+        .home(home)
+        .cache(home.join("cache"))
         .env("TABULA_BOT", "mcts")
-        .env("NO_COLOR", "1")
-        .env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || tx.send(child.wait_with_output().unwrap()));
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(o) => o,
-        Err(_) => {
-            // SAFETY: the child is ours and has not been waited for yet.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            panic!("tabula {args:?} did not end in {secs} s");
-        }
-    }
+        .args(args)
+        .timeout(secs)
+        .run()
+        .output
 }
 
 /// `tabula args` from the repository, home in `home`.
@@ -529,15 +515,14 @@ fn a_cache_that_cannot_be_written_leaves_the_built_in_games_playable() {
     // or full disk would refuse, whoever runs the test).
     std::fs::write(home.path().join("cache"), "not a folder").unwrap();
     let run = || {
-        Command::new(env!("CARGO_BIN_EXE_tabula"))
+        Test::new()
             .args(["check", "braverats", "--playouts", "2"])
             .current_dir(empty.path())
-            .env_remove("TABULA_GAMES")
-            .env("HOME", home.path())
-            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .home(home.path())
+            .cache(home.path().join("cache"))
             .env("TMPDIR", temp.path())
-            .output()
-            .unwrap()
+            .run()
+            .output
     };
     for _ in 0..2 {
         let o = run();

@@ -3,10 +3,11 @@
 //! refused with their file and what is wrong; a payoff near the integer
 //! range gives a true confidence interval (issue #28, in part).
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use tabula::{Build, Game, Settings};
@@ -75,14 +76,14 @@ fn load(dir: &Path) -> tabula::Result<Game> {
 
 /// The binary in `dir`, with no games folder but the one given.
 fn tabula(dir: &Path, args: &[&str], input: &str) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tabula"));
-    cmd.args(args)
+    Test::new()
         .current_dir(dir)
-        .env_remove("TABULA_GAMES")
-        .env("HOME", dir)
-        .env("XDG_CACHE_HOME", dir.join("cache"))
-        .env("NO_COLOR", "1");
-    common::with_input(&mut cmd, input)
+        .home(dir)
+        .cache(dir.join("cache"))
+        .args(args)
+        .stdin(input)
+        .run()
+        .output
 }
 
 fn text(o: &Output) -> (String, String) {

@@ -3,11 +3,11 @@
 //! that is not text is skipped, and a card named like a command leaves
 //! the command reachable (`:quit`) and is warned of by `check --lint`.
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn games() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
@@ -16,20 +16,14 @@ fn games() -> PathBuf {
 /// `tabula ARGS` in `cwd` with `input` (bytes, not necessarily text) on
 /// its stdin.
 fn tabula(args: &[&str], input: &[u8], cwd: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .arg("--games-dir")
-        .arg(games())
+    Test::new()
+        .games_dir(games())
         .args(args)
         .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .env("XDG_CACHE_HOME", cwd.join("cache"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+        .cache(cwd.join("cache"))
+        .stdin(input)
+        .run()
+        .output
 }
 
 const EXPERIOR: [&str; 8] = [
@@ -63,13 +57,14 @@ fn a_save_of_another_game_is_not_replaced_without_a_question() {
 #[test]
 fn a_line_that_is_not_text_is_skipped_and_the_game_goes_on() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = b"\xff\xfe not text\nqs\nsave g.yaml\nquit\n";
-    let o = tabula(&EXPERIOR, input, tmp.path());
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{out}");
-    assert!(out.contains("that line could not be read"), "{out}");
-    let saved = std::fs::read_to_string(tmp.path().join("g.yaml")).unwrap();
-    assert!(saved.contains("human: quick-sword"), "{saved}");
+    Test::new()
+        .games_dir(games())
+        .args(EXPERIOR)
+        .current_dir(tmp.path())
+        .stdin(b"\xff\xfe not text\nqs\nsave g.yaml\nquit\n")
+        .stdout_has("that line could not be read")
+        .file_has("g.yaml", "human: quick-sword")
+        .ok();
 }
 
 const WORDS: &str = "\

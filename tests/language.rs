@@ -3,12 +3,13 @@
 //! fields and labels, data handed to a continuation, and log lines built
 //! only when someone watches.
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
 use tabula::replay::apply_move;
 use tabula::{Game, Settings, State};
 
-use common::{play_move as play, test_game, test_games_dir as games};
+use crate::common::{play_move as play, test_game, test_games_dir as games};
 
 fn auction() -> Game {
     test_game("auction")
@@ -325,12 +326,11 @@ fn lint_warns_of_a_function_named_like_a_built_in_and_of_one_never_called() {
         },
     );
     let dir = tmp.path();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+    let o = Test::new()
         .args(["check", "--lint", "--playouts", "2", "--games-dir"])
         .arg(dir.join("games"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+        .run()
+        .output;
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "warnings do not fail check: {err}");
     assert!(err.contains("warning: "), "{err}");

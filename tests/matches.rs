@@ -1,11 +1,11 @@
 //! Matches that carry state (tests/games/tokens.yaml): kept stats and
 //! zones, who starts each game, and the match score a script reads.
 
-mod common;
+use crate::common;
 
 use tabula::{Game, State};
 
-use common::play_move as play;
+use crate::common::play_move as play;
 
 fn tokens(variants: &[&str]) -> Game {
     let settings = common::settings(variants, &[]);

@@ -2,8 +2,8 @@
 //! Carlo CFR, checked on Kuhn poker against the exact best response, and
 //! the path that measures by play where no exact one fits.
 
+use crate::common::Test;
 use std::path::PathBuf;
-use std::process::Command;
 
 use tabula::Settings;
 use tabula::mccfr::{self, McLimits, Sampling};
@@ -155,7 +155,7 @@ fn an_unordered_hand_drawn_in_another_order_is_the_same_view() {
 
 #[test]
 fn solve_turns_to_mccfr_for_lucky_draw_and_says_so() {
-    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+    let o = Test::new()
         .args([
             "solve",
             "braverats",
@@ -168,10 +168,9 @@ fn solve_turns_to_mccfr_for_lucky_draw_and_says_so() {
             "--probe-games",
             "1",
         ])
-        .current_dir(root())
         .env("TABULA_BOT", "mcts")
-        .output()
-        .unwrap();
+        .run()
+        .output;
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("so Monte Carlo CFR"), "{out}");

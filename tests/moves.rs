@@ -2,7 +2,7 @@
 //! choose now and an illegal choice, leaving the state as it was;
 //! `apply_unchecked` still refuses a player with no part in the decision.
 
-mod common;
+use crate::common;
 
 use tabula::{Choice, State};
 

@@ -2,22 +2,30 @@
 //! and the hidden hot-seat choice.
 #![cfg(unix)]
 
-use std::process::Command;
 use std::time::Duration;
 
 use expectrl::Expect;
 use expectrl::session::OsSession as Session;
 
+// The builder the other tests use, shared by path: this binary is apart
+// (see tests/lib.rs).
+#[path = "common/test.rs"]
+#[allow(dead_code)]
+mod test;
+
+use test::Test;
+
 fn spawn(args: &[&str], history: &std::path::Path) -> Session {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tabula"));
-    cmd.arg("--games-dir")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
+    let (cmd, _) = Test::new()
+        .games_dir(test::root().join("games"))
         .arg("play")
         .args(args)
-        .env("NO_COLOR", "1")
         .env("TERM", "xterm")
         .env("TABULA_BOT", "mcts")
-        .env("TABULA_HISTORY", history);
+        .env("TABULA_HISTORY", history)
+        // The test's own folder, which outlives the session.
+        .home(history.parent().unwrap())
+        .command();
     let mut s = Session::spawn(cmd).expect("spawn in a pty");
     s.set_expect_timeout(Some(Duration::from_secs(20)));
     s

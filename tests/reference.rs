@@ -6,7 +6,7 @@
 //! policy (uniform play's expected return and best responses) and the best
 //! response against a bot.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

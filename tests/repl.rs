@@ -1,35 +1,27 @@
 //! Scripted `tabula play` sessions (stdin not a terminal): full games against
 //! a seeded bot, undo, save then load, reload after an edit, bad input.
 
-mod common;
+use crate::common::Test;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A piped session that ends well and writes nothing on stderr: its
+/// stdout.
 fn play(args: &[&str], input: &str, cwd: &Path) -> String {
-    let o = common::with_input(
-        Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .arg("--games-dir")
-            .arg(root().join("games"))
-            .arg("play")
-            .args(args)
-            .current_dir(cwd)
-            .env("TABULA_BOT", "mcts")
-            .env("NO_COLOR", "1"),
-        input,
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        o.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
+    Test::new()
+        .games_dir(root().join("games"))
+        .arg("play")
+        .args(args)
+        .current_dir(cwd)
+        .env("TABULA_BOT", "mcts")
+        .stdin(input)
+        .stderr("")
+        .ok()
 }
 
 #[test]
@@ -191,7 +183,7 @@ fn reload_after_editing_the_rules_reports_the_first_divergence() {
             std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
         }
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+    let mut running = Test::new()
         .args([
             "--games-dir",
             games.to_str().unwrap(),
@@ -205,11 +197,8 @@ fn reload_after_editing_the_rules_reports_the_first_divergence() {
             "elf=random",
         ])
         .current_dir(tmp.path())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
+    let child = &mut running.child;
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut out = String::new();
@@ -274,13 +263,11 @@ fn reload_after_editing_the_rules_reports_the_first_divergence() {
 
 #[test]
 fn completions_for_bash() {
-    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+    Test::new()
         .args(["completions", "bash"])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
-    let s = String::from_utf8_lossy(&o.stdout);
-    assert!(s.contains("_tabula()") && s.contains("replay"), "{s}");
+        .stdout_has("_tabula()")
+        .stdout_has("replay")
+        .ok();
 }
 
 #[test]

@@ -2,10 +2,10 @@
 //! opened, seats joined, whole games played, what each socket was sent,
 //! reconnecting, reload, undo by agreement, a restart, and hostile input.
 
-mod web;
+use crate::web;
 
+use crate::web::{Client, Running, get, play_out, post, root};
 use serde_json::{Value, json};
-use web::{Client, Running, get, play_out, post, root};
 
 fn games() -> std::path::PathBuf {
     root().join("games")

@@ -1,7 +1,8 @@
 //! `tabula solve`: small games with values known by hand, the symmetry of
 //! BraveRats, strategies that are distributions, refusals.
 
-mod common;
+use crate::common;
+use crate::common::Test;
 
 use std::path::{Path, PathBuf};
 
@@ -478,11 +479,7 @@ fn a_match_is_solved_game_by_game_each_worth_what_its_result_does_to_the_match()
 fn a_solve_split_in_shares_merges_into_the_whole() {
     let (tmp, path) = three_deals();
     let run = |args: &[&str]| -> std::process::Output {
-        std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(args)
-            .current_dir(tmp.path())
-            .output()
-            .unwrap()
+        Test::new().args(args).current_dir(tmp.path()).run().output
     };
     let game = path.to_str().unwrap();
     let json = |o: &std::process::Output| -> serde_json::Value {

@@ -3,7 +3,7 @@
 //! arguments, an attribute no card has; and none where the script is
 //! right (function pointers, methods, closures, Rhai's own keywords).
 
-mod common;
+use crate::common;
 
 const GAME: &str = r#"
 id: slips

@@ -199,6 +199,24 @@ fn analysis_files_stay_under_about_600_lines() {
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
 
+/// Every layer's files, not only analysis's: small files named after what
+/// they hold. (The binary's `cli/` too.)
+#[test]
+fn no_file_in_src_passes_800_lines() {
+    let mut long = Vec::new();
+    for file in rust_files(&src()) {
+        let n = std::fs::read_to_string(&file).unwrap().lines().count();
+        if n > 800 {
+            long.push(format!("{}: {n} lines", file.display()));
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+    assert!(
+        rust_files(&src()).len() > 100,
+        "the files of src/ are found"
+    );
+}
+
 #[test]
 fn the_layer_check_catches_an_upward_use() {
     assert_eq!(

@@ -1,7 +1,7 @@
 //! The Path: playthroughs for 2, 3 and 4 players, scenarios for rulings
 //! P4-P8, and thousands of random games that end with cards conserved.
 
-mod common;
+use crate::common;
 
 use tabula::replay::apply_move;
 use tabula::{Game, Outcome, State};

@@ -6,7 +6,7 @@
 //! play identically: the same decisions with the same options, the same
 //! stats, hands and cards in play after every move, the same end.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

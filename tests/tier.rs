@@ -1,113 +1,14 @@
 //! The compiled tier (src/hooks/script/tier) against Rhai. `Compile::Check`
 //! runs every hook both ways from the same state and fails on the first
 //! difference in result or error (text and position), reads and writes,
-//! events, the state after, or the operations counted; these tests play
-//! every shipped, example, reference and test game that way, and scripts
-//! written to fail in each way a hook can.
+//! events, the state after, or the operations counted; tests/every_game.rs
+//! plays every game that way, and these tests scripts written to fail in
+//! each way a hook can.
 
-mod common;
+use crate::common;
+use crate::every_game::play_random as play;
 
-use std::path::{Path, PathBuf};
-
-use tabula::bot::{Bot, RandomBot};
-use tabula::{Build, Compile, Game, Settings, State};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every game file: the shipped games, the examples', the reference
-/// games and the test games.
-fn every_game() -> Vec<(PathBuf, PathBuf)> {
-    let mut dirs = vec![
-        root().join("games"),
-        root().join("tests/reference/games"),
-        root().join("tests/games"),
-    ];
-    dirs.extend(common::example_dirs());
-    common::game_files(&dirs)
-}
-
-fn load(path: &Path, dir: &Path, variants: Vec<String>, memo: bool, compile: Compile) -> Game {
-    let settings = Settings {
-        variants,
-        sets: Vec::new(),
-    };
-    Game::load_path(path, dir, &settings, Build { memo, compile })
-        .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.render(false)))
-}
-
-/// A random game, watched or quiet; the first error (a difference the
-/// check found, or the game's own), if any.
-fn play(game: &Game, seed: u64, quiet: bool) -> Result<String, String> {
-    let mut st = if quiet {
-        State::new_quiet(game, seed)
-    } else {
-        State::new(game, seed).map(|(s, _)| s)
-    }
-    .map_err(|e| e.render(false))?;
-    let mut bot = RandomBot::new(seed ^ 0x5EED);
-    let mut n = 0;
-    while let Some(p) = st.first_waiting() {
-        let Some(c) = bot.choose(game, &st, p) else {
-            return Err("the bot found no move".into());
-        };
-        st.apply_unchecked(game, p, c)
-            .map_err(|e| e.render(false))?;
-        n += 1;
-        if n > 20_000 {
-            break;
-        }
-    }
-    Ok(serde_json::to_string(&tabula::view::view(game, &st, None)).unwrap())
-}
-
-#[test]
-fn every_game_and_variant_runs_compiled_as_rhai_runs_it() {
-    let mut games = 0;
-    for (path, dir) in every_game() {
-        let base = load(&path, &dir, vec![], false, Compile::Check);
-        let mut runs = vec![vec![]];
-        runs.extend(base.def().variants.iter().map(|v| vec![v.id.clone()]));
-        for variants in runs {
-            for (memo, quiet) in [(false, false), (true, true)] {
-                let game = load(&path, &dir, variants.clone(), memo, Compile::Check);
-                for seed in 0..25 {
-                    if let Err(e) = play(&game, seed, quiet) {
-                        // A difference is an error of its own words; a
-                        // game's own error must be the same both ways.
-                        assert!(
-                            !e.contains("differs from Rhai"),
-                            "{} {variants:?} seed {seed}: {e}",
-                            path.display()
-                        );
-                    }
-                }
-            }
-        }
-        games += 1;
-    }
-    assert!(games >= 22, "only {games} games found");
-}
-
-/// The check itself can fail: with every hook compiled, the compiled run
-/// and the interpreted one agree; and the same games, seeds and bots give
-/// the same final views compiled and not.
-#[test]
-fn a_game_plays_the_same_compiled_and_not() {
-    for (path, dir) in every_game() {
-        let on = load(&path, &dir, vec![], false, Compile::On);
-        let off = load(&path, &dir, vec![], false, Compile::Off);
-        for seed in 0..10 {
-            assert_eq!(
-                play(&on, seed, false),
-                play(&off, seed, false),
-                "{} seed {seed}",
-                path.display()
-            );
-        }
-    }
-}
+use tabula::{Build, Compile, Game, Settings};
 
 const YAML: &str = "id: failing
 name: Failing

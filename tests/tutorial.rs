@@ -3,10 +3,9 @@
 //! printed. `play` is run with a bid and `quit` piped in. The example
 //! games pass `check`.
 
-mod common;
+use crate::common::Test;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -44,16 +43,11 @@ fn every_tutorial_command_runs_and_prints_what_the_tutorial_shows() {
     for (cmd, shown) in cmds {
         let words: Vec<&str> = cmd.split_whitespace().collect();
         assert_eq!(words[0], "tabula", "{cmd}");
-        let mut c = Command::new(env!("CARGO_BIN_EXE_tabula"));
-        c.args(&words[1..])
-            .current_dir(root())
-            .env_remove("TABULA_GAMES")
-            .env("NO_COLOR", "1");
-        let o = if words[1] == "play" {
-            common::with_input(&mut c, "13\nquit\nn\n")
-        } else {
-            c.output().unwrap()
-        };
+        let mut t = Test::new().args(&words[1..]);
+        if words[1] == "play" {
+            t = t.stdin("13\nquit\nn\n");
+        }
+        let o = t.run().output;
         let stdout = String::from_utf8_lossy(&o.stdout);
         let stderr = String::from_utf8_lossy(&o.stderr);
         if words[1] != "play" {
@@ -74,11 +68,10 @@ fn every_tutorial_command_runs_and_prints_what_the_tutorial_shows() {
 #[test]
 fn the_example_games_pass_check() {
     for dir in ["examples/goofspiel/games", "examples/oshi-zumo/games"] {
-        let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        let o = Test::new()
             .args(["check", "--games-dir", dir, "--playouts", "30"])
-            .current_dir(root())
-            .output()
-            .unwrap();
+            .run()
+            .output;
         assert!(
             o.status.success(),
             "{dir}: {}",

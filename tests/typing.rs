@@ -2,7 +2,7 @@
 //! card's id or name for the option that plays it first, or the aliases a
 //! structured option declares; never an inner word of another option.
 
-mod common;
+use crate::common;
 
 use tabula::State;
 

@@ -2,7 +2,7 @@
 //! column of the offending item: indentation, a list item without `- `, a
 //! tab, a second `:`, a `{` never closed, a card typo in a setup list.
 
-mod common;
+use crate::common;
 
 use tabula::Game;
 

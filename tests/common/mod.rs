@@ -1,12 +1,12 @@
 //! Shared test helpers: loading shipped games and a scenario builder that
 //! reads like a ruling: set up a position, play moves, check what follows.
-#![allow(dead_code)]
 
 pub mod braverats_oracle;
+mod test;
 
-use std::io::Write;
+pub use test::{Test, root};
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
 use tabula::replay::apply_move;
 use tabula::{Game, Settings, State};
@@ -15,25 +15,7 @@ pub fn games_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
 }
 
-/// Run `cmd` with `input` on its stdin (then closed): its output.
-pub fn with_input(cmd: &mut Command, input: &str) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 /// Variants and parameter values as a game is loaded with them.
-#[allow(dead_code)]
 pub fn settings(variants: &[&str], sets: &[(&str, i64)]) -> Settings {
     Settings {
         variants: variants.iter().map(|v| v.to_string()).collect(),
@@ -149,7 +131,6 @@ pub fn every_section_copy(edits: &[(&str, &str)], script: Option<&str>) -> tempf
 /// A game from `seed` played to its end by random bots (seeded by `seed`),
 /// watched (every hook through the script) or quiet (the memo replays
 /// recorded runs): the two must end alike.
-#[allow(dead_code)]
 pub fn play_random(game: &Game, seed: u64, quiet: bool) -> State {
     use tabula::bot::{Bot, RandomBot};
     let mut st = if quiet {
@@ -166,13 +147,11 @@ pub fn play_random(game: &Game, seed: u64, quiet: bool) -> State {
 }
 
 /// The test games' folder (tests/games).
-#[allow(dead_code)]
 pub fn test_games_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/games")
 }
 
 /// A test game by id, its problems shown if it does not load.
-#[allow(dead_code)]
 pub fn test_game(id: &str) -> Game {
     match tabula::load(id, &test_games_dir(), &Settings::default()) {
         Ok(g) => g,
@@ -182,7 +161,6 @@ pub fn test_game(id: &str) -> Game {
 
 /// One move (each chooser and their option as typed), and its log lines;
 /// an illegal move fails the test.
-#[allow(dead_code)]
 pub fn play_move(game: &Game, st: &mut State, moves: &[(&str, &str)]) -> Vec<String> {
     let m: Vec<(String, String)> = moves
         .iter()
@@ -218,7 +196,6 @@ pub fn game_folder(id: &str, yaml: &str, script: &str) -> (tempfile::TempDir, Pa
 
 /// The problem of a game file that must not load (`id`, its YAML and
 /// script) whose message holds `says`, with its line (at least `line`).
-#[allow(dead_code)]
 pub fn refused(id: &str, yaml: &str, script: &str, says: &str, line: u32) {
     let (tmp, path) = game_folder(id, yaml, script);
     let dir = tmp.path().join("games");

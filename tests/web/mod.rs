@@ -2,7 +2,6 @@
 //! speak to it as a browser does: HTTP for the lobby, one WebSocket per
 //! link, every message received kept so a test can read what a socket
 //! was sent.
-#![allow(dead_code)]
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -22,7 +21,8 @@ pub fn root() -> PathBuf {
 
 pub struct Running {
     pub addr: SocketAddr,
-    pub server: Arc<Server>,
+    /// Kept alive while the test runs (its tasks hold clones too).
+    _server: Arc<Server>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -66,7 +66,7 @@ impl Running {
         });
         Running {
             addr,
-            server,
+            _server: server,
             stop: Some(tx),
             task,
         }

@@ -315,6 +315,11 @@ impl Mcts {
             }
             let drawn = s.rng_position();
             for (p, c) in chosen {
+                // With `forced_moves: auto` another's choice may already
+                // have played this player's only one (and moved on).
+                if !s.may_choose(p) {
+                    continue;
+                }
                 if s.apply_unchecked(game, p, c).is_err() {
                     return;
                 }

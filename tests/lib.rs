@@ -1,0 +1,54 @@
+//! The integration tests: one binary, a module per file (casey/just's
+//! layout), so the crate and its dependencies are linked once, not once a
+//! file. `common` holds the shared helpers: `Test`, the program run as a
+//! user runs it, and the game loaders; `every_game` plays every game
+//! found in the games folders against each property every game must have.
+//!
+//! Apart, in a binary of its own: `pty.rs`, which forks the program in a
+//! pseudo-terminal from inside the test process (fork is only safe where
+//! no other test's thread may hold a lock the child needs).
+
+mod common;
+mod web;
+
+mod analysis;
+mod analyzer;
+mod best;
+mod bots;
+mod braverats;
+mod browser;
+mod cfr;
+mod cli;
+mod deal;
+mod decided;
+mod dice;
+mod docs_charts;
+mod edit_rules;
+mod errors;
+mod estimate;
+mod every_game;
+mod experior;
+mod faces;
+mod grid;
+mod hostile;
+mod hostile_files;
+mod hostile_output;
+mod hostile_play;
+mod language;
+mod matches;
+mod mccfr;
+mod memo;
+mod moves;
+mod reference;
+mod repl;
+mod schema;
+mod serve;
+mod solve;
+mod static_checks;
+mod structure;
+mod the_path;
+mod the_path_rewrite;
+mod tier;
+mod tutorial;
+mod typing;
+mod yaml_errors;
