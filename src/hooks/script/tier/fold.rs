@@ -176,7 +176,7 @@ fn scan_expr(e: &Expr, sc: &mut Scan) {
                 // never called as a method, lower.rs).
                 Root::Local(s, _) => {
                     if matches!(c.steps.first(), Some(Step::Method { name, .. })
-                        if !super::lower::PURE_METHODS.contains(&name.as_str()))
+                        if !PURE_METHODS.contains(&name.as_str()))
                     {
                         sc.changed.insert(*s);
                     }

@@ -5,7 +5,10 @@
 
 use std::collections::HashMap;
 
-use rhai::{ASTFlags, Expr as RExpr, ImmutableString, Stmt as RStmt, StmtBlock, Token};
+use rhai::{
+    ASTFlags, Expr as RExpr, ImmutableString, Stmt as RStmt, StmtBlock, SwitchCasesCollection,
+    Token,
+};
 
 use super::natives::Natives;
 use super::tree::*;
@@ -576,6 +579,33 @@ impl<'a> Lowering<'a> {
         }
         Ok(())
     }
+
+    /// `switch`: its value, each arm's condition and body, and Rhai's
+    /// tables that pick an arm (tree.rs).
+    fn switch(&mut self, value: &RExpr, c: &SwitchCasesCollection) -> Result<StmtKind, Refusal> {
+        let value = self.expr(value)?;
+        let mut arms = Vec::with_capacity(c.expressions.len());
+        for e in &c.expressions {
+            let cond = match &e.lhs {
+                RExpr::BoolConstant(b, _) => Ok(*b),
+                other => Err(self.expr(other)?),
+            };
+            arms.push(Arm {
+                cond,
+                body: self.expr(&e.rhs)?,
+            });
+        }
+        let cases = (c.cases.iter())
+            .map(|(h, list)| (*h, list.blocks.iter().copied().collect()))
+            .collect();
+        Ok(StmtKind::Switch(Box::new(Switch {
+            value,
+            cases,
+            ranges: c.ranges.iter().cloned().collect(),
+            arms,
+            default: c.def_case,
+        })))
+    }
 }
 
 /// Whether `e` is a closure that captures local `slot` (Rhai writes one
@@ -601,31 +631,6 @@ fn parts(e: &RExpr) -> (&RExpr, &RExpr, bool, ASTFlags) {
         _ => unreachable!("a chain is a dot or an index"),
     }
 }
-
-/// Methods that never change the value they are called on.
-pub(super) const PURE_METHODS: &[&str] = &[
-    "len",
-    "keys",
-    "values",
-    "contains",
-    "is_empty",
-    "index_of",
-    "to_string",
-    "map",
-    "filter",
-    "reduce",
-    "some",
-    "all",
-    "find",
-    "find_map",
-    "get",
-    "split",
-    "sub_string",
-    "to_upper",
-    "to_lower",
-    "starts_with",
-    "ends_with",
-];
 
 fn binary(op: &Token) -> Bin {
     match op {

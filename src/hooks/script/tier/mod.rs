@@ -5,6 +5,11 @@
 //! values, errors, positions, counted operations and limits (see run.rs);
 //! what it does not compile runs in Rhai, function by function, and
 //! `tabula check --compile` lists it with the reason.
+//!
+//! Modules, each using only those before it: tree, natives, builtins,
+//! fold, lower, capture, run, call, chain, callbacks (capture adds methods
+//! to `Lowering`, and call, chain and callbacks to `Run`). This file, above
+//! them all, holds `Tier` and the helper names that run and chain read.
 
 pub(crate) mod builtins;
 mod call;
@@ -15,7 +20,6 @@ mod fold;
 mod lower;
 pub(crate) mod natives;
 mod run;
-mod switch;
 mod tree;
 
 use std::collections::HashMap;

@@ -4,7 +4,9 @@
 //! errors at the same positions, and what has no fast path here is handed
 //! to Rhai itself, through the helper script.
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, Position};
+use std::hash::{BuildHasher, Hash, Hasher};
+
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FnPtr, ImmutableString, Map, Position};
 
 use super::Tier;
 use super::builtins::{bool_of, fast_binary, int_of, int_op, sizes_of};
@@ -424,6 +426,44 @@ impl<'a> Run<'a> {
         Ok(Dynamic::UNIT)
     }
 
+    /// `switch` as Rhai runs it (tree.rs): the value's hash picks the
+    /// cases written for it (their conditions tried in order), then integer
+    /// ranges, then the default; a value Rhai cannot hash takes the default.
+    fn switch(&mut self, x: &Switch) -> Result<Dynamic, Flow> {
+        let value = self.expr(&x.value)?;
+        let mut chosen = None;
+        if hashable(&value, 0) {
+            if let Some(list) = x.cases.get(&hash(&value)) {
+                for &i in list {
+                    if self.cond(&x.arms[i].cond)? {
+                        chosen = Some(i);
+                        break;
+                    }
+                }
+            }
+            if chosen.is_none() && !x.ranges.is_empty() {
+                let value = value.flatten();
+                for r in x.ranges.iter().filter(|r| r.contains(&value)) {
+                    if self.cond(&x.arms[r.index()].cond)? {
+                        chosen = Some(r.index());
+                        break;
+                    }
+                }
+            }
+        }
+        match chosen.or(x.default) {
+            Some(i) => self.expr(&x.arms[i].body),
+            None => Ok(Dynamic::UNIT),
+        }
+    }
+
+    fn cond(&mut self, c: &Result<bool, Expr>) -> Result<bool, Flow> {
+        match c {
+            Ok(b) => Ok(*b),
+            Err(e) => self.truth(e),
+        }
+    }
+
     /// Whether `e` is a local or a constant: read where it is.
     fn at_hand(e: &Expr) -> bool {
         matches!(e.kind, ExprKind::Local(_) | ExprKind::Const(_))
@@ -642,4 +682,56 @@ fn discard(v: Dynamic) {
     if !v.is_shared() && (v.is::<rhai::INT>() || v.is::<bool>() || v.is::<()>()) {
         std::mem::forget(v);
     }
+}
+
+/// Rhai's hash of a switch value (`calc_switch_value_hash`): the value's
+/// `Hash` with ahash's fixed keys, or the seed Rhai was configured with.
+fn hash(v: &Dynamic) -> u64 {
+    let mut h = match rhai::config::hashing::get_hashing_seed() {
+        Some([a, b, c, d]) if (a | b | c | d) != 0 => {
+            ahash::RandomState::with_seeds(*a, *b, *c, *d).build_hasher()
+        }
+        _ => ahash::AHasher::default(),
+    };
+    v.hash(&mut h);
+    h.finish()
+}
+
+/// Rhai's `is_hashable` (not public): the types a switch can match.
+/// Shared values are read through, to a depth (Rhai guards against a
+/// value that holds itself; no value the tier makes does).
+fn hashable(v: &Dynamic, depth: usize) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    if v.is_shared() {
+        return hashable(&v.flatten_clone(), depth + 1);
+    }
+    if v.is_unit() || v.is_bool() || v.is_string() || v.is_char() || v.is_int() || v.is_float() {
+        return true;
+    }
+    if let Some(a) = v.read_lock::<Array>() {
+        return a.iter().all(|x| hashable(x, depth + 1));
+    }
+    if v.is_blob() {
+        return true;
+    }
+    if let Some(m) = v.read_lock::<Map>() {
+        return m.values().all(|x| hashable(x, depth + 1));
+    }
+    if let Some(f) = v.read_lock::<FnPtr>() {
+        return f.curry().iter().all(|x| hashable(x, depth + 1));
+    }
+    v.is::<u8>()
+        || v.is::<u16>()
+        || v.is::<u32>()
+        || v.is::<u64>()
+        || v.is::<i8>()
+        || v.is::<i16>()
+        || v.is::<i32>()
+        || v.is::<u128>()
+        || v.is::<i128>()
+        || v.is::<f32>()
+        || v.is::<std::ops::Range<i64>>()
+        || v.is::<std::ops::RangeInclusive<i64>>()
 }

@@ -1,7 +1,9 @@
 //! The compiled form of a script function: Rhai's syntax tree with names
 //! resolved (locals to slots, calls to their targets), run by run.rs.
 
-use rhai::{Dynamic, Identifier, ImmutableString, Map, Position};
+use rhai::{Dynamic, Identifier, ImmutableString, Map, Position, RangeCase};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 /// A statement, with the position Rhai counts its operation at.
 pub(super) struct Stmt {
@@ -30,7 +32,7 @@ pub(super) enum StmtKind {
     /// `do { } while|until`: until when true.
     Do(Block, Expr, bool),
     For(Box<For>),
-    Switch(Box<super::switch::Switch>),
+    Switch(Box<Switch>),
     Break,
     Continue,
     Return(Option<Expr>),
@@ -64,6 +66,25 @@ pub(super) struct SetPart {
 pub(super) enum Key {
     Index(Expr),
     Prop(ImmutableString),
+}
+
+/// `switch`, as Rhai picks an arm (lower.rs, run.rs): the value's hash
+/// picks the cases written for it (their conditions tried in order), then
+/// integer ranges, then the default.
+pub(super) struct Switch {
+    pub value: Expr,
+    /// A case value's hash to its arms, in the order written.
+    pub cases: FxHashMap<u64, SmallVec<[usize; 2]>>,
+    /// Integer ranges, each naming its arm.
+    pub ranges: Vec<RangeCase>,
+    pub arms: Vec<Arm>,
+    pub default: Option<usize>,
+}
+
+pub(super) struct Arm {
+    /// A literal `true` or `false` is not evaluated (nor counted).
+    pub cond: Result<bool, Expr>,
+    pub body: Expr,
 }
 
 pub(super) struct For {
@@ -194,3 +215,29 @@ pub(super) struct Func {
     pub slots: usize,
     pub body: Block,
 }
+
+/// Methods that never change the value they are called on (lower.rs lets
+/// one act on a part of a value; fold.rs does not count one as a write).
+pub(super) const PURE_METHODS: &[&str] = &[
+    "len",
+    "keys",
+    "values",
+    "contains",
+    "is_empty",
+    "index_of",
+    "to_string",
+    "map",
+    "filter",
+    "reduce",
+    "some",
+    "all",
+    "find",
+    "find_map",
+    "get",
+    "split",
+    "sub_string",
+    "to_upper",
+    "to_lower",
+    "starts_with",
+    "ends_with",
+];
