@@ -234,11 +234,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8], what: &str) -> std::io::Result<()
     Ok(())
 }
 
+/// How the temporary files of `write_atomic` begin: what an interrupted
+/// write leaves is known by it.
+pub const TEMPORARY_PREFIX: &str = ".tabula-tmp";
+
 /// A temporary file in `path`'s folder, made as a new file there would be:
 /// tempfile's own 0600 would make a chart or save unreadable to others
 /// where the user's umask says they may read it.
 fn temporary_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let mut b = tempfile::Builder::new();
+    b.prefix(TEMPORARY_PREFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

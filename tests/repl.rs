@@ -91,14 +91,15 @@ fn imperio_full_game_against_the_bot() {
 }
 
 #[test]
-fn undo_goes_back_and_the_bot_replays_the_same() {
+fn undo_goes_back_and_the_bot_chooses_afresh() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = "prince\nspy\nundo\nspy\nlog\nquit\n";
+    // Red plays the Spy again and again, taking it back each time.
+    let input = "prince\nspy\nundo\nspy\nundo\nspy\nundo\nspy\nquit\n";
     let out = play(
         &[
             "braverats",
             "--seed",
-            "2",
+            "3",
             "--as",
             "red",
             "--bot",
@@ -107,9 +108,18 @@ fn undo_goes_back_and_the_bot_replays_the_same() {
         input,
         tmp.path(),
     );
-    // The bot's answer to red's second card is the same after the undo.
+    // Each undo takes the round back; the bot answers the Spy anew each
+    // time, not with the answer it gave before (an undo is no free look).
     let rounds: Vec<&str> = out.lines().filter(|l| l.starts_with("revealed:")).collect();
-    assert_eq!(rounds[1], rounds[2], "{out}");
+    assert_eq!(rounds.len(), 5, "{out}");
+    assert!(rounds[1..].iter().all(|r| r.contains("Red Spy")), "{out}");
+    let mut answers = rounds[1..].to_vec();
+    answers.sort_unstable();
+    answers.dedup();
+    assert!(
+        answers.len() > 1,
+        "the same answer after every undo:\n{out}"
+    );
     insta::assert_snapshot!(out);
 }
 

@@ -67,6 +67,9 @@ pub struct Session {
     /// replays from the last one before where it goes back to, in time
     /// for what it takes back rather than for the whole game.
     snapshots: Vec<Snapshot>,
+    /// Undos so far, mixed into the bots' seeds: a bot asked again after
+    /// an undo chooses afresh, so an undo is no free look at its answer.
+    undos: u64,
 }
 
 /// The position after a number of moves, and the log's length there.
@@ -199,6 +202,7 @@ impl Session {
             log,
             saved_at: Some(saved),
             snapshots,
+            undos: 0,
         };
         s.saved_at = path.map(|_| saved);
         s.split_partial(open);
@@ -289,7 +293,10 @@ impl Session {
         let Seat::Bot(kind) = &self.seats[p] else {
             return Ok(None);
         };
-        let seed = bot_seed(self.replay.seed, self.move_count(), p);
+        // With no undo yet, the seed the moves alone give (a game replays
+        // its bots' choices from a fresh session).
+        let fresh = self.undos.wrapping_mul(0xA24B_AED4_963E_E407);
+        let seed = bot_seed(self.replay.seed ^ fresh, self.move_count(), p);
         let Some(mut b) = bot::make(kind, seed) else {
             return Err(Error::usage(format!("unknown bot kind `{kind}`")));
         };
@@ -364,6 +371,7 @@ impl Session {
         }
         self.replay.moves = moves;
         self.split_partial(open);
+        self.undos += 1;
         Ok(true)
     }
 

@@ -123,13 +123,7 @@ impl Server {
             offered.push((game.def().id.clone(), reference));
         }
         std::fs::create_dir_all(&config.state_dir).map_err(|e| Error::io(&config.state_dir, e))?;
-        // Its files hold every table's links and seeds: this user's alone.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let private = std::fs::Permissions::from_mode(0o700);
-            let _ = std::fs::set_permissions(&config.state_dir, private);
-        }
+        private(&config.state_dir)?;
         Ok(Server {
             config,
             offered,
@@ -214,7 +208,7 @@ impl Server {
         }) {
             bounded(k)?;
         }
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed).to_string();
+        let id = store::claim_id(&self.config.state_dir, &self.next_id)?;
         let meta = Meta {
             id,
             game: s.game.def().id.clone(),
@@ -264,7 +258,9 @@ impl Server {
     /// Bring back the tables saved in the state folder; what could not be
     /// brought back, one sentence each (its files are left as they are).
     pub fn restore(&self) -> (Vec<Opened>, Vec<String>) {
+        let cleaned = store::clean(&self.config.state_dir);
         let (found, mut problems) = store::saved(&self.config.state_dir);
+        problems.extend(cleaned);
         // New tables are numbered past every file here, read or not: a
         // table's kept files are never taken over by a new one.
         self.next_id.fetch_max(
@@ -272,11 +268,17 @@ impl Server {
             Ordering::Relaxed,
         );
         let mut opened = Vec::new();
-        for (meta, replay, path) in found {
+        for (meta, mut replay, path) in found {
+            // A number checked against store::MOST_ID: no wrap.
             if let Ok(n) = meta.id.parse::<u64>() {
                 self.next_id.fetch_max(n + 1, Ordering::Relaxed);
             }
-            let s = Session::from_replay(&self.config.games_dir, replay, Some(&path), Vec::new());
+            // Only a game offered here, as a table opened now would be: a
+            // save's `game:` naming a file elsewhere is not followed.
+            let s = self.reference(&replay.game).and_then(|r| {
+                replay.game = r.to_string();
+                Session::from_replay(&self.config.games_dir, replay, Some(&path), Vec::new())
+            });
             let result = s.and_then(|s| {
                 if s.seats.len() != meta.seats.len() {
                     return Err(Error::usage("its links are for another number of seats"));
@@ -303,6 +305,30 @@ impl Server {
             let _ = h.tx.try_send(table::Command::Stop);
         }
     }
+}
+
+/// The state folder is this user's alone (its files hold every table's
+/// links and seeds): made so, or refused where it cannot be (another's
+/// folder, a shared one), rather than used with the links readable.
+fn private(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+        let m = std::fs::metadata(dir).map_err(|e| Error::io(dir, e))?;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if m.uid() != me || m.mode() & 0o077 != 0 {
+            return Err(Error::usage(format!(
+                "the state folder {} is not yours alone (owner uid {}, mode {:o}): its files hold every table's links",
+                crate::error::path_text(dir),
+                m.uid(),
+                m.mode() & 0o7777
+            ))
+            .note("give --state a folder of your own"));
+        }
+    }
+    Ok(())
 }
 
 /// A seed from the operating system (a table's game is not one the

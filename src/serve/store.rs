@@ -2,9 +2,16 @@
 //! back with the same links: per table, `ID.yaml` (the save, in the
 //! replay format, written atomically after every change) and
 //! `ID.table.json` (its tokens). A file that no longer loads is left where
-//! it is and said so; nothing here ever deletes one.
+//! it is and said so. What is read back is checked as strictly as a
+//! request from the network (anyone who can write in the folder could
+//! have planted it): a table's number is its files' name, its tokens are
+//! tokens, its game one the server offers. The only files ever removed are
+//! what an interrupted write or opening left: temporary files, and a
+//! table's links with no save beside them (written first, so no one ever
+//! had them).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +31,10 @@ pub struct Meta {
     pub seats: Vec<Option<String>>,
 }
 
+/// The highest table number: past it a number read from the folder is
+/// refused, so that no planted name can wrap the numbering round.
+pub const MOST_ID: u64 = 999_999_999_999;
+
 /// 128 bits from the operating system's generator, as hex: a link that
 /// cannot be guessed.
 pub fn token() -> Result<String> {
@@ -37,6 +48,64 @@ pub fn token() -> Result<String> {
     Ok(b.iter().map(|x| format!("{x:02x}")).collect())
 }
 
+/// Whether `t` is a token as `token` makes one: 32 lowercase hex digits.
+pub fn is_token(t: &str) -> bool {
+    t.len() == 32 && t.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The table number a file of the folder is named for (`N.yaml`,
+/// `N.table.json`): N written plainly (no sign, no leading zero), 1 to
+/// `MOST_ID`.
+fn number_of(name: &str) -> Option<u64> {
+    let n = name.split('.').next()?;
+    let plain = !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit());
+    n.parse::<u64>().ok().filter(|&x| plain && x <= MOST_ID)
+}
+
+impl Meta {
+    /// What is wrong with links read back for table `number`, if anything.
+    fn check(&self, number: u64) -> std::result::Result<(), String> {
+        if self.id != number.to_string() {
+            return Err(format!(
+                "its links name table `{}`",
+                crate::text::clip(&self.id)
+            ));
+        }
+        let tokens = [&self.host, &self.spectator]
+            .into_iter()
+            .chain(self.seats.iter().flatten());
+        if let Some(t) = tokens.into_iter().find(|t| !is_token(t)) {
+            return Err(format!("`{}` is not a link's token", crate::text::clip(t)));
+        }
+        let plain = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+        if self.game.is_empty() || self.game.len() > 64 || !self.game.chars().all(plain) {
+            return Err(format!(
+                "`{}` is not a game's id",
+                crate::text::clip(&self.game)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A number for a new table: the next of `next` whose files do not exist
+/// (a table not brought back keeps its files, and its number).
+pub fn claim_id(dir: &Path, next: &AtomicU64) -> Result<String> {
+    loop {
+        let n = next.fetch_add(1, Ordering::Relaxed);
+        if n == 0 || n > MOST_ID {
+            return Err(Error::usage(format!(
+                "no table number is left in {} (the most is {MOST_ID}): close tables there or give --state another folder",
+                path_text(dir)
+            )));
+        }
+        let id = n.to_string();
+        if !save_path(dir, &id).exists() && !meta_path(dir, &id).exists() {
+            return Ok(id);
+        }
+    }
+}
+
 fn save_path(dir: &Path, id: &str) -> PathBuf {
     dir.join(format!("{id}.yaml"))
 }
@@ -45,15 +114,17 @@ fn meta_path(dir: &Path, id: &str) -> PathBuf {
     dir.join(format!("{id}.table.json"))
 }
 
-/// Write the table's save (and its tokens, the first time).
+/// Write the table's save (and its tokens, the first time, after the
+/// save: links found with no save beside them were never given out).
 pub fn save(dir: &Path, meta: &Meta, s: &Session) -> Result<()> {
+    s.to_replay().save(&save_path(dir, &meta.id))?;
     let m = meta_path(dir, &meta.id);
     if !m.exists() {
         let text = serde_json::to_string_pretty(meta).unwrap_or_default();
         crate::files::write_atomic(&m, text.as_bytes(), "a table's links")
             .map_err(|e| Error::new(ErrorKind::Io, format!("{}: {e}", path_text(&m))))?;
     }
-    s.to_replay().save(&save_path(dir, &meta.id))
+    Ok(())
 }
 
 /// Every table saved in `dir`, as (tokens, replay, where it is); and what
@@ -69,9 +140,18 @@ pub fn saved(dir: &Path) -> (Vec<(Meta, Replay, PathBuf)>, Vec<String>) {
         .collect();
     paths.sort();
     for p in paths {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let Some(number) = number_of(name) else {
+            problems.push(format!(
+                "{}: not a table's links (a table's files are named by its number, 1 to {MOST_ID})",
+                path_text(&p)
+            ));
+            continue;
+        };
         let meta = crate::files::read_text(&p)
             .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::from_str::<Meta>(&t).map_err(|e| e.to_string()));
+            .and_then(|t| serde_json::from_str::<Meta>(&t).map_err(|e| e.to_string()))
+            .and_then(|m| m.check(number).map(|()| m));
         let meta = match meta {
             Ok(m) => m,
             Err(e) => {
@@ -92,10 +172,49 @@ pub fn saved(dir: &Path) -> (Vec<(Meta, Replay, PathBuf)>, Vec<String>) {
 pub fn highest_id(dir: &Path) -> u64 {
     let names = std::fs::read_dir(dir).into_iter().flatten().flatten();
     names
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            name.split('.').next()?.parse::<u64>().ok()
-        })
+        .filter_map(|e| number_of(&e.file_name().into_string().ok()?))
         .max()
         .unwrap_or(0)
+}
+
+/// Remove what an interrupted write or opening left in `dir`: temporary
+/// files of atomic writes, and links with no save beside them (a save is
+/// written before its table's links, so those links were never given
+/// out). One sentence for each kind removed.
+pub fn clean(dir: &Path) -> Vec<String> {
+    let (mut temporary, mut orphans) = (0, Vec::new());
+    let names = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    for e in names {
+        let Ok(name) = e.file_name().into_string() else {
+            continue;
+        };
+        let file = e.file_type().is_ok_and(|t| t.is_file());
+        if file && name.starts_with(crate::files::TEMPORARY_PREFIX) {
+            temporary += usize::from(std::fs::remove_file(e.path()).is_ok());
+        } else if file
+            && name.ends_with(".table.json")
+            && let Some(n) = number_of(&name)
+            && !save_path(dir, &n.to_string()).exists()
+            && std::fs::remove_file(e.path()).is_ok()
+        {
+            orphans.push(n);
+        }
+    }
+    let mut said = Vec::new();
+    if temporary > 0 {
+        said.push(format!(
+            "removed {temporary} temporary file(s) an interrupted write left in {}",
+            path_text(dir)
+        ));
+    }
+    if !orphans.is_empty() {
+        orphans.sort_unstable();
+        let list: Vec<String> = orphans.iter().map(u64::to_string).collect();
+        said.push(format!(
+            "removed the links of table(s) {} in {}: their opening was interrupted before any link was given out",
+            list.join(", "),
+            path_text(dir)
+        ));
+    }
+    said
 }

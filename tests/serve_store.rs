@@ -1,0 +1,233 @@
+//! The server's state folder read back as a stranger's input (issue #58):
+//! planted files cannot make it write outside the folder nor run another
+//! folder's game, table numbers never wrap nor take over kept files, a
+//! folder that cannot be made private is refused, and what an interrupted
+//! write or opening left is cleaned up and said.
+
+use std::path::Path;
+
+use tabula::serve::store::MOST_ID;
+use tabula::serve::{Config, Limits, NewTable, Server};
+
+use crate::common;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+fn server(state: &Path) -> tabula::Result<Server> {
+    Server::new(Config {
+        games_dir: common::games_dir(),
+        games: Vec::new(),
+        state_dir: state.to_path_buf(),
+        limits: Limits::default(),
+    })
+}
+
+/// A table's links file as the server writes one, for table `id`.
+fn links(id: &str, game: &str, token: &str) -> String {
+    format!(
+        r#"{{"id": "{id}", "game": "{game}", "host": "{token}", "spectator": "{TOKEN}", "seats": ["{TOKEN}", null]}}"#
+    )
+}
+
+fn plant(state: &Path, name: &str, text: &str) {
+    std::fs::write(state.join(name), text).unwrap();
+}
+
+fn braverats() -> NewTable {
+    NewTable {
+        game: "braverats".into(),
+        seed: Some(1),
+        seats: vec![("blue".into(), "random".into())],
+        ..NewTable::default()
+    }
+}
+
+/// Every file under `dir`, as paths relative to it.
+fn files(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = walk(dir)
+        .into_iter()
+        .map(|p| p.strip_prefix(dir).unwrap().display().to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn planted_links_and_saves_are_refused_and_nothing_is_written_outside() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let save = "game: braverats\nseed: 1\nmoves: []\n";
+    // A number that names another table, a path for an id, a token that is
+    // not one, a game id that is a path.
+    plant(
+        &state,
+        "2.table.json",
+        &links("../../escape", "braverats", TOKEN),
+    );
+    plant(&state, "2.yaml", save);
+    plant(&state, "3.table.json", &links("4", "braverats", TOKEN));
+    plant(&state, "3.yaml", save);
+    plant(&state, "4.yaml", save);
+    plant(&state, "5.table.json", &links("5", "braverats", "../x"));
+    plant(&state, "5.yaml", save);
+    plant(&state, "6.table.json", &links("6", "../../games/x", TOKEN));
+    plant(&state, "6.yaml", save);
+    // A file not named by a table's number.
+    plant(&state, "07.table.json", &links("07", "braverats", TOKEN));
+    // A save whose game is a file elsewhere: its folder's script would run.
+    plant(&state, "8.table.json", &links("8", "braverats", TOKEN));
+    let away = format!(
+        "game: {}\nseed: 1\nmoves: []\n",
+        common::games_dir().join("braverats.yaml").display()
+    );
+    plant(&state, "8.yaml", &away);
+    let before = files(root.path());
+    let s = server(&state).unwrap();
+    let (opened, problems) = s.restore();
+    assert!(opened.is_empty(), "{problems:?}");
+    let said = problems.join("\n");
+    for (table, why) in [
+        ("2.table.json", "its links name table `../../escape`"),
+        ("3.table.json", "its links name table `4`"),
+        ("5.table.json", "`../x` is not a link's token"),
+        ("6.table.json", "`../../games/x` is not a game's id"),
+        ("07.table.json", "a table's files are named by its number"),
+    ] {
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains(table) && p.contains(why)),
+            "{table}: no `{why}` in\n{said}"
+        );
+    }
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("table 8 ") && p.contains("is offered here")),
+        "{said}"
+    );
+    // A table opened now lands in the folder, numbered past every file.
+    let o = s.open(&braverats()).unwrap();
+    assert_eq!(o.table, "9");
+    let mut after = before.clone();
+    after.extend(["state/9.table.json".to_string(), "state/9.yaml".to_string()]);
+    after.sort();
+    assert_eq!(files(root.path()), after, "only table 9's files are new");
+    s.stop();
+}
+
+#[test]
+fn table_numbers_never_wrap_nor_take_over_kept_files() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path();
+    let save = "game: braverats\nseed: 1\nmoves: []\n";
+    // A kept table the server will not bring back (its save is broken),
+    // and a planted one numbered at the top of u64.
+    plant(dir, "1.table.json", &links("1", "braverats", TOKEN));
+    plant(dir, "1.yaml", "game: braverats\nmoves: [[[\n");
+    let top = u64::MAX.to_string();
+    plant(
+        dir,
+        &format!("{top}.table.json"),
+        &links(&top, "braverats", TOKEN),
+    );
+    plant(dir, &format!("{top}.yaml"), save);
+    let kept = std::fs::read(dir.join("1.yaml")).unwrap();
+    let s = server(dir).unwrap();
+    let (opened, problems) = s.restore();
+    assert!(opened.is_empty(), "{problems:?}");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains(&format!("{top}.table.json"))),
+        "{problems:?}"
+    );
+    assert!(
+        problems.iter().any(|p| p.starts_with("table 1")),
+        "{problems:?}"
+    );
+    // A number whose files appeared since is passed over too.
+    plant(dir, "2.yaml", save);
+    let o = s.open(&braverats()).unwrap();
+    assert_eq!(o.table, "3");
+    assert_eq!(std::fs::read(dir.join("1.yaml")).unwrap(), kept);
+    s.stop();
+    // At the top of the numbers: refused, with where and what to do.
+    let full = tempfile::tempdir().unwrap();
+    let most = MOST_ID.to_string();
+    plant(
+        full.path(),
+        &format!("{most}.table.json"),
+        &links(&most, "braverats", TOKEN),
+    );
+    plant(full.path(), &format!("{most}.yaml"), save);
+    let s = server(full.path()).unwrap();
+    let (opened, problems) = s.restore();
+    assert_eq!(opened.len(), 1, "{problems:?}");
+    let e = s.open(&braverats()).unwrap_err().to_string();
+    assert!(e.contains("no table number is left"), "{e}");
+    s.stop();
+}
+
+#[test]
+fn what_an_interrupted_opening_left_is_removed_and_said() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path();
+    plant(dir, ".tabula-tmpAbC123", "half a save");
+    // Links with no save: an opening killed before it wrote the save.
+    plant(dir, "4.table.json", &links("4", "braverats", TOKEN));
+    plant(dir, "notes.txt", "the host's own");
+    let s = server(dir).unwrap();
+    let (opened, problems) = s.restore();
+    assert!(opened.is_empty());
+    let said = problems.join("\n");
+    assert!(said.contains("removed 1 temporary file(s)"), "{said}");
+    assert!(said.contains("removed the links of table(s) 4"), "{said}");
+    assert_eq!(files(dir), ["notes.txt"]);
+    // Said once: a second start finds nothing to say.
+    let (_, problems) = server(dir).unwrap().restore();
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_state_folder_that_cannot_be_made_private_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    // A shared folder of this user's is made private.
+    let shared = root.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    server(&shared).unwrap();
+    let mode = std::fs::metadata(&shared).unwrap().permissions().mode();
+    assert_eq!(mode & 0o7777, 0o700);
+    // Another user's: refused, saying whose and what to do. Only root
+    // can give a folder away; elsewhere this part cannot be set up.
+    let theirs = root.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    if std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).is_ok() {
+        let e = server(&theirs)
+            .err()
+            .expect("another user's folder refused");
+        let text = e.render(false);
+        assert!(
+            text.contains("is not yours alone (owner uid 65534"),
+            "{text}"
+        );
+        assert!(text.contains("give --state a folder of your own"), "{text}");
+    }
+}
