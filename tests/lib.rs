@@ -43,6 +43,7 @@ mod reference;
 mod repl;
 mod schema;
 mod serve;
+mod serve_network;
 mod serve_store;
 mod solve;
 mod static_checks;

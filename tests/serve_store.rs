@@ -7,19 +7,14 @@
 use std::path::Path;
 
 use tabula::serve::store::MOST_ID;
-use tabula::serve::{Config, Limits, NewTable, Server};
+use tabula::serve::{NewTable, Server};
 
 use crate::common;
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
 fn server(state: &Path) -> tabula::Result<Server> {
-    Server::new(Config {
-        games_dir: common::games_dir(),
-        games: Vec::new(),
-        state_dir: state.to_path_buf(),
-        limits: Limits::default(),
-    })
+    Server::new(crate::web::config(&common::games_dir(), &[], state))
 }
 
 /// A table's links file as the server writes one, for table `id`.

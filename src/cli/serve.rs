@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::GameArgs;
 use tabula::error::{Error, Result};
+use tabula::serve::host::PublicName;
 use tabula::serve::{Config, Limits, NewTable, Opened, Server};
 
 #[derive(clap::Args, Debug)]
@@ -32,6 +33,14 @@ pub struct ServeArgs {
     /// 0.0.0.0 lets others on the network join.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
+    /// Another name the server answers to, as NAME (at any port) or
+    /// NAME:PORT (repeatable): a name of this machine friends use, or a
+    /// proxy's. Without it the server answers only to its address, and to
+    /// localhost on this machine (any IP address with --host 0.0.0.0): a
+    /// request that names any other site is refused, so that a web page
+    /// pointing its own name at this machine cannot reach the tables.
+    #[arg(long = "public-name", value_name = "NAME")]
+    pub public_names: Vec<PublicName>,
     /// Where tables are saved, to be brought back when the server starts
     /// again (default: ~/.local/state/tabula/serve).
     #[arg(long, value_name = "DIR")]
@@ -81,6 +90,7 @@ pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
             tables: a.max_tables,
             ..Limits::default()
         },
+        public_names: a.public_names.clone(),
     };
     let server = Arc::new(Server::new(config)?);
     let base = base_url(bound);

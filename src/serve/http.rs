@@ -1,7 +1,8 @@
 //! The server's routes: the page and its assets from the binary, the
 //! lobby's API, downloads, and one WebSocket per open page. Every request
-//! is a stranger's: tokens are looked up, bodies and messages bounded and
-//! parsed as data, and a refusal is answered with a sentence.
+//! is a stranger's: it must call the server by a name it answers to
+//! ([`super::host`]), tokens are looked up, bodies and messages bounded
+//! and parsed as data, and a refusal is answered with a sentence.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -9,13 +10,15 @@ use std::sync::atomic::Ordering;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::host::Hosts;
 use super::screen::Role;
 use super::table::{Command, Handle, Published};
 use super::{NewTable, Server};
@@ -26,7 +29,8 @@ const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
-pub fn router(server: Arc<Server>) -> Router {
+/// The routes of `server`, answering to the names `hosts` allows.
+pub fn router(server: Arc<Server>, hosts: Hosts) -> Router {
     let body = server.config.limits.body;
     Router::new()
         .route("/", get(page))
@@ -49,7 +53,25 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/tables", post(create))
         .fallback(|| async { refuse(StatusCode::NOT_FOUND, "no such page here") })
         .layer(DefaultBodyLimit::max(body))
+        .layer(middleware::from_fn_with_state(Arc::new(hosts), named))
         .with_state(server)
+}
+
+/// Every request, the WebSocket's upgrade among them, must call the
+/// server by a name it answers to; any other is refused with 421
+/// Misdirected Request, before its route sees it.
+async fn named(State(hosts): State<Arc<Hosts>>, request: Request, next: Next) -> Response {
+    match hosts.refusal(request.headers(), request.uri()) {
+        None => next.run(request).await,
+        Some(text) => {
+            let mut r = (StatusCode::MISDIRECTED_REQUEST, text).into_response();
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            );
+            r
+        }
+    }
 }
 
 fn asset(text: &'static str, kind: &'static str) -> Response {
@@ -326,12 +348,13 @@ async fn log(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Respons
 struct Counted {
     server: Arc<Server>,
     table: Arc<Handle>,
+    role: Role,
 }
 
 impl Drop for Counted {
     fn drop(&mut self) {
         self.server.connections.fetch_sub(1, Ordering::Relaxed);
-        self.table.connections.fetch_sub(1, Ordering::Relaxed);
+        self.table.places.give_back(self.role);
     }
 }
 
@@ -362,16 +385,15 @@ async fn socket(
             "the server has all the connections it takes",
         );
     }
-    if !take(&h.connections, limits.per_table) {
+    // Spectators cannot take the places kept for the seats and the host.
+    if let Err(why) = h.places.take(role, limits.per_table) {
         s.connections.fetch_sub(1, Ordering::Relaxed);
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "this table has all the connections it takes",
-        );
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, &why);
     }
     let counted = Counted {
         server: s.clone(),
         table: h.clone(),
+        role,
     };
     // Frames past the limit are cut off by the protocol itself; a message
     // up to 16 times the limit is read and refused in words.

@@ -2,11 +2,14 @@
 //! [`Session`](crate::play::session::Session) on a thread of its own
 //! ([`table`]); each link is a token naming a table and a role
 //! ([`screen::Role`]); the browser gets only what that role may see
-//! ([`screen`]), over a WebSocket ([`http`]). Tables are saved after every
-//! change and come back when the server starts again ([`store`]).
+//! ([`screen`]), over a WebSocket ([`http`]) to a request that calls the
+//! server by a name it answers to ([`host`]). Tables are saved after
+//! every change and come back when the server starts again ([`store`]).
 
+pub mod host;
 pub mod http;
 mod lobby;
+pub mod places;
 pub mod screen;
 pub mod store;
 pub mod table;
@@ -22,6 +25,7 @@ use crate::definition::source;
 use crate::error::{Error, Result, did_you_mean};
 use crate::play::replay::Replay;
 use crate::play::session::{Seat, Session};
+use host::{Hosts, PublicName};
 use screen::Role;
 use store::Meta;
 use table::Handle;
@@ -30,6 +34,9 @@ use table::Handle;
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub tables: usize,
+    /// Pages open at a table; one of them is kept for each seat's link
+    /// and the host's, and each of those may always have two open (see
+    /// `places.rs`).
     pub per_table: usize,
     pub connections: usize,
     /// Bytes in one message from a browser.
@@ -59,6 +66,9 @@ pub struct Config {
     /// Where tables are saved.
     pub state_dir: PathBuf,
     pub limits: Limits,
+    /// Names the server answers to besides its address (and `localhost`
+    /// on this machine): `--public-name`.
+    pub public_names: Vec<PublicName>,
 }
 
 /// A table to open.
@@ -89,6 +99,9 @@ pub struct Server {
     offered: Vec<(String, String)>,
     tables: Mutex<Vec<Arc<Handle>>>,
     tokens: Mutex<HashMap<String, (Arc<Handle>, Role)>>,
+    /// Tables open and tables being opened: a place is taken before the
+    /// rules are read, so that openings at once cannot pass the limit.
+    places: AtomicUsize,
     next_id: AtomicU64,
     pub connections: AtomicUsize,
 }
@@ -129,6 +142,7 @@ impl Server {
             offered,
             tables: Mutex::new(Vec::new()),
             tokens: Mutex::new(HashMap::new()),
+            places: AtomicUsize::new(0),
             next_id: AtomicU64::new(1),
             connections: AtomicUsize::new(0),
         })
@@ -172,12 +186,30 @@ impl Server {
     /// Load a game and open a table for it. Blocking: it reads and
     /// compiles the rules.
     pub fn open(&self, t: &NewTable) -> Result<Opened> {
-        if self.tables().len() >= self.config.limits.tables {
-            return Err(Error::usage(format!(
-                "this server holds {} tables already, its most (--max-tables)",
-                self.config.limits.tables
-            )));
+        let place = self.place()?;
+        let opened = self.make(t)?;
+        place.keep();
+        Ok(opened)
+    }
+
+    /// A place for one more table, under the limit, or the refusal.
+    fn place(&self) -> Result<Place<'_>> {
+        let most = self.config.limits.tables;
+        let taken = self
+            .places
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < most).then_some(n + 1)
+            });
+        match taken {
+            Ok(_) => Ok(Place(&self.places)),
+            Err(_) => Err(Error::usage(format!(
+                "this server holds {most} tables already, its most (--max-tables)"
+            ))),
         }
+    }
+
+    /// Make a table, in a place taken for it.
+    fn make(&self, t: &NewTable) -> Result<Opened> {
         let dir = &self.config.games_dir;
         let mut s = match &t.save {
             Some(text) => {
@@ -286,7 +318,11 @@ impl Server {
                 self.install(meta.clone(), s)
             });
             match result {
-                Ok(o) => opened.push(o),
+                Ok(o) => {
+                    // A table kept holds a place, even past the limit.
+                    self.places.fetch_add(1, Ordering::AcqRel);
+                    opened.push(o)
+                }
                 Err(e) => problems.push(format!(
                     "table {} ({}) not restored, its files kept in {}: {}",
                     meta.id,
@@ -329,6 +365,23 @@ fn private(dir: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A place taken for a table being opened: given back when dropped, as
+/// when the opening fails, unless kept once the table is open.
+struct Place<'a>(&'a AtomicUsize);
+
+impl Place<'_> {
+    /// The table is open: it holds the place from now on.
+    fn keep(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Place<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// A seed from the operating system (a table's game is not one the
@@ -378,13 +431,15 @@ fn seat(s: &mut Session, seats: &[(String, String)]) -> Result<()> {
 }
 
 /// Serve until `stop` resolves; then the tables stop (every change is
-/// already saved) and their connections close.
+/// already saved) and their connections close. The server answers to the
+/// names of the address `listener` is bound to, and its public names.
 pub async fn listen(
     server: Arc<Server>,
     listener: tokio::net::TcpListener,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = http::router(server.clone());
+    let hosts = Hosts::new(listener.local_addr()?, server.config.public_names.clone());
+    let app = http::router(server.clone(), hosts);
     let s2 = server.clone();
     let stop = async move {
         stop.await;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::places::Places;
 use super::screen::{self, Links, Notice, Role, TableShow, UndoAsk};
 use super::store::{self, Meta};
 use crate::definition::PlayerIx;
@@ -74,7 +75,8 @@ pub struct Handle {
     pub meta: Meta,
     pub tx: mpsc::Sender<Command>,
     pub published: watch::Receiver<Arc<Published>>,
-    pub connections: std::sync::atomic::AtomicUsize,
+    /// The pages open at the table, by link.
+    pub places: Places,
 }
 
 struct Table {
@@ -119,11 +121,15 @@ pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Resul
     std::thread::Builder::new()
         .name(format!("table-{}", meta.id))
         .spawn(move || t.run(&mut rx))?;
+    // The host's link and each person's seat's have places of their own.
+    let seats = meta.seats.iter().enumerate();
+    let owners = seats.filter_map(|(p, t)| t.as_ref().map(|_| Role::Seat(p)));
+    let places = Places::new(std::iter::once(Role::Host).chain(owners));
     Ok(Arc::new(Handle {
         meta,
         tx,
         published,
-        connections: std::sync::atomic::AtomicUsize::new(0),
+        places,
     }))
 }
 

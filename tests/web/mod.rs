@@ -19,6 +19,18 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The configuration `Running::start` uses: the default limits, no
+/// public name.
+pub fn config(games_dir: &Path, games: &[&str], state: &Path) -> Config {
+    Config {
+        games_dir: games_dir.to_path_buf(),
+        games: games.iter().map(|g| g.to_string()).collect(),
+        state_dir: state.to_path_buf(),
+        limits: Limits::default(),
+        public_names: Vec::new(),
+    }
+}
+
 pub struct Running {
     pub addr: SocketAddr,
     /// Kept alive while the test runs (its tasks hold clones too).
@@ -31,13 +43,7 @@ impl Running {
     /// A server offering `games` (all in `games_dir` when empty), saving
     /// its tables in `state`.
     pub async fn start(games_dir: &Path, games: &[&str], state: &Path) -> Running {
-        let config = Config {
-            games_dir: games_dir.to_path_buf(),
-            games: games.iter().map(|g| g.to_string()).collect(),
-            state_dir: state.to_path_buf(),
-            limits: Limits::default(),
-        };
-        Running::with(config).await
+        Running::with(config(games_dir, games, state)).await
     }
 
     pub async fn with(config: Config) -> Running {
@@ -163,13 +169,18 @@ const WAIT: Duration = Duration::from_secs(30);
 
 impl Client {
     pub async fn connect(url: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-        Client {
+        Client::try_connect(url).await.unwrap()
+    }
+
+    /// Connect, or the server's refusal.
+    pub async fn try_connect(url: &str) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+        let (ws, _) = tokio_tungstenite::connect_async(url).await?;
+        Ok(Client {
             ws,
             got: Vec::new(),
             last: None,
             log: Vec::new(),
-        }
+        })
     }
 
     /// The next message, whatever it is.
