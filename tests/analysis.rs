@@ -96,7 +96,7 @@ fn a_sweep_says_where_it_could_not_solve() {
     let s = sweep::run(&cfg, &|_, _| {}).unwrap();
     for row in &s.rows {
         match &row.exact {
-            Some(sweep::Exact::NotSolved { not_solved }) => {
+            Some(sweep::Exact::NotSolved { not_solved, .. }) => {
                 assert!(not_solved.contains("solve cannot handle"), "{not_solved}")
             }
             other => panic!("{other:?}"),

@@ -251,7 +251,10 @@ fn unknown_game_variant_and_parameter_are_usage_errors() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("did you mean `wound_limit`?"));
     let o = tabula(&["rules", "experior", "--set", "wound_limit=0"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("outside its bounds 1..=1000000"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("parameter `wound_limit` is 0: give 1 to 1000000")
+    );
 }
 
 #[test]

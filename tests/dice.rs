@@ -85,12 +85,12 @@ fn a_die_the_file_gets_wrong_is_refused_where_it_is_written() {
             "{faces: [1, two]}",
             "mixes numbers and words",
         ),
-        ("{faces: 6}", "{faces: 0}", "has 0 faces: give 1 to 1000"),
+        ("{faces: 6}", "{faces: 0}", "`faces` is 0: give 1 to 1000"),
         ("{faces: 6}", "{faces: []}", "has no faces"),
         (
             "{faces: 6}",
             "{faces: 6, count: 0}",
-            "`count` is 0: give 1 to 1000 dice",
+            "`count` is 0: give 1 to 1000",
         ),
         ("{faces: 6}", "{faces: {param: sides}}", "sides"),
         (

@@ -144,7 +144,11 @@ fn parameter_default_outside_bounds() {
         |y| y.replace("wound_limit: {default: 100,", "wound_limit: {default: 0,"),
         None,
     );
-    assert!(e.to_string().contains("outside its bounds"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("parameter `wound_limit` is 0: give 1 to 1000000"),
+        "{e}"
+    );
     assert_eq!(
         e.at.unwrap().line,
         line_of(

@@ -205,12 +205,12 @@ fn a_grid_the_file_gets_wrong_is_refused_where_it_is_written() {
         (
             "grid: {rows: 3,",
             "grid: {rows: 0,",
-            "the grid has 0 rows; give 1 to 99",
+            "zone `board`: grid `rows` is 0: give 1 to 99",
         ),
         (
             "columns: 4,",
             "columns: 27,",
-            "the grid has 27 columns; give 1 to 26",
+            "zone `board`: grid `columns` is 27: give 1 to 26",
         ),
         (
             "holes: [d3]",

@@ -157,11 +157,23 @@ fn bad_bot_budgets_and_thread_counts_are_usage_errors() {
 #[test]
 fn sizes_past_the_budgets_are_refused_up_front() {
     let p = problems(&[("one: {name: One,", "one: {copies: 1000000000, name: One,")]);
+    assert!(
+        p[0].0
+            .contains("card `one`: `copies` is 1000000000: give 0 to 100000"),
+        "{p:?}"
+    );
+    assert!(p[0].1 > 0, "{p:?}");
+    // Each card's copies in range, more than setup may place in all.
+    let p = problems(&[
+        ("one: {name: One,", "one: {copies: 100000, name: One,"),
+        ("two: {name: Two}", "two: {name: Two, copies: 100000}"),
+    ]);
     assert!(p[0].0.contains("at most 100000 in all"), "{p:?}");
     assert!(p[0].1 > 0, "{p:?}");
     let p = problems(&[("size: 5", "size: 1000000000")]);
     assert!(
-        p[0].0.contains("1000000000 squares; at most 100000"),
+        p[0].0
+            .contains("`board: size` is 1000000000: give 1 to 100000"),
         "{p:?}"
     );
     assert!(p[0].1 > 0, "{p:?}");

@@ -30,6 +30,7 @@ mod every_game;
 mod experior;
 mod faces;
 mod grid;
+mod hints;
 mod hostile;
 mod hostile_files;
 mod hostile_output;

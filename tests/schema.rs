@@ -47,3 +47,61 @@ fn every_shipped_game_validates_against_the_schema() {
         serde_saphyr::from_str("id: x\nplayers: 3\nflow: {turn: []}\n").unwrap();
     assert!(!validator.is_valid(&bad));
 }
+
+#[test]
+fn the_schema_states_each_numbers_range() {
+    use tabula::definition::bounds;
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("docs/game.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let valid = |extra: &str| {
+        let flow = if extra.starts_with("flow:") {
+            ""
+        } else {
+            "flow: {turn: [{hook: h}]}\n"
+        };
+        let doc = format!("players: [{{id: a}}, {{id: b}}]\n{flow}{extra}\n");
+        let doc: serde_json::Value = serde_saphyr::from_str(&doc).unwrap();
+        validator.is_valid(&doc)
+    };
+    for bad in [
+        "match: {wins: 0}",
+        "match: {wins: 1001}",
+        "match: {wins: 2, max_games: 0}",
+        "player_count: 0",
+        "cards: {c: {copies: -1}}",
+        "cards: {c: {copies: 100001}}",
+        "zones: {b: {grid: {rows: 100, columns: 3}}}",
+        "zones: {b: {grid: {rows: 3, columns: 0}}}",
+        "dice: {d: {faces: 0}}",
+        "dice: {d: {faces: 6, count: 0}}",
+        "setup: [{put: {zone: z, cards: all, times: 0}}]",
+        "setup: [{put: {zone: z, cards: all, count: -1}}]",
+        "board: {size: 0}",
+        "board: {size: 5, terrain: {pit: [-1]}}",
+        "flow: {turn: [{hook: h}], max_turns: 0}",
+    ] {
+        assert!(!valid(bad), "the schema takes `{bad}`");
+    }
+    for good in [
+        "match: {wins: 1, max_games: 10000}",
+        "player_count: {param: size}",
+        "cards: {c: {copies: 0}}",
+        "cards: {c: {copies: {param: size}}}",
+        "zones: {b: {grid: {rows: 99, columns: {param: size}}}}",
+        "dice: {d: {faces: [1, 1, 2]}}",
+        "dice: {d: {faces: {param: size}, count: 1000}}",
+        "setup: [{put: {zone: z, cards: all, times: 100, count: 0}}]",
+        "board: {size: 100000, terrain: {pit: [0, {param: size}]}}",
+        "flow: {turn: [{hook: h}], max_turns: 1000000}",
+        "stats: {s: {start: -5, limit: -1}}",
+    ] {
+        assert!(valid(good), "the schema refuses `{good}`");
+    }
+    // The numbers are the analyzer's own.
+    let wins = &schema["$defs"]["MatchDef"]["properties"]["wins"];
+    assert_eq!(wins["minimum"], bounds::WINS.min);
+    assert_eq!(wins["maximum"], bounds::WINS.max);
+}

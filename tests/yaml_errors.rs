@@ -85,3 +85,64 @@ fn yaml_mistakes_are_said_in_a_designers_words_where_they_are() {
         "{text}"
     );
 }
+
+#[test]
+fn a_number_too_large_to_read_is_said_as_one_out_of_its_range() {
+    // What the parser refuses before the analyzer sees it (beyond a
+    // 64-bit integer, or not whole) reads as the analyzer's words do: the
+    // field, the value as written and the range, at the value.
+    let base = std::fs::read_to_string(common::test_games_dir().join("tokens.yaml")).unwrap();
+    let huge = "99999999999999999999";
+    for (from, to, says, value) in [
+        (
+            "match: {wins: 3, keep: [points, trophies], starts: winner}",
+            format!("match: {{wins: {huge}, keep: [points, trophies], starts: winner}}"),
+            format!("`match: wins` is {huge}: give 1 to 1000"),
+            huge,
+        ),
+        (
+            "match: {wins: 3, keep: [points, trophies], starts: winner}",
+            "match: {wins: 1.5, keep: [points, trophies], starts: winner}".to_string(),
+            "`match: wins` is 1.5: give a whole number, 1 to 1000".to_string(),
+            "1.5",
+        ),
+        (
+            "match: {wins: 3, keep: [points, trophies], starts: winner}",
+            "match:\n  wins: 3\n  max_games: lots\n".to_string(),
+            "`match: max_games` is lots: give a whole number, 1 to 10000".to_string(),
+            "lots",
+        ),
+        (
+            "trophy: {name: Trophy}",
+            format!("trophy: {{name: Trophy, copies: {huge}}}"),
+            format!("card `trophy`: `copies` is {huge}: give 0 to 100000"),
+            huge,
+        ),
+        (
+            "game: {start: 0}",
+            format!("game: {{start: -{huge}}}"),
+            format!(
+                "var `game`: `start` is -{huge}: give a whole number from -9223372036854775808 to 9223372036854775807"
+            ),
+            huge,
+        ),
+    ] {
+        let yaml = base.replacen(from, &to, 1);
+        assert_ne!(yaml, base, "{from}");
+        let e = error_of(&yaml);
+        assert_eq!(e.message, says, "{}", e.render(false));
+        let (line, text) = yaml
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(value))
+            .unwrap();
+        let col = text.find(value).unwrap() + 1;
+        let col = if text[..col - 1].ends_with('-') {
+            col - 1
+        } else {
+            col
+        };
+        let got = e.at.as_ref().map(|p| (p.line as usize, p.col as usize));
+        assert_eq!(got, Some((line + 1, col)), "{}", e.render(false));
+    }
+}

@@ -14,7 +14,7 @@ use crate::analysis::sim::{self, Report, SimConfig};
 use crate::analysis::solve::{self, Limits, Worth};
 use crate::definition::Settings;
 use crate::definition::format::ParamValue;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Refusal, Result};
 use crate::game::{Build, Game};
 
 /// One parameter and the values it takes, in order.
@@ -105,8 +105,13 @@ pub enum Exact {
         seconds: f64,
     },
     /// Why not: solve refuses the game (chance, hidden cards) or it is
-    /// bigger than the budget.
-    NotSolved { not_solved: String },
+    /// bigger than the budget; the refusal's kind, as data (None for
+    /// another error).
+    NotSolved {
+        not_solved: String,
+        #[serde(skip)]
+        refusal: Option<Refusal>,
+    },
 }
 
 /// One setting's figures.
@@ -224,6 +229,7 @@ fn exact(game: &Game, cfg: &SimConfig, limits: Limits) -> Exact {
             seconds: started.elapsed().as_secs_f64(),
         },
         Err(e) => Exact::NotSolved {
+            refusal: e.refusal(),
             not_solved: match e.kind {
                 ErrorKind::Refused(_) => e.message,
                 _ => e.to_string(),

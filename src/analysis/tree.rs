@@ -255,7 +255,7 @@ fn too_much_chance(game: &Game, estimate: Option<f64>) -> Error {
             limit: MAX_OUTCOMES,
         },
         format!(
-            "its chance makes more than {MAX_OUTCOMES} outcomes at once{about} (a shuffle of n cards makes n! orders, unless a `deal` from it follows): solve a deal of it with --seed, or estimate over sampled deals with --deals N"
+            "its chance makes more than {MAX_OUTCOMES} outcomes at once{about} (a shuffle of n cards makes n! orders, unless a `deal` from it follows): one deal of it can be solved, or the value estimated over sampled deals"
         ),
     )
 }

@@ -117,7 +117,7 @@ pub fn run(a: MergeArgs) -> Result<i32> {
         for (col, r) in columns.iter_mut().zip(reports) {
             let Some(part) = r.part else {
                 return Err(Error::usage(format!(
-                    "{}: a whole run, not a shard (run sim with --shard K/N --json)",
+                    "{}: a whole run, not a shard (a shard is what `sim --shard K/N --json` writes)",
                     f.display()
                 )));
             };

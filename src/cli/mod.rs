@@ -3,6 +3,8 @@
 mod chart;
 mod check;
 mod complete;
+#[cfg(test)]
+mod hints;
 mod library;
 mod line;
 mod list;

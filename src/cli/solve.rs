@@ -178,7 +178,7 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
             };
             match method::after_exact(&game, &e, asked) {
                 Some(next) => turn_to(&game, &a, next),
-                None => failed(e, a.json),
+                None => failed(e, &a),
             }
         }
     }
@@ -301,7 +301,7 @@ fn print_matrix(m: &solve::Matrix, first: &str) {
 fn print_share(part: Result<solve::SolvePart>, a: &SolveArgs) -> Result<i32> {
     let part = match part {
         Ok(p) => p,
-        Err(e) => return failed(e, a.json),
+        Err(e) => return failed(e, a),
     };
     if a.json {
         println!(
@@ -453,7 +453,7 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         Err(e) => {
             return match method::after_cfr(&e) {
                 Some(next) => turn_to(game, a, next),
-                None => failed(e, a.json),
+                None => failed(e, a),
             };
         }
     };
@@ -464,7 +464,7 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         let e = match tabula::analysis::response::evaluate_bot(game, kind, a.samples, a.max_states)
         {
             Ok(e) => e,
-            Err(e) => return failed(e, a.json),
+            Err(e) => return failed(e, a),
         };
         exploits.push(Exploit {
             kind: kind.clone(),
@@ -545,7 +545,7 @@ fn run_mccfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     spinner.finish();
     let s = match s {
         Ok(s) => s,
-        Err(e) => return failed(e, a.json),
+        Err(e) => return failed(e, a),
     };
     // Each bot measured as the average strategy is: a best response where
     // the tree fits, else the search bot's play against it (a lower bound).
@@ -568,7 +568,7 @@ fn run_mccfr(game: &Game, a: &SolveArgs) -> Result<i32> {
         };
         match measured {
             Ok(x) => exploits.push((kind.clone(), x, started.elapsed().as_secs_f64())),
-            Err(e) => return failed(e, a.json),
+            Err(e) => return failed(e, a),
         }
     }
     if a.json {
@@ -677,10 +677,29 @@ fn print_mixes<'a>(strategies: impl Iterator<Item = &'a cfr::InfoStrategy>) {
     }
 }
 
-/// A refusal or any error of the search: under --json an object too, for
-/// the tool that reads it (stderr says it as well), with its exit code.
-fn failed(e: tabula::Error, json: bool) -> Result<i32> {
-    if !json {
+/// `solve`'s hints for a refusal: the flag that gives the solver room,
+/// and, where no setup was chosen, those that choose fewer. (The
+/// library's message names no flag: `sweep` and `play` print it too.)
+fn hints(e: tabula::Error, chose_setups: bool) -> tabula::Error {
+    use tabula::error::Refusal;
+    match e.refusal() {
+        Some(Refusal::TooManyPositions { limit }) => e.note(format!(
+            "--max-states N lets it keep more than {limit} positions (each about 130 bytes)"
+        )),
+        Some(Refusal::TooMuchChance { .. }) if !chose_setups => e.note(
+            "--seed S solves the one deal seed S makes; --deals N estimates the value over N sampled deals",
+        ),
+        _ => e,
+    }
+}
+
+/// A refusal or any error of the search, with solve's hints: under --json
+/// an object too, for the tool that reads it (stderr says it as well),
+/// with its exit code.
+fn failed(e: tabula::Error, a: &SolveArgs) -> Result<i32> {
+    let chose_setups = a.seed.is_some() || a.deals.is_some() || a.from.is_some();
+    let e = hints(e, chose_setups);
+    if !a.json {
         return Err(e);
     }
     println!("{:#}", e.to_json());

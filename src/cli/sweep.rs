@@ -190,19 +190,39 @@ fn print_table(s: &Sweep) {
             .collect();
         println!("{}", cells.join("  ").trim_end());
     }
-    // Why some settings have no exact value, each reason once.
+    // Why some settings have no exact value, each reason once, with
+    // sweep's own hint where it has one.
     let mut notes: Vec<(String, Vec<String>)> = Vec::new();
     for r in &s.rows {
-        if let Some(Exact::NotSolved { not_solved }) = &r.exact {
+        if let Some(Exact::NotSolved {
+            not_solved,
+            refusal,
+        }) = &r.exact
+        {
+            let why = match hint(*refusal) {
+                Some(h) => format!("{not_solved} ({h})"),
+                None => not_solved.clone(),
+            };
             let at: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            match notes.iter_mut().find(|(w, _)| w == not_solved) {
+            match notes.iter_mut().find(|(w, _)| *w == why) {
                 Some((_, ats)) => ats.push(at.join(" ")),
-                None => notes.push((not_solved.clone(), vec![at.join(" ")])),
+                None => notes.push((why, vec![at.join(" ")])),
             }
         }
     }
     for (why, ats) in notes {
         println!("\nnot solved at {}: {why}", ats.join(", "));
+    }
+}
+
+/// `sweep --solve`'s hint for a setting not solved, if it has one (the
+/// library's message names no flag: `solve` and `play` print it too).
+fn hint(refusal: Option<tabula::error::Refusal>) -> Option<String> {
+    match refusal? {
+        tabula::error::Refusal::TooManyPositions { limit } => Some(format!(
+            "--solve-states N lets each solve keep more than {limit} positions"
+        )),
+        _ => None,
     }
 }
 

@@ -12,6 +12,7 @@ use serde_saphyr::Spanned;
 use std::cell::RefCell;
 use std::path::PathBuf;
 
+use super::bounds;
 use crate::error::Pos;
 
 pub type Name = At<String>;
@@ -95,7 +96,9 @@ pub struct GameFile {
     /// The Rhai script, relative to this file; default `../scripts/<id>.rhai`.
     pub script: Option<At<std::path::PathBuf>>,
     pub players: Option<Vec<PlayerDef>>,
-    /// How many of `players` take part: a number or `{param: NAME}` (default all).
+    /// How many of `players` take part: a number or `{param: NAME}`, 1 to
+    /// the players listed (default all).
+    #[schemars(transform = bounds::PLAYER_COUNT.schema())]
     pub player_count: Option<At<StartValue>>,
     #[serde(default)]
     pub stats: IndexMap<String, StatDef>,
@@ -139,9 +142,13 @@ pub enum ForcedMoves {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatchDef {
-    pub wins: u32,
-    /// After this many games without a match winner, the match is a draw.
-    pub max_games: Option<u32>,
+    /// Game wins that win the match, 1 to 1000.
+    #[schemars(range(min = bounds::WINS.min, max = bounds::WINS.max))]
+    pub wins: At<i64>,
+    /// After this many games without a match winner, the match is a draw:
+    /// 1 to 10000, at least `wins` (default 20).
+    #[schemars(range(min = bounds::MAX_GAMES.min, max = bounds::MAX_GAMES.max))]
+    pub max_games: Option<At<i64>>,
     /// Stats, vars and zones (by id) that keep their values and cards from
     /// one game to the next instead of starting again (tokens of
     /// affection, a discard pile that stays out); setup still runs.
@@ -227,8 +234,10 @@ pub struct VarDef {
 pub struct ParamDef {
     /// A number, or one of `values`.
     pub default: Option<At<ParamValue>>,
-    pub min: Option<i64>,
-    pub max: Option<i64>,
+    /// The least value it may be set to (any whole number; at most `max`).
+    pub min: Option<At<i64>>,
+    /// The greatest value it may be set to.
+    pub max: Option<At<i64>>,
     /// Named values (`[random, descending, ascending]`): the parameter is
     /// set and read by name.
     #[serde(default)]
@@ -267,7 +276,8 @@ pub struct CardDef {
     #[serde(default)]
     pub aliases: Vec<At<String>>,
     /// How many copies a `put` of this card places (default 1): a number
-    /// or `{param: NAME}`.
+    /// or `{param: NAME}`, 0 to 100000.
+    #[schemars(transform = bounds::COPIES.schema())]
     pub copies: Option<At<StartValue>>,
     pub text: Option<String>,
     /// The character that shows the card on a grid board (default: the
@@ -370,9 +380,11 @@ pub struct ZoneDef {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GridDef {
-    /// Rows, numbered 1 from the bottom (at most 99).
+    /// Rows, numbered 1 from the bottom: 1 to 99.
+    #[schemars(transform = bounds::ROWS.schema())]
     pub rows: At<StartValue>,
-    /// Columns, lettered `a` from the left (at most 26).
+    /// Columns, lettered `a` from the left: 1 to 26.
+    #[schemars(transform = bounds::COLUMNS.schema())]
     pub columns: At<StartValue>,
     /// Cells that are not part of the board (a shape other than a rectangle).
     #[serde(default)]
@@ -444,8 +456,9 @@ pub struct DieDef {
     pub name: Option<String>,
     /// How many of these dice the game has, to roll into zones (a cup, a
     /// player's kept dice): `roll_into` and `reroll` in the script. A
-    /// number or `{param: NAME}`; without it the die is only rolled by a
-    /// flow step or `roll()`.
+    /// number or `{param: NAME}`, 1 to 1000; without it the die is only
+    /// rolled by a flow step or `roll()`.
+    #[schemars(transform = bounds::DICE.schema())]
     pub count: Option<At<StartValue>>,
 }
 
@@ -453,7 +466,9 @@ pub struct DieDef {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum FacesDef {
+    #[schemars(transform = bounds::SIDES.list_schema())]
     List(Vec<FaceValue>),
+    #[schemars(transform = bounds::SIDES.schema())]
     Sides(StartValue),
 }
 
@@ -468,13 +483,16 @@ pub enum FaceValue {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardDef {
-    /// Squares numbered 0..size-1: a number or `{param: NAME}`.
+    /// Squares numbered 0..size-1: a number or `{param: NAME}`, 1 to
+    /// 100000.
+    #[schemars(transform = bounds::SQUARES.schema())]
     pub size: At<StartValue>,
     /// Terrain of every square not listed.
     pub default: Option<String>,
     /// Terrain name -> the squares that have it (numbers or `{param:
-    /// NAME}`; a square past the end of the board is ignored).
+    /// NAME}`, 0 or more; a square past the end of the board is ignored).
     #[serde(default)]
+    #[schemars(transform = bounds::SQUARE.schema())]
     pub terrain: IndexMap<String, Vec<At<StartValue>>>,
     /// The stat that holds a player's square (for the board display).
     pub position: Option<Name>,
@@ -507,10 +525,12 @@ pub struct PutStep {
     #[serde(default, rename = "where")]
     pub filter: IndexMap<String, AttrValue>,
     /// Put this many of each card instead of its `copies` (a number or
-    /// `{param: NAME}`).
+    /// `{param: NAME}`, 0 to 100000).
+    #[schemars(transform = bounds::COPIES.schema())]
     pub count: Option<At<StartValue>>,
     /// Put the cards this many times over (two decks shuffled together):
     /// a number or `{param: NAME}`, 1 to 100.
+    #[schemars(transform = bounds::TIMES.schema())]
     pub times: Option<At<StartValue>>,
     /// The cell of a grid zone to put them on (`d4`).
     pub cell: Option<Name>,
@@ -561,7 +581,8 @@ pub struct FlowDef {
     /// per turn, in seat order).
     pub turns: Option<TurnKind>,
     /// A game still going after this many turns is a draw (a safety cap):
-    /// a number or `{param: NAME}`.
+    /// a number or `{param: NAME}`, 1 to 1000000.
+    #[schemars(transform = bounds::MAX_TURNS.schema())]
     pub max_turns: Option<At<StartValue>>,
 }
 

@@ -4,11 +4,6 @@
 //! are the slots of one zone (`Per::Cell`); this file knows only where
 //! they lie, not what is on them.
 
-/// Columns a grid may have (one letter each).
-pub const MAX_COLUMNS: usize = 26;
-/// Rows a grid may have.
-pub const MAX_ROWS: usize = 99;
-
 /// The four directions of a line (right, up, and the two diagonals); the
 /// other four are their opposites.
 pub const LINE_DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];

@@ -3,6 +3,7 @@
 //! (`analyze`). Plain `Send + Sync` data; no script engine.
 
 pub mod analyze;
+pub mod bounds;
 mod def;
 pub mod format;
 pub mod grid;

@@ -176,6 +176,13 @@ fn yaml_error(path: &Path, src: &str, e: &serde_saphyr::Error) -> Error {
     if msg == "expected mapping start" {
         msg = "expected a mapping here (`key: value` lines or `{key: value}`)".into();
     }
+    // A number too large to read, or not whole: said as the analyzer says
+    // a number out of its range, with the field's range.
+    if let Some(l) = loc
+        && let Some(said) = unreadable_number(&msg, src, l.line() as usize, l.column() as usize)
+    {
+        msg = said;
+    }
     // Serde's words for a value of none of the allowed forms, in ours.
     if let Some(name) = msg.strip_prefix("data did not match any variant of untagged enum ") {
         let forms = match name.trim() {
@@ -218,6 +225,64 @@ fn yaml_error(path: &Path, src: &str, e: &serde_saphyr::Error) -> Error {
         }
     }
     err.at(loc.and_then(|l| Pos::new(path, l.line(), l.column())))
+}
+
+/// The parser's "invalid u32" (a number field given what it cannot read)
+/// or "none of the forms" for a number, in a designer's words: the field,
+/// the value as written, and the range the analyzer would check it
+/// against (`` `wins` is 99999999999999999999: give 1 to 1000 ``).
+fn unreadable_number(msg: &str, src: &str, line: usize, col: usize) -> Option<String> {
+    let typed = msg.strip_prefix("invalid ").is_some_and(|t| {
+        let bits = t.trim_start_matches(['i', 'u']);
+        t.len() > bits.len() && (bits == "size" || bits.parse::<u32>().is_ok())
+    });
+    let untagged = msg.starts_with("data did not match any variant of untagged enum");
+    if !typed && !untagged {
+        return None;
+    }
+    let text = scalar_at(src, line, col)?;
+    let numeric = text
+        .trim_start_matches(['-', '+'])
+        .starts_with(|c: char| c.is_ascii_digit());
+    if !typed && !numeric {
+        return None;
+    }
+    let (field, bound) = super::bounds::of_field(&super::yaml_words::keys_at(src, line, col));
+    let whole = text
+        .trim_start_matches(['-', '+'])
+        .bytes()
+        .all(|b| b.is_ascii_digit());
+    // An open end ("0 or more") is said as the end a number can reach.
+    let range =
+        if bound != super::bounds::INTEGER && (bound.min == i64::MIN || bound.max == i64::MAX) {
+            format!("{} to {}", bound.min, bound.max)
+        } else {
+            bound.allowed()
+        };
+    let give = if whole || bound == super::bounds::INTEGER {
+        range
+    } else {
+        format!("a whole number, {range}")
+    };
+    Some(format!("{field} is {text}: give {give}"))
+}
+
+/// The plain scalar that starts at `line`:`col` (1-based), as written; None
+/// for a quoted one or a collection.
+fn scalar_at(src: &str, line: usize, col: usize) -> Option<String> {
+    let l = src.lines().nth(line.checked_sub(1)?)?;
+    let rest: String = l.chars().skip(col.saturating_sub(1)).collect();
+    if rest.starts_with(['"', '\'', '{', '[']) {
+        return None;
+    }
+    let end = rest
+        .find([',', '}', ']'])
+        .into_iter()
+        .chain(rest.find(" #"))
+        .min()
+        .unwrap_or(rest.len());
+    let text = rest[..end].trim();
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 /// How many files an `extends:` chain may hold (docs/format.md).

@@ -60,6 +60,74 @@ pub fn explain(msg: &str, src: &str, line: usize, col: usize) -> Option<(String,
     Some((said, notes))
 }
 
+/// The keys a value at `line`:`col` (1-based) is written under, outermost
+/// first, read from the text: the keys of the lines that enclose it (each
+/// less indented than the one below), then those on its own line before
+/// it (`match: {wins: 0}` gives `match`, `wins`). A best guess, for
+/// naming a field in a message.
+pub fn keys_at(src: &str, line: usize, col: usize) -> Vec<String> {
+    let lines: Vec<&str> = src.lines().collect();
+    let Some(here) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
+        return Vec::new();
+    };
+    let mut keys: Vec<String> = Vec::new();
+    let mut deepest = indent(here);
+    for l in lines[..line - 1].iter().rev() {
+        if !holds(l) || indent(l) >= deepest {
+            continue;
+        }
+        deepest = indent(l);
+        keys.insert(0, key_of(l));
+        if deepest == 0 {
+            break;
+        }
+    }
+    let before: String = here.chars().take(col.saturating_sub(1)).collect();
+    keys.extend(keys_on_line(&before));
+    keys
+}
+
+/// The keys still open at the end of `text` (a line up to a value): one
+/// per `{` or `[` left open, and the last key at the innermost level.
+fn keys_on_line(text: &str) -> Vec<String> {
+    // Each open level: the last key seen at it.
+    let mut levels: Vec<Option<String>> = vec![None];
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                ':' => {
+                    let key = word.trim().trim_start_matches("- ").trim();
+                    if let Some(last) = levels.last_mut()
+                        && !key.is_empty()
+                    {
+                        *last = Some(key.to_string());
+                    }
+                    word.clear();
+                }
+                '{' | '[' => {
+                    levels.push(None);
+                    word.clear();
+                }
+                '}' | ']' => {
+                    if levels.len() > 1 {
+                        levels.pop();
+                    }
+                    word.clear();
+                }
+                ',' => word.clear(),
+                '#' if word.is_empty() || word.ends_with(' ') => break,
+                _ => word.push(c),
+            },
+        }
+    }
+    levels.into_iter().flatten().collect()
+}
+
 fn indent(l: &str) -> usize {
     l.len() - l.trim_start_matches(' ').len()
 }
@@ -195,6 +263,16 @@ fn open_at_end(l: &str) -> Option<(char, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_keys_above_a_value_are_read_from_the_text() {
+        let src = "match: {wins: 9, max_games: 99}\nboard:\n  terrain:\n    agua: [1, 99]\nsetup:\n  - put: {zone: hand, count: 99}\n";
+        let at = |line, col| keys_at(src, line, col);
+        assert_eq!(at(1, 15), ["match", "wins"]);
+        assert_eq!(at(1, 29), ["match", "max_games"]);
+        assert_eq!(at(4, 15), ["board", "terrain", "agua"]);
+        assert_eq!(at(6, 30), ["setup", "put", "count"]);
+    }
 
     #[test]
     fn a_key_that_lines_up_with_none_above_names_the_keys_it_could_join() {

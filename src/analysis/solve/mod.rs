@@ -431,7 +431,7 @@ fn fits(solver: &mut Solver, root: &State, jobs: usize) -> Result<()> {
                 limit: limits.max_states,
             },
             format!(
-                "it needs more than {} positions (at least {:.1e}, {from}; raise --max-states, or make the game smaller, e.g. a lower `max_turns`)",
+                "it needs more than {} positions (at least {:.1e}, {from}; a bigger budget, or a smaller game, e.g. a lower `max_turns`, fits)",
                 limits.max_states, size.at_least
             ),
         ));

@@ -323,7 +323,7 @@ impl Solver<'_> {
             return Err(self.refuse(
                 Refusal::TooManyPositions { limit },
                 format!(
-                    "a decision of {joint} joint choices, more than the {limit} positions the budget holds (raise --max-states, or offer fewer choices)"
+                    "a decision of {joint} joint choices, more than the {limit} positions the budget holds (a bigger budget, or fewer choices, fits)"
                 ),
             ));
         }
@@ -410,7 +410,7 @@ impl Solver<'_> {
         let live = self.shared.live.fetch_add(1, Ordering::Relaxed) + 1;
         if live > limits.max_states {
             return Err(self.refuse(Refusal::TooManyPositions { limit: limits.max_states }, format!(
-                "it needs more than {} positions (about {} MB; raise --max-states, or make the game smaller, e.g. a lower `max_turns`)",
+                "it needs more than {} positions (about {} MB; a bigger budget, or a smaller game, e.g. a lower `max_turns`, fits)",
                 limits.max_states,
                 (limits.max_states.saturating_mul(130) >> 20).max(1)
             )));

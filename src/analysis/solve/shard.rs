@@ -110,7 +110,7 @@ pub fn merge_files(parts: &[SolvePart], files: &[String]) -> Result<Solution> {
         } else if p.setups != first.setups {
             Some(format!("{} setups in all, not {}", p.setups, first.setups))
         } else if p.setups_key != first.setups_key {
-            Some("other setups (another --seed or --deals)".to_string())
+            Some("other setups (another seed, or another number of sampled deals)".to_string())
         } else {
             None
         };

@@ -5,6 +5,7 @@ use indexmap::IndexMap;
 
 use super::Analyzer;
 use super::names::Kind;
+use crate::definition::bounds;
 use crate::definition::format::{At, AttrValue, GameFile, NumberedDef};
 use crate::definition::{Card, Param, Player};
 
@@ -73,17 +74,13 @@ fn copies(
     params: &[Param],
 ) -> u32 {
     let Some(at) = &c.copies else { return 1 };
-    match a.number(&format!("card `{id}`: copies"), at, params) {
-        Some(n) if (0..=i64::from(u32::MAX)).contains(&n) => n as u32,
-        Some(n) => {
-            a.invalid(
-                format!("card `{id}` has {n} copies: give 0 or more"),
-                &at.pos,
-            );
-            1
-        }
-        None => 1,
-    }
+    a.bounded(
+        &format!("card `{id}`: `copies`"),
+        at,
+        params,
+        bounds::COPIES,
+    )
+    .map_or(1, |n| n as u32)
 }
 
 /// The character that shows a card on a grid: its `symbol:` (one
@@ -120,16 +117,27 @@ fn numbered(
     params: &[Param],
     out: &mut Vec<Card>,
 ) {
-    let what = format!("card `{id}`: numbered");
+    let what = format!("card `{id}`: `numbered`");
     let (Some(from), Some(to)) = (
-        a.number(&format!("{what} from"), &range.from, params),
-        a.number(&format!("{what} to"), &range.to, params),
+        a.number(&format!("{what} `from`"), &range.from, params),
+        a.number(&format!("{what} `to`"), &range.to, params),
     ) else {
         return;
     };
-    if to.saturating_sub(from) >= MAX_CARD_TYPES as i64 {
+    // As many cards as numbers from `from` to `to`: 1 to the kinds of card
+    // a game may define.
+    let cards = i128::from(to) - i128::from(from) + 1;
+    if !(1..=MAX_CARD_TYPES as i128).contains(&cards) {
+        let give = if cards < 1 {
+            "give `to` at least `from`".to_string()
+        } else {
+            format!("give at most {MAX_CARD_TYPES}")
+        };
         a.invalid(
-            format!("{what} {from}..={to} makes more than {MAX_CARD_TYPES} cards"),
+            format!(
+                "{what} from {from} to {to} makes {} cards: {give}",
+                cards.max(0)
+            ),
             &range.to.pos,
         );
         return;

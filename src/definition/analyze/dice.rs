@@ -6,15 +6,12 @@
 
 use super::Analyzer;
 use super::names::Kind;
+use crate::definition::bounds;
 use crate::definition::format::{
     At, AttrValue, CardDef, CardSelection, FaceValue, FacesDef, GameFile, PutStep, SetupStep,
     StartValue, Visibility, ZoneDef,
 };
 use crate::definition::{Card, Die, Param, Zone};
-
-/// Faces of one die at most, and dice of one kind.
-pub const MAX_FACES: i64 = 1000;
-pub const MAX_DICE: i64 = 1000;
 
 /// The dice, their faces resolved; for each die with a count, its cards, its
 /// zone and a first setup step that fills the zone are added to `file`.
@@ -27,17 +24,8 @@ pub(super) fn desugar(a: &mut Analyzer, file: &mut GameFile, params: &[Param]) -
         let name = d.name.clone().unwrap_or_else(|| id.clone());
         let count = match &d.count {
             None => 0,
-            Some(c) => match a.number(&format!("die `{id}`: count"), c, params) {
-                Some(n) if (1..=MAX_DICE).contains(&n) => n as u32,
-                Some(n) => {
-                    a.invalid(
-                        format!("die `{id}`: `count` is {n}: give 1 to {MAX_DICE} dice"),
-                        &c.pos,
-                    );
-                    0
-                }
-                None => 0,
-            },
+            Some(c) => (a.bounded(&format!("die `{id}`: `count`"), c, params, bounds::DICE))
+                .map_or(0, |n| n as u32),
         };
         if count > 0 {
             let home = format!("{id}-box");
@@ -167,15 +155,8 @@ fn faces(
                 value: s.clone(),
                 pos: faces.pos.clone(),
             };
-            match a.number(&format!("die `{id}`: faces"), &at, params) {
-                Some(n) if (1..=MAX_FACES).contains(&n) => (1..=n).map(FaceValue::Number).collect(),
-                Some(n) => {
-                    a.invalid(
-                        format!("die `{id}` has {n} faces: give 1 to {MAX_FACES}, or list them"),
-                        &faces.pos,
-                    );
-                    return (vec!["?".into()], vec![FaceValue::Number(0)]);
-                }
+            match a.bounded(&format!("die `{id}`: `faces`"), &at, params, bounds::SIDES) {
+                Some(n) => (1..=n).map(FaceValue::Number).collect(),
                 None => return (vec!["?".into()], vec![FaceValue::Number(0)]),
             }
         }
@@ -184,9 +165,13 @@ fn faces(
         a.invalid(format!("die `{id}` has no faces"), &faces.pos);
         return (vec!["?".into()], vec![FaceValue::Number(0)]);
     }
-    if list.len() as i64 > MAX_FACES {
+    if list.len() as i64 > bounds::SIDES.max {
         a.invalid(
-            format!("die `{id}` has {} faces: at most {MAX_FACES}", list.len()),
+            format!(
+                "die `{id}`: `faces` lists {} faces: give at most {}",
+                list.len(),
+                bounds::SIDES.max
+            ),
             &faces.pos,
         );
     }

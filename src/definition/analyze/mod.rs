@@ -19,6 +19,7 @@ mod zones;
 
 use std::path::{Path, PathBuf};
 
+use super::bounds::{self, Bound};
 use super::def::*;
 use super::format::{At, GameFile, StartValue, TurnKind};
 use super::source::Settings;
@@ -70,7 +71,8 @@ impl Analyzer<'_> {
         });
     }
     /// A number given as itself or as `{param: NAME}`: None (noted) if it
-    /// names no parameter or is a map.
+    /// names no parameter or is a map. `what` names the field as a
+    /// designer reads it (`` card `x`: `copies` ``).
     fn number(&mut self, what: &str, v: &At<StartValue>, params: &[Param]) -> Option<i64> {
         match &v.value {
             StartValue::All(n) => Some(*n),
@@ -82,10 +84,38 @@ impl Analyzer<'_> {
                 self.find(Kind::Param, &name).map(|i| params[i].value)
             }
             StartValue::ByPlayer(_) => {
-                self.invalid(format!("`{what}` is a number or {{param: NAME}}"), &v.pos);
+                self.invalid(
+                    format!("{what} is a number or `{{param: NAME}}`, not a number per player"),
+                    &v.pos,
+                );
                 None
             }
         }
+    }
+    /// `number`, within `bound`: None (noted, with the range to give) outside
+    /// it. A parameter's value is said as coming from the parameter.
+    fn bounded(
+        &mut self,
+        what: &str,
+        v: &At<StartValue>,
+        params: &[Param],
+        bound: Bound,
+    ) -> Option<i64> {
+        let n = self.number(what, v, params)?;
+        let from = match &v.value {
+            StartValue::Param { param } => format!(" (parameter `{}`)", param.value),
+            _ => String::new(),
+        };
+        self.within(&format!("{what} is {n}{from}"), n, bound, &v.pos)
+    }
+    /// `n` if `bound` holds it, else None with "`said`: give 1 to 99" noted
+    /// at `at` (`said` names the field and the value given).
+    fn within(&mut self, said: &str, n: i64, bound: Bound, at: &Option<Pos>) -> Option<i64> {
+        if bound.contains(n) {
+            return Some(n);
+        }
+        self.invalid(format!("{said}: give {}", bound.allowed()), at);
+        None
     }
     /// The start of the file: where a problem of the whole file points.
     fn top(&self) -> Option<Pos> {
@@ -119,13 +149,8 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         .flow
         .as_ref()
         .and_then(|f| f.max_turns.as_ref())
-        .and_then(|m| {
-            let n = a.number("max_turns", m, &params)?;
-            if n < 1 {
-                a.invalid(format!("`max_turns` is {n}: give at least 1"), &m.pos);
-            }
-            Some(n)
-        });
+        .and_then(|m| a.bounded("`max_turns`", m, &params, bounds::MAX_TURNS));
+    let (match_wins, match_max_games) = match_length(&mut a, &file);
     let payoff = file.payoff.as_ref().and_then(|n| a.find(Kind::Stat, n));
     let mut files: Vec<PathBuf> = Vec::new();
     match &file.script {
@@ -195,13 +220,8 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         variants: v.offered,
         applied: settings.variants.clone(),
         sets: settings.sets.clone(),
-        match_wins: file.match_.as_ref().map(|m| m.wins.max(1)),
-        match_max_games: file
-            .match_
-            .as_ref()
-            .and_then(|m| m.max_games)
-            .unwrap_or(20)
-            .max(1),
+        match_wins,
+        match_max_games,
         match_keep: match_keep(&mut a, &file),
         match_starts: file
             .match_
@@ -233,6 +253,51 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         script,
         problems: a.problems,
     }
+}
+
+/// Games a match plays at most when the file does not say (docs/format.md).
+const MATCH_MAX_GAMES: u32 = 20;
+
+/// `match: wins` and `max_games`, each in its range, and no more wins
+/// than games (no one could win the match). Out of range: 1 win, and the
+/// default number of games (noted).
+fn match_length(a: &mut Analyzer, file: &GameFile) -> (Option<u32>, u32) {
+    let Some(m) = &file.match_ else {
+        return (None, MATCH_MAX_GAMES);
+    };
+    let wins = a.within(
+        &format!("`match: wins` is {}", m.wins.value),
+        m.wins.value,
+        bounds::WINS,
+        &m.wins.pos,
+    );
+    let games = m.max_games.as_ref().and_then(|g| {
+        a.within(
+            &format!("`match: max_games` is {}", g.value),
+            g.value,
+            bounds::MAX_GAMES,
+            &g.pos,
+        )
+    });
+    if let Some(w) = wins
+        && w > games.unwrap_or(i64::from(MATCH_MAX_GAMES))
+    {
+        let (games, at, said) = match &m.max_games {
+            Some(g) => (g.value, &g.pos, ""),
+            None => (i64::from(MATCH_MAX_GAMES), &m.wins.pos, " (the default)"),
+        };
+        a.invalid(
+            format!(
+                "`match: max_games` is {games}{said}, fewer than the {w} `wins` that win the match: no one could win it; give `max_games` at least {w}"
+            ),
+            at,
+        );
+    }
+    let as_u32 = |n: Option<i64>| n.and_then(|n| u32::try_from(n).ok());
+    (
+        Some(as_u32(wins).unwrap_or(1)),
+        as_u32(games).unwrap_or(MATCH_MAX_GAMES),
+    )
 }
 
 /// `match: keep:`: each id a stat, a var or a zone.

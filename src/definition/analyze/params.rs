@@ -4,6 +4,7 @@
 use super::Analyzer;
 use super::names::{Kind, unknown};
 use crate::definition::Param;
+use crate::definition::bounds::Bound;
 use crate::definition::format::{At, GameFile, ParamValue};
 use crate::error::{Error, ErrorKind};
 
@@ -18,11 +19,22 @@ pub(super) fn analyze(
             id: id.clone(),
             value: 0,
             default: 0,
-            min: p.min,
-            max: p.max,
+            min: p.min.as_ref().map(|m| m.value),
+            max: p.max.as_ref().map(|m| m.value),
             values: p.values.iter().map(|v| v.value.clone()).collect(),
             doc: p.doc.clone().unwrap_or_default(),
         };
+        if let (Some(min), Some(max)) = (&p.min, &p.max)
+            && min.value > max.value
+        {
+            a.invalid(
+                format!(
+                    "parameter `{id}`: `min` is {} and `max` {}: no value is both; give `min` at most `max`",
+                    min.value, max.value
+                ),
+                &max.pos,
+            );
+        }
         if let Some(d) = &p.default {
             param.default = resolve(a, &param, d, ErrorKind::Invalid).unwrap_or(0);
         }
@@ -55,16 +67,10 @@ pub(super) fn analyze(
         }
     }
     for p in params.iter().filter(|p| p.values.is_empty()) {
-        let low = p.min.is_some_and(|m| p.value < m);
-        let high = p.max.is_some_and(|m| p.value > m);
-        if !(low || high) {
+        let bound = Bound::new(p.min.unwrap_or(i64::MIN), p.max.unwrap_or(i64::MAX));
+        if bound.contains(p.value) || bound.min > bound.max {
             continue;
         }
-        let range = format!(
-            "{}..={}",
-            p.min.map_or(String::new(), |m| m.to_string()),
-            p.max.map_or(String::new(), |m| m.to_string())
-        );
         // The file's own default is out of bounds, or a setting is.
         let at = file
             .params
@@ -84,8 +90,10 @@ pub(super) fn analyze(
             Error::new(
                 kind,
                 format!(
-                    "parameter `{}` = {} is outside its bounds {range}",
-                    p.id, p.value
+                    "parameter `{}` is {}: give {} (its `min` and `max`)",
+                    p.id,
+                    p.value,
+                    bound.allowed()
                 ),
             )
             .at(at),

@@ -3,6 +3,7 @@
 
 use super::Analyzer;
 use super::names::Kind;
+use crate::definition::bounds::{self, Bound};
 use crate::definition::format::GameFile;
 use crate::definition::{Param, Player};
 
@@ -37,20 +38,12 @@ pub(super) fn analyze(
             id: p.id.value,
         })
         .collect();
+    // 1 to the players listed (bounds::PLAYER_COUNT, with its top here).
+    let listed_count = Bound::new(bounds::PLAYER_COUNT.min, players.len() as i64);
     if let Some(c) = &file.player_count
-        && let Some(n) = a.number("player_count", c, params)
+        && let Some(n) = a.bounded("`player_count`", c, params, listed_count)
     {
-        if n < 1 || n as usize > players.len() {
-            a.invalid(
-                format!(
-                    "player_count {n} is not between 1 and the {} players listed",
-                    players.len()
-                ),
-                &c.pos,
-            );
-        } else {
-            players.truncate(n as usize);
-        }
+        players.truncate(n as usize);
     }
     a.names
         .declare(Kind::Player, players.iter().map(|p| p.id.clone()));

@@ -3,11 +3,9 @@
 
 use super::Analyzer;
 use super::names::Kind;
+use crate::definition::bounds::{self, MAX_SETUP_CARDS};
 use crate::definition::format::{At, CardSelection, GameFile, PutStep, SetupStep};
 use crate::definition::{Card, CardIx, Grid, Param, Setup, Zone};
-
-/// Cards setup may put, all `put` steps together (docs/format.md, limits).
-pub const MAX_SETUP_CARDS: u64 = 100_000;
 
 pub(super) fn analyze(
     a: &mut Analyzer,
@@ -56,27 +54,14 @@ fn put_step(
     so_far: &mut u64,
 ) -> Option<Setup> {
     let zone = a.find(Kind::Zone, &put.zone);
+    let what = |field: &str| format!("setup `put` into `{}`: `{field}`", put.zone.value);
     let count = match &put.count {
         None => None,
-        Some(n) => match a.number("put count", n, params) {
-            Some(k) if (0..=i64::from(u32::MAX)).contains(&k) => Some(k as u32),
-            Some(k) => {
-                a.invalid(format!("`count: {k}`: give 0 or more"), &n.pos);
-                return None;
-            }
-            None => return None,
-        },
+        Some(n) => Some(a.bounded(&what("count"), n, params, bounds::COPIES)? as u32),
     };
     let times = match &put.times {
         None => 1,
-        Some(n) => match a.number("put times", n, params) {
-            Some(k) if (1..=100).contains(&k) => k as u32,
-            Some(k) => {
-                a.invalid(format!("`times: {k}`: give 1 to 100"), &n.pos);
-                return None;
-            }
-            None => return None,
-        },
+        Some(n) => a.bounded(&what("times"), n, params, bounds::TIMES)? as u32,
     };
     let cell = zone.and_then(|z| put_cell(a, put, z, grid));
     // A card id written as one word (`cards: guard`) has no position of

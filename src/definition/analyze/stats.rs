@@ -36,12 +36,17 @@ pub(super) fn analyze(
                     }
                     start
                 }
-                _ => vec![a.number("start", v, params).unwrap_or(0); n],
+                _ => vec![
+                    a.number(&format!("stat `{id}`: `start`"), v, params)
+                        .unwrap_or(0);
+                    n
+                ],
             },
         };
         let names =
             super::cards::faction_names(a, &format!("stat `{id}`"), &s.names, players, listed);
-        let limit = s.limit.as_ref().and_then(|l| a.number("limit", l, params));
+        let limit =
+            (s.limit.as_ref()).and_then(|l| a.number(&format!("stat `{id}`: `limit`"), l, params));
         stats.push(Stat {
             names,
             limit,

@@ -3,10 +3,10 @@
 
 use super::Analyzer;
 use super::names::Kind;
+use crate::definition::bounds::{self, Bound};
 use crate::definition::format::{
     At, Face, FaceDown, GameFile, GridDef, Per, StartValue, Visibility,
 };
-use crate::definition::grid::{MAX_COLUMNS, MAX_ROWS};
 use crate::definition::{Faces, Grid, Param, Zone};
 
 /// The zones, the number of slots they take, and the grid (a zone whose
@@ -100,19 +100,12 @@ fn geometry(
     zone: usize,
     params: &[Param],
 ) -> Option<Grid> {
-    let mut size = |what: &str, v: &At<StartValue>, max: usize| {
-        let n = a.number(&format!("zone `{id}`: grid {what}"), v, params)?;
-        if !(1..=max as i64).contains(&n) {
-            a.invalid(
-                format!("zone `{id}`: the grid has {n} {what}; give 1 to {max}"),
-                &v.pos,
-            );
-            return None;
-        }
-        Some(n as usize)
+    let mut size = |what: &str, v: &At<StartValue>, bound: Bound| {
+        let what = format!("zone `{id}`: grid `{what}`");
+        a.bounded(&what, v, params, bound).map(|n| n as usize)
     };
-    let rows = size("rows", &g.rows, MAX_ROWS);
-    let columns = size("columns", &g.columns, MAX_COLUMNS);
+    let rows = size("rows", &g.rows, bounds::ROWS);
+    let columns = size("columns", &g.columns, bounds::COLUMNS);
     let mut grid = Grid::new(zone, rows?, columns?);
     for h in &g.holes {
         match grid.parse(&h.value) {
