@@ -41,10 +41,10 @@ const EXTRA: &[Setting] = &[
 const ENDLESS: u32 = 20_000;
 
 /// One game file with one setting of its variants and parameters.
-pub struct Case {
-    pub path: PathBuf,
-    pub dir: PathBuf,
-    pub settings: Settings,
+struct Case {
+    path: PathBuf,
+    dir: PathBuf,
+    settings: Settings,
 }
 
 impl Case {
@@ -56,7 +56,7 @@ impl Case {
             .into_owned()
     }
 
-    pub fn load(&self, build: Build) -> Game {
+    fn load(&self, build: Build) -> Game {
         Game::load_path(&self.path, &self.dir, &self.settings, build)
             .unwrap_or_else(|e| panic!("{self}: {}", e.render(false)))
     }
@@ -388,25 +388,7 @@ fn replays_equal(
 /// memo replays what it recorded): the final public view and turn, or the
 /// first error.
 pub fn play_random(game: &Game, seed: u64, quiet: bool) -> Result<(String, u32), String> {
-    let mut st = if quiet {
-        State::new_quiet(game, seed)
-    } else {
-        State::new(game, seed).map(|(s, _)| s)
-    }
-    .map_err(|e| e.render(false))?;
-    let mut bot = RandomBot::new(seed ^ 0x5EED);
-    let mut n = 0;
-    while let Some(p) = st.first_waiting() {
-        let Some(c) = bot.choose(game, &st, p) else {
-            return Err("the bot found no move".into());
-        };
-        st.apply_unchecked(game, p, c)
-            .map_err(|e| e.render(false))?;
-        n += 1;
-        if n > ENDLESS {
-            break;
-        }
-    }
+    let st = common::try_play_random(game, seed, seed ^ 0x5EED, quiet)?;
     let v = serde_json::to_string(&view(game, &st, None)).unwrap();
     Ok((v, st.turn()))
 }
@@ -434,7 +416,7 @@ fn memo_equal(case: &Case) {
 
 /// The tallies of the same `games` random games from `seed` on `jobs`
 /// threads, of a game built with the memo and of one built without it.
-pub fn tallies(
+fn tallies(
     with: &Game,
     without: &Game,
     games: u64,

@@ -301,10 +301,6 @@ impl Server {
         );
         let mut opened = Vec::new();
         for (meta, mut replay, path) in found {
-            // A number checked against store::MOST_ID: no wrap.
-            if let Ok(n) = meta.id.parse::<u64>() {
-                self.next_id.fetch_max(n + 1, Ordering::Relaxed);
-            }
             // Only a game offered here, as a table opened now would be: a
             // save's `game:` naming a file elsewhere is not followed.
             let s = self.reference(&replay.game).and_then(|r| {

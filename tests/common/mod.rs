@@ -132,18 +132,32 @@ pub fn every_section_copy(edits: &[(&str, &str)], script: Option<&str>) -> tempf
 /// watched (every hook through the script) or quiet (the memo replays
 /// recorded runs): the two must end alike.
 pub fn play_random(game: &Game, seed: u64, quiet: bool) -> State {
+    try_play_random(game, seed, seed, quiet).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+}
+
+/// `play_random` with the bots seeded by `bots`, stopped after 20,000
+/// decisions if it has not ended: the state, or the first error (the
+/// game's own, or a difference `Compile::Check` found).
+pub fn try_play_random(game: &Game, seed: u64, bots: u64, quiet: bool) -> Result<State, String> {
     use tabula::bot::{Bot, RandomBot};
     let mut st = if quiet {
-        State::new_quiet(game, seed).unwrap()
+        State::new_quiet(game, seed)
     } else {
-        State::new(game, seed).unwrap().0
-    };
-    let mut bot = RandomBot::new(seed);
-    while let Some(p) = st.first_waiting() {
-        let c = bot.choose(game, &st, p).unwrap();
-        st.apply_unchecked(game, p, c).unwrap();
+        State::new(game, seed).map(|(s, _)| s)
     }
-    st
+    .map_err(|e| e.render(false))?;
+    let mut bot = RandomBot::new(bots);
+    let mut n = 0;
+    while let Some(p) = st.first_waiting() {
+        let c = bot.choose(game, &st, p).ok_or("the bot found no move")?;
+        st.apply_unchecked(game, p, c)
+            .map_err(|e| e.render(false))?;
+        n += 1;
+        if n > 20_000 {
+            break;
+        }
+    }
+    Ok(st)
 }
 
 /// The test games' folder (tests/games).
