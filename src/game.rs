@@ -122,6 +122,12 @@ impl Game {
         }
     }
 
+    /// The same definition with other hooks: rules written another way
+    /// (in plain Rust, say) for the same game file.
+    pub fn with_hooks(&self, hooks: Box<dyn Hooks>) -> Game {
+        Game::from_parts(self.def.clone(), hooks)
+    }
+
     /// A hash of the rules files' contents (game files, then scripts): it
     /// changes when a rule does, and not when a file moves. 0 for a game
     /// built from parts.
