@@ -651,3 +651,44 @@ fn sim_counts_how_games_ended() {
         "{out}"
     );
 }
+
+#[test]
+fn a_sweep_of_a_billion_settings_is_refused_before_any_is_built() {
+    use std::os::unix::process::CommandExt;
+    // Three axes of 1,000 values: 10^9 settings. Counted, not built: the
+    // refusal comes under a 1 GiB address space (building them took
+    // 1.25 GB before).
+    let (mut cmd, _home) = Test::new()
+        .args([
+            "sweep",
+            "braverats",
+            "a=1..1000",
+            "b=1..1000",
+            "c=1..1000",
+            "--games",
+            "1",
+        ])
+        .command();
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let o = cmd.stdin(std::process::Stdio::null()).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "1000 x 1000 x 1000 (1000000000) settings, more than 1000 (the most a sweep runs)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("a larger STEP"), "{err}");
+}
