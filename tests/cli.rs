@@ -521,6 +521,28 @@ fn the_shell_completes_games_variants_and_parameters() {
         complete("4", &["tabula", "sim", "experior", "--set", "wou"]),
         ["wound_limit="]
     );
+    // The named game's variants and parameters only, not every game's:
+    // Experior has no `traitor`, BraveRats no `wound_limit`.
+    assert_eq!(
+        complete("4", &["tabula", "play", "experior", "--variant", "tr"]),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        complete(
+            "6",
+            &["tabula", "play", "--seed", "3", "braverats", "--set", "wou"]
+        ),
+        Vec::<String>::new()
+    );
+    let all = complete("4", &["tabula", "play", "braverats", "--set", ""]);
+    assert!(all.iter().any(|w| w == "victories_to_win="), "{all:?}");
+    assert!(!all.iter().any(|w| w == "max_turns="), "{all:?}");
+    // A game of another folder, named by path, with its own parameters.
+    let all = complete(
+        "4",
+        &["tabula", "solve", "tests/games/duel.yaml", "--set", ""],
+    );
+    assert_eq!(all, ["table="]);
     // With no arguments at all, the help says where to start.
     let o = tabula(&[]);
     assert!(
