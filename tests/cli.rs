@@ -521,6 +521,28 @@ fn the_shell_completes_games_variants_and_parameters() {
         complete("4", &["tabula", "sim", "experior", "--set", "wou"]),
         ["wound_limit="]
     );
+    // The named game's variants and parameters only, not every game's:
+    // Experior has no `traitor`, BraveRats no `wound_limit`.
+    assert_eq!(
+        complete("4", &["tabula", "play", "experior", "--variant", "tr"]),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        complete(
+            "6",
+            &["tabula", "play", "--seed", "3", "braverats", "--set", "wou"]
+        ),
+        Vec::<String>::new()
+    );
+    let all = complete("4", &["tabula", "play", "braverats", "--set", ""]);
+    assert!(all.iter().any(|w| w == "victories_to_win="), "{all:?}");
+    assert!(!all.iter().any(|w| w == "max_turns="), "{all:?}");
+    // A game of another folder, named by path, with its own parameters.
+    let all = complete(
+        "4",
+        &["tabula", "solve", "tests/games/duel.yaml", "--set", ""],
+    );
+    assert_eq!(all, ["table="]);
     // With no arguments at all, the help says where to start.
     let o = tabula(&[]);
     assert!(
@@ -650,4 +672,45 @@ fn sim_counts_how_games_ended() {
         out.contains("turn limit                     50  100.0%"),
         "{out}"
     );
+}
+
+#[test]
+fn a_sweep_of_a_billion_settings_is_refused_before_any_is_built() {
+    use std::os::unix::process::CommandExt;
+    // Three axes of 1,000 values: 10^9 settings. Counted, not built: the
+    // refusal comes under a 1 GiB address space (building them took
+    // 1.25 GB before).
+    let (mut cmd, _home) = Test::new()
+        .args([
+            "sweep",
+            "braverats",
+            "a=1..1000",
+            "b=1..1000",
+            "c=1..1000",
+            "--games",
+            "1",
+        ])
+        .command();
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let o = cmd.stdin(std::process::Stdio::null()).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "1000 x 1000 x 1000 (1000000000) settings, more than 1000 (the most a sweep runs)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("a larger STEP"), "{err}");
 }

@@ -1,7 +1,8 @@
 //! A game in play is never lost to careless input: a save of another game
 //! is not replaced without a question, `new` asks as `load` does, a line
 //! that is not text is skipped, and a card named like a command leaves
-//! the command reachable (`:quit`) and is warned of by `check --lint`.
+//! the command reachable (a command always wins; the card is played in
+//! quotes) and is warned of by `check --lint`.
 
 use crate::common;
 use crate::common::Test;
@@ -110,13 +111,17 @@ fn a_card_named_like_a_command_leaves_the_command_reachable() {
     assert!(err.contains("card `save` is called `save`"), "{err}");
     assert!(!err.contains("`pass`"), "{err}");
     assert!(err.contains("words.yaml:8:3"), "the card's line: {err}");
-    // `:save` and `:quit` are the commands; `quit` plays the card.
+    // `:save` and `:quit` are the commands, as `save` and `quit` are;
+    // `"quit"` plays the card.
     let play = ["play", game, "--as", "a", "--bot", "b=random"];
     let o = tabula(&play, b":save s.yaml\n:quit\n", tmp.path());
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(tmp.path().join("s.yaml").exists(), "{out}");
     assert!(!out.contains("Game over"), "{out}");
     let o = tabula(&play, b"quit\n", tmp.path());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains("Game over"), "{out}");
+    let o = tabula(&play, b"\"quit\"\n", tmp.path());
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("Game over"), "{out}");
 }

@@ -1,5 +1,6 @@
 //! `tabula play` in a pseudo-terminal, as a person sees it: tab completion
-//! and the hidden hot-seat choice.
+//! (a second Tab lists the choices), the hidden hot-seat choice, and the
+//! questions before a game with unsaved moves is dropped.
 #![cfg(unix)]
 
 use std::time::Duration;
@@ -16,8 +17,13 @@ mod test;
 use test::Test;
 
 fn spawn(args: &[&str], history: &std::path::Path) -> Session {
+    spawn_in("games", args, history)
+}
+
+/// `spawn` with the games of `games` (a folder of the repository).
+fn spawn_in(games: &str, args: &[&str], history: &std::path::Path) -> Session {
     let (cmd, _) = Test::new()
-        .games_dir(test::root().join("games"))
+        .games_dir(test::root().join(games))
         .arg("play")
         .args(args)
         .env("TERM", "xterm")
@@ -186,4 +192,75 @@ fn ctrl_c_while_a_bot_thinks_pauses_it_and_keeps_the_game() {
         s.send("\r").unwrap();
     }
     s.expect(expectrl::Eof).unwrap();
+}
+
+#[test]
+fn a_second_tab_lists_the_choices_rather_than_cycling_through_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = spawn(
+        &[
+            "braverats",
+            "--seed",
+            "1",
+            "--as",
+            "red",
+            "--bot",
+            "blue=random",
+        ],
+        &tmp.path().join("h"),
+    );
+    s.expect("red> ").unwrap();
+    // "pri" + Tab: "prince", what Prince and Princess share; Tab again
+    // lists both under the line and leaves it as it was (cycling would
+    // have made it "princess").
+    s.send("pri\t").unwrap();
+    s.expect("prince").unwrap();
+    s.send("\t").unwrap();
+    s.expect("princess").unwrap();
+    s.expect("red> prince").unwrap();
+    s.send("\r").unwrap();
+    s.expect("revealed: Red Prince").unwrap();
+    s.expect("red> ").unwrap();
+    s.send("quit\r").unwrap();
+    s.expect("Save the game before leaving?").unwrap();
+    s.send("\r").unwrap();
+    s.expect(expectrl::Eof).unwrap();
+}
+
+#[test]
+fn a_finished_game_with_unsaved_moves_is_dropped_only_when_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let save = tmp.path().join("start.yaml");
+    let save = save.to_str().unwrap();
+    let mut s = spawn_in(
+        "tests/games",
+        &["commands", "--seed", "1", "--as", "a", "--bot", "b=random"],
+        &tmp.path().join("h"),
+    );
+    s.expect("a> ").unwrap();
+    s.send(format!("save {save}\r")).unwrap();
+    s.expect("(0 moves)").unwrap();
+    s.send("pass\r").unwrap();
+    s.expect("Game over").unwrap();
+    s.expect("> ").unwrap();
+    // `load` and `new` ask first, as for a game in progress; No keeps it.
+    s.send(format!("load {save}\r")).unwrap();
+    s.expect("The finished game (1 moves) is not saved. Load anyway? (y/N)")
+        .unwrap();
+    s.send("n\r").unwrap();
+    s.expect("Nothing done.").unwrap();
+    s.send("new\r").unwrap();
+    s.expect("The finished game (1 moves) is not saved. Start a new one anyway? (y/N)")
+        .unwrap();
+    s.send("\r").unwrap();
+    s.expect("Nothing done.").unwrap();
+    // Leaving offers to save it, and it is saved.
+    s.send("quit\r").unwrap();
+    s.expect("Save the game before leaving?").unwrap();
+    let end = tmp.path().join("end.yaml");
+    s.send(format!("{}\r", end.display())).unwrap();
+    s.expect("(1 moves).").unwrap();
+    s.expect(expectrl::Eof).unwrap();
+    let saved = std::fs::read_to_string(&end).unwrap();
+    assert!(saved.contains("a: pass"), "{saved}");
 }

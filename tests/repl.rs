@@ -303,3 +303,46 @@ fn undo_takes_back_several_decisions_and_save_takes_a_quoted_name() {
     let saved = std::fs::read_to_string(tmp.path().join("my game.yaml")).unwrap();
     assert!(saved.contains("red: prince"), "{saved}");
 }
+
+/// `tabula play` of tests/games/commands.yaml (cards called `quit`,
+/// `save` and `pass`) as Ann against a random Bob, piped.
+fn commands_game(input: &str, cwd: &Path) -> String {
+    Test::new()
+        .games_dir(root().join("tests/games"))
+        .args(["play", "commands", "--as", "a", "--bot", "b=random"])
+        .current_dir(cwd)
+        .stdin(input)
+        .ok()
+}
+
+#[test]
+fn a_command_always_wins_over_a_card_of_its_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    // `save FILE` saves and `quit` leaves, at the decision where cards
+    // called save and quit are legal: nothing is played.
+    let out = commands_game("save s.yaml\nquit\n", tmp.path());
+    assert!(out.contains("Saved to s.yaml (0 moves)."), "{out}");
+    assert!(!out.contains("Game over"), "{out}");
+    assert!(!out.contains("Ann plays"), "{out}");
+    // The prompt says so where such a card is asked for.
+    assert!(
+        out.contains("(`quit`, `save` typed alone is a command; to play that choice, type it in quotes: `\"quit\"`)"),
+        "{out}"
+    );
+    // Every command wins (`state` shows the board, plays nothing); a
+    // command that takes nothing, given more, runs nothing.
+    let out = commands_game("state\nquit now\nnew game\nquit\n", tmp.path());
+    assert!(!out.contains("Ann plays"), "{out}");
+    assert!(
+        out.contains("`quit` takes nothing after it: nothing done"),
+        "{out}"
+    );
+    assert!(!out.contains("A new game"), "{out}");
+    // In quotes, the card: then the game can still be saved and left.
+    let out = commands_game("\"quit\"\nsave t.yaml\nquit\n", tmp.path());
+    assert!(out.contains("Ann plays quit"), "{out}");
+    let saved = std::fs::read_to_string(tmp.path().join("t.yaml")).unwrap();
+    assert!(saved.contains("a: quit"), "{saved}");
+    let out = commands_game("'save'\n", tmp.path());
+    assert!(out.contains("Ann plays save"), "{out}");
+}

@@ -606,3 +606,29 @@ fn a_game_that_repeats_a_position_is_refused_with_the_cycle_named() {
     );
     assert!(text.contains("max_turns"), "{text}");
 }
+
+/// Piped, a solve says what it expects to take before it starts and then
+/// prints a plain progress line every few seconds (here every
+/// millisecond, which makes this solve "long"), never a bar's redraws.
+#[test]
+fn a_piped_solve_says_its_estimate_then_plain_progress_lines() {
+    let o = Test::new()
+        .args(["solve", "braverats", "--set", "victories_to_win=1"])
+        .env("TABULA_PROGRESS_EVERY", "0.001")
+        .run();
+    let err = &o.stderr;
+    assert!(o.output.status.success(), "{err}");
+    assert!(o.stdout.contains("value for red"), "{}", o.stdout);
+    let first = err.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("solving braverats: expect at least ")
+            && first.contains("positions or more, estimated from"),
+        "{err}"
+    );
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("solving: ") && l.contains(" positions ("))
+        .collect();
+    assert!(!lines.is_empty(), "{err}");
+    assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
+}

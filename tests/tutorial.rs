@@ -1,6 +1,7 @@
 //! docs/tutorial.md stays true: every `$ tabula ...` command in it runs
 //! (against the files in examples/), and every output line it shows is
-//! printed. `play` is run with a bid and `quit` piped in. The example
+//! printed. `play` is run with a bid and `quit` piped in, under four seeds
+//! (what it shows holds whatever seat is drawn). The example
 //! games pass `check`.
 
 use crate::common::Test;
@@ -43,24 +44,43 @@ fn every_tutorial_command_runs_and_prints_what_the_tutorial_shows() {
     for (cmd, shown) in cmds {
         let words: Vec<&str> = cmd.split_whitespace().collect();
         assert_eq!(words[0], "tabula", "{cmd}");
-        let mut t = Test::new().args(&words[1..]);
-        if words[1] == "play" {
-            t = t.stdin("13\nquit\nn\n");
-        }
-        let o = t.run().output;
-        let stdout = String::from_utf8_lossy(&o.stdout);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        if words[1] != "play" {
-            assert!(o.status.success(), "{cmd}: {stderr}");
-        }
-        for line in shown {
-            assert!(stdout.contains(&line), "{cmd}: `{line}` not in\n{stdout}");
-        }
+        // `play` draws with the clock's seed: what the tutorial shows
+        // must hold whatever the seed (the seat drawn, the first prize),
+        // and it shows whose seat is the reader's.
         if words[1] == "play" {
             assert!(
-                stdout.contains("your bid for the prize: 1, 2, 3"),
-                "{stdout}"
+                shown.iter().any(|l| l.contains("(you)")),
+                "{cmd}: the tutorial shows no seat"
             );
+        }
+        let seeds: &[&str] = if words[1] == "play" {
+            &["1", "2", "3", "4"]
+        } else {
+            &[""]
+        };
+        for seed in seeds {
+            let mut t = Test::new().args(&words[1..]);
+            if words[1] == "play" {
+                t = t.args(["--seed", seed]).stdin("13\nquit\nn\n");
+            }
+            let o = t.run().output;
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            if words[1] != "play" {
+                assert!(o.status.success(), "{cmd}: {stderr}");
+            }
+            for line in &shown {
+                assert!(
+                    stdout.contains(line),
+                    "{cmd} (seed {seed}): `{line}` not in\n{stdout}"
+                );
+            }
+            if words[1] == "play" {
+                assert!(
+                    stdout.contains("your bid for the prize: 1, 2, 3"),
+                    "{stdout}"
+                );
+            }
         }
     }
 }

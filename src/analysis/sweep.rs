@@ -77,8 +77,30 @@ impl Axis {
     }
 }
 
-/// Every combination of the axes' values, the last axis varying fastest.
-pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, ParamValue)>> {
+/// How many settings the axes make (the product of their lengths),
+/// counted without building one; more than `MAX_SETTINGS` is refused
+/// with the figure and what to do.
+pub fn count(axes: &[Axis]) -> Result<usize> {
+    let count = axes
+        .iter()
+        .try_fold(1usize, |n, a| n.checked_mul(a.values.len()));
+    match count {
+        Some(n) if n <= MAX_SETTINGS => Ok(n),
+        _ => {
+            let sizes: Vec<String> = axes.iter().map(|a| a.values.len().to_string()).collect();
+            let total = count.map_or_else(|| "more than 10^19".to_string(), |n| n.to_string());
+            Err(Error::usage(format!(
+                "{} ({total}) settings, more than {MAX_SETTINGS} (the most a sweep runs): sweep fewer values, with a larger STEP or fewer parameters",
+                sizes.join(" x ")
+            )))
+        }
+    }
+}
+
+/// Every combination of the axes' values, the last axis varying fastest;
+/// refused, before any is built, past `MAX_SETTINGS` (`count`).
+pub fn grid(axes: &[Axis]) -> Result<Vec<Vec<(String, ParamValue)>>> {
+    count(axes)?;
     let mut out: Vec<Vec<(String, ParamValue)>> = vec![Vec::new()];
     for axis in axes {
         out = out
@@ -92,7 +114,7 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, ParamValue)>> {
             })
             .collect();
     }
-    out
+    Ok(out)
 }
 
 /// What `--solve` found at one setting.
@@ -148,21 +170,7 @@ pub struct SweepConfig<'a> {
 
 /// Run the sweep. `progress(done, total)` counts games over all settings.
 pub fn run(cfg: &SweepConfig, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Sweep> {
-    // Counted before the grid is built: three axes of 1,000 values would
-    // be a billion settings in memory before the check.
-    let count = (cfg.axes.iter()).try_fold(1usize, |n, a| n.checked_mul(a.values.len()));
-    if count.is_none_or(|n| n > MAX_SETTINGS) {
-        let sizes: Vec<String> = cfg
-            .axes
-            .iter()
-            .map(|a| a.values.len().to_string())
-            .collect();
-        return Err(Error::usage(format!(
-            "{} settings, more than {MAX_SETTINGS}: sweep fewer values",
-            count.map_or_else(|| sizes.join(" x "), |n| n.to_string())
-        )));
-    }
-    let settings = grid(&cfg.axes);
+    let settings = grid(&cfg.axes)?;
     let mut seen = Vec::new();
     for a in &cfg.axes {
         if seen.contains(&&a.param) {
@@ -313,14 +321,15 @@ mod tests {
             panic!("a billion settings ran");
         };
         assert!(
-            e.message.contains("1000000000 settings, more than 1000"),
+            e.message
+                .contains("1000 x 1000 x 1000 (1000000000) settings, more than 1000"),
             "{e}"
         );
     }
 
     #[test]
     fn a_grid_is_every_combination_last_axis_fastest() {
-        let g = grid(&[axis("a=1..2"), axis("b=x,y,z")]);
+        let g = grid(&[axis("a=1..2"), axis("b=x,y,z")]).unwrap_or_else(|e| panic!("{e}"));
         let text: Vec<String> = g
             .iter()
             .map(|row| {

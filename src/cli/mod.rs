@@ -17,6 +17,7 @@ mod serve;
 mod sim;
 mod solve;
 mod sweep;
+mod ticker;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

@@ -222,9 +222,13 @@ pub fn seat_bots(def: &tabula::Def, asked: &[(String, String)]) -> Result<Vec<St
 }
 
 /// A progress bar on stderr, only on a terminal and only once a run has
-/// taken more than a second.
+/// taken more than a second; elsewhere (piped) a plain line every few
+/// seconds (`ticker`).
 pub struct Progress {
     bar: indicatif::ProgressBar,
+    ticker: super::ticker::Ticker,
+    label: String,
+    total: u64,
 }
 
 impl Progress {
@@ -244,7 +248,12 @@ impl Progress {
         } else {
             indicatif::ProgressBar::hidden()
         };
-        Progress { bar }
+        Progress {
+            bar,
+            ticker: super::ticker::Ticker::new(),
+            label: label.to_string(),
+            total,
+        }
     }
     pub fn set(&self, n: u64) {
         if self.bar.is_hidden()
@@ -255,6 +264,8 @@ impl Progress {
                 .set_draw_target(indicatif::ProgressDrawTarget::stderr());
         }
         self.bar.set_position(n);
+        self.ticker
+            .tick(|| format!("{}: {n}/{} games", self.label, self.total));
     }
     pub fn finish(&self) {
         self.bar.finish_and_clear();

@@ -162,10 +162,11 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         spinner.finish();
         return print_share(part, &a);
     }
+    let told = say_estimate(&game, jobs, many);
     let s = roots.as_ref().map_err(Clone::clone).and_then(|roots| {
-        solve::solve_roots(&game, roots, jobs, limits, &|n| spinner.show(n), &|k| {
-            spinner.say(format!("{k} of {many}"))
-        })
+        let show = &|n| spinner.show(n);
+        let setup = &|k| spinner.say(format!("{k} of {many}"));
+        solve::solve_roots_told(&game, roots, jobs, limits, show, setup, &told)
     });
     let roots = roots.unwrap_or_default();
     spinner.finish();
@@ -386,10 +387,14 @@ fn exploit(
     })
 }
 
-/// Positions solved so far, on stderr, only on a terminal and only once a
-/// solve has taken more than a second.
+/// Positions solved so far, on stderr: a line redrawn on a terminal once
+/// a solve has taken more than a second, elsewhere (piped) a plain line
+/// every few seconds (`ticker`).
 struct Spinner {
     bar: indicatif::ProgressBar,
+    ticker: super::ticker::Ticker,
+    /// The message is the whole line (no count of positions).
+    message_only: bool,
 }
 
 impl Spinner {
@@ -401,7 +406,11 @@ impl Spinner {
         if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
             bar.set_style(style);
         }
-        Spinner { bar }
+        Spinner {
+            bar,
+            ticker: super::ticker::Ticker::new(),
+            message_only: template == "{msg}",
+        }
     }
     fn reveal(&self) {
         if self.bar.is_hidden()
@@ -414,13 +423,50 @@ impl Spinner {
     fn show(&self, n: usize) {
         self.reveal();
         self.bar.set_position(n as u64);
+        self.ticker.tick(|| {
+            let msg = self.bar.message();
+            if msg.is_empty() {
+                format!("solving: {n} positions")
+            } else {
+                format!("solving: {n} positions (setup {msg})")
+            }
+        });
     }
     fn say(&self, msg: String) {
         self.reveal();
+        if self.message_only {
+            self.ticker.tick(|| msg.clone());
+        }
         self.bar.set_message(msg);
     }
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// Before a solve expected to be long (over 10 s by default), what it is
+/// expected to take, on stderr: said once, for the first setup's table.
+fn say_estimate(game: &Game, jobs: usize, setups: usize) -> impl Fn(&solve::Estimate) + Sync {
+    let told = std::sync::Once::new();
+    let id = game.id().to_string();
+    move |e: &solve::Estimate| {
+        if !super::ticker::long(e.seconds) {
+            return;
+        }
+        told.call_once(|| {
+            let of = if setups > 1 {
+                format!(" for the first of {setups} setups")
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "solving {id}: expect at least {}{of} on {jobs} thread(s) ({:.1e} positions or more, estimated from {} random lines of play); progress on stderr every {}",
+                super::ticker::duration_text(e.seconds),
+                e.positions,
+                e.lines,
+                super::ticker::duration_text(super::ticker::every().as_secs_f64()),
+            );
+        });
     }
 }
 

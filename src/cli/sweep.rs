@@ -58,7 +58,8 @@ pub fn run(dir: &Path, a: SweepArgs) -> Result<i32> {
         build: Build::default(),
     };
     let started = std::time::Instant::now();
-    let settings = sweep::grid(&cfg.axes).len() as u64;
+    // Counted, never built: a billion settings are refused at once.
+    let settings = sweep::count(&cfg.axes)? as u64;
     let games = cfg.sim.games;
     let bar = super::sim::Progress::new(games * settings, "sweep");
     let s = sweep::run(&cfg, &|n, _| bar.set(n))?;

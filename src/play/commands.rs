@@ -1,6 +1,6 @@
-//! The REPL's commands, and the cards whose names would hide one: typed
-//! in play, a card's name plays the card, so a card called `quit` is
-//! played where the command was meant (`:quit` is always the command).
+//! The REPL's commands, and the cards named like one: typed in play, a
+//! command's word is always the command (a game can always be saved and
+//! left), so a card called `quit` is played in quotes, `"quit"`.
 
 use crate::definition::Def;
 use crate::error::{Error, ErrorKind, Pos};
@@ -29,7 +29,7 @@ pub fn shadowed(def: &Def) -> Vec<Error> {
                 let e = Error::new(
                     ErrorKind::Lint,
                     format!(
-                        "card `{}` is called `{w}`, as the command `{lower}`: typed in play it plays the card (the command is then `:{lower}`); another name keeps both",
+                        "card `{}` is called `{w}`, as the command `{lower}`: typed in play, `{lower}` is the command and the card is played in quotes, `\"{w}\"`; another name keeps both typed plainly",
                         card.id
                     ),
                 );

@@ -179,6 +179,91 @@ SPEC = {
 }
 
 
+# ---- Issue #54's benchmark games: Mancala, Dots and Boxes, Hearts. ----
+
+
+def mancala_action(state, p, text):
+    # Pit 1..6 of the first player (south) is OpenSpiel's 1..6; of the
+    # second (north), 8..13 (7 is south's store, 0 north's).
+    return int(text) + (0 if p == 0 else 7)
+
+
+def dots_action(state, p, text):
+    # Cell `b5` of the grid of 2R+1 by 2C+1 (rows from the bottom); OpenSpiel
+    # counts dot rows from the top: horizontal lines first, row by row, then
+    # vertical ones.
+    params = state.get_game().get_parameters()
+    rows, cols = params["num_rows"], params["num_cols"]
+    x, y = ord(text[0]) - ord("a"), int(text[1:]) - 1
+    t = 2 * rows - y  # grid row from the top, from 0
+    if t % 2 == 0:
+        assert x % 2 == 1, text
+        return (t // 2) * cols + (x - 1) // 2
+    assert x % 2 == 0, text
+    return (rows + 1) * cols + ((t - 1) // 2) * (cols + 1) + x // 2
+
+
+def hearts_card(text):
+    """`qs` -> OpenSpiel's card: rank * 4 + suit (ranks 2..A, suits C D H S)."""
+    return "23456789tjqka".index(text[0]) * 4 + "cdhs".index(text[1])
+
+
+def hearts_action(state, p, text):
+    return hearts_card(text)
+
+
+HEARTS_SEATS = ["north", "east", "south", "west"]
+
+
+def hearts_chance(state, views, prev, history):
+    # First the pass direction (tabula's var `pass`, OpenSpiel's 0 no pass,
+    # 1 left, 2 across, 3 right), then the deal: OpenSpiel gives its k-th
+    # card to player k % 4, so each player's hand (as dealt, before any
+    # pass: these are the views before the first move) is given in turn.
+    n = state.move_number()
+    if n == 0:
+        return views["north"]["vars"]["pass"]
+    k = n - 1
+    who = HEARTS_SEATS[k % 4]
+    hand = sorted(own(views[who], "hand", who), key=hearts_card)
+    return hearts_card(hand[k // 4])
+
+
+def hearts_views(views, where):
+    """No view shows a card its viewer may not know: another player's hand
+    or cards to pass, and the deck, are counts only."""
+    for viewer, v in views.items():
+        for zone, owners in v["zones"].items():
+            for owner, z in owners.items():
+                public = zone in ("trick", "taken")
+                if public or owner == viewer:
+                    assert isinstance(z, list), (where, viewer, zone, owner, z)
+                else:
+                    assert not isinstance(z, list) and set(z) == {"count"}, (where, viewer, zone, owner, z)
+        d = v.get("decision")
+        if d:
+            for p, c in (d.get("chosen") or {}).items():
+                assert p == viewer or c in (None, "(chosen)") or d["name"] != "pass", (where, viewer, d)
+
+
+SPEC.update(
+    {
+        "mancala": (mancala_action, None),
+        "dots-and-boxes": (dots_action, None),
+        "dots-and-boxes-3x2": (dots_action, None),
+        "hearts": (hearts_action, hearts_chance),
+        "hearts-options": (hearts_action, hearts_chance),
+        "hearts-options-pass": (hearts_action, hearts_chance),
+    }
+)
+VIEW_CHECKS = {
+    "hearts": hearts_views,
+    "hearts-options": hearts_views,
+    "hearts-options-pass": hearts_views,
+}
+# ---- End of issue #54's benchmark games. ----
+
+
 def returns_of(view, players):
     if "payoff" in view and view["payoff"] is not None:
         return [view["payoff"][p] for p in players]
@@ -198,7 +283,11 @@ def play_one(tabula, tid, seed, tmp, rng):
     while True:
         first = tabula_view(tabula, tid, seed, moves, players_of(tid)[0], tmp)
         players = list(first["players"])
-        views = {players[0]: first, players[1]: tabula_view(tabula, tid, seed, moves, players[1], tmp)}
+        views = {players[0]: first}
+        for p in players[1:]:
+            views[p] = tabula_view(tabula, tid, seed, moves, p, tmp)
+        if tid in VIEW_CHECKS:
+            VIEW_CHECKS[tid](views, (tid, seed, moves))
         while state.is_chance_node():
             a = chance(state, views, prev, history)
             assert a in dict(state.chance_outcomes()), (tid, seed, a)

@@ -100,6 +100,72 @@ ENTRIES = {
     ),
 }
 
+# ---- Issue #54's benchmark games: Mancala, Dots and Boxes, Hearts. ----
+# Board and card games written as a newcomer writes them, for timing
+# (time_sim.py); too big to search here, crosscheck.py plays them move for
+# move.
+ENTRIES.update(
+    {
+        "mancala": ("mancala", {}, "mancala", "none"),
+        "dots-and-boxes": (
+            "dots-and-boxes",
+            {},
+            "dots_and_boxes(num_rows=2,num_cols=2,utility_margin=false)",
+            "none",
+        ),
+        "dots-and-boxes-3x2": (
+            "dots-and-boxes",
+            {"rows": 3, "columns": 2, "grid_rows": 7, "grid_columns": 5},
+            "dots_and_boxes(num_rows=3,num_cols=2,utility_margin=false)",
+            "none",
+        ),
+        "hearts": (
+            "hearts",
+            {},
+            "hearts(pass_cards=true,no_pts_on_first_trick=true,can_lead_any_club=false,"
+            "jd_bonus=false,avoid_all_tricks_bonus=false,must_break_hearts=true,"
+            "qs_breaks_hearts=true,can_lead_hearts_instead_of_qs=false)",
+            "none",
+        ),
+        # Every option away from its default (no pass at all).
+        "hearts-options": (
+            "hearts",
+            {
+                "pass_cards": 0,
+                "no_pts_on_first_trick": 0,
+                "can_lead_any_club": 1,
+                "jd_bonus": 1,
+                "avoid_all_tricks_bonus": 1,
+                "must_break_hearts": 0,
+                "qs_breaks_hearts": 0,
+                "can_lead_hearts_instead_of_qs": 1,
+            },
+            "hearts(pass_cards=false,no_pts_on_first_trick=false,can_lead_any_club=true,"
+            "jd_bonus=true,avoid_all_tricks_bonus=true,must_break_hearts=false,"
+            "qs_breaks_hearts=false,can_lead_hearts_instead_of_qs=true)",
+            "none",
+        ),
+        # The pass kept, the other options away from their defaults.
+        "hearts-options-pass": (
+            "hearts",
+            {
+                "no_pts_on_first_trick": 0,
+                "can_lead_any_club": 1,
+                "jd_bonus": 1,
+                "avoid_all_tricks_bonus": 1,
+                "qs_breaks_hearts": 0,
+                "can_lead_hearts_instead_of_qs": 1,
+            },
+            "hearts(pass_cards=true,no_pts_on_first_trick=false,can_lead_any_club=true,"
+            "jd_bonus=true,avoid_all_tricks_bonus=true,must_break_hearts=true,"
+            "qs_breaks_hearts=false,can_lead_hearts_instead_of_qs=true)",
+            "none",
+        ),
+    }
+)
+# ---- End of issue #54's benchmark games. ----
+
+
 CFR_CHECKPOINTS = [10, 30, 100, 300, 1000]
 
 

@@ -62,6 +62,21 @@ GAMES = [
     ),
 ]
 
+# ---- Issue #54's benchmark games: Mancala, Dots and Boxes, Hearts, written
+# as a newcomer writes them (tests/reference/README.md). ----
+GAMES += [
+    ("mancala", os.path.join(REF, "mancala.yaml"), [], "mancala", 2000),
+    (
+        "dots-and-boxes",
+        os.path.join(REF, "dots-and-boxes.yaml"),
+        [],
+        "dots_and_boxes(num_rows=2,num_cols=2,utility_margin=false)",
+        5000,
+    ),
+    ("hearts", os.path.join(REF, "hearts.yaml"), [], "hearts", 2000),
+]
+# ---- End of issue #54's benchmark games. ----
+
 
 def openspiel_rate(game_string, n):
     game = pyspiel.load_game(game_string)

@@ -153,6 +153,22 @@ fn stack_bytes(limits: &Limits) -> usize {
 /// What a search reports as it goes: positions solved so far.
 pub type OnProgress<'a> = &'a (dyn Fn(usize) + Sync);
 
+/// A solve's size, estimated before it starts (`estimate::positions`):
+/// what a person is told before a long solve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Positions to solve, at least (99.9% confidence).
+    pub positions: f64,
+    /// Seconds the solve takes on its threads, at least.
+    pub seconds: f64,
+    /// Random lines of play it was estimated from.
+    pub lines: usize,
+}
+
+/// Told a setup's estimate as its solve starts (a table that starts
+/// empty: the first setup, and any after the table was emptied).
+pub type OnEstimate<'a> = &'a (dyn Fn(&Estimate) + Sync);
+
 /// Run `work` on a pool of `jobs` threads, with stacks for `limits` where
 /// it recurses along a line (`deep`).
 pub(crate) fn in_pool<T: Send>(
@@ -248,14 +264,30 @@ pub fn solve_roots(
     progress: OnProgress,
     on_setup: OnProgress,
 ) -> Result<Solution> {
+    solve_roots_told(game, roots, jobs, limits, progress, on_setup, &|_| {})
+}
+
+/// `solve_roots`, telling `on_estimate` the size estimated before a
+/// setup's solve starts (`Estimate`).
+pub fn solve_roots_told(
+    game: &Game,
+    roots: &[(f64, State)],
+    jobs: usize,
+    limits: Limits,
+    progress: OnProgress,
+    on_setup: OnProgress,
+    on_estimate: OnEstimate,
+) -> Result<Solution> {
     let started = Instant::now();
     if let [(_, root)] = roots {
-        return solve_position(game, root, jobs, limits, progress);
+        let table = Table::default();
+        return solve_into(game, root, jobs, limits, progress, &table, on_estimate);
     }
     let mut parts = Vec::with_capacity(roots.len());
     let mut last = None;
     let all = roots.iter().enumerate();
-    let states = solve_each(game, all, jobs, limits, progress, on_setup, |_, p, s| {
+    let watch = (progress, on_setup, on_estimate);
+    let states = solve_each(game, all, jobs, limits, watch, |_, p, s| {
         parts.push((p, s.worth));
         last = Some(s);
     })?;
@@ -291,8 +323,7 @@ fn solve_each<'r>(
     roots: impl Iterator<Item = (usize, &'r (f64, State))>,
     jobs: usize,
     limits: Limits,
-    progress: OnProgress,
-    on_setup: OnProgress,
+    (progress, on_setup, on_estimate): (OnProgress, OnProgress, OnEstimate),
     mut each: impl FnMut(usize, f64, Solution),
 ) -> Result<usize> {
     let table = Table::default();
@@ -304,7 +335,8 @@ fn solve_each<'r>(
         }
         let before = table.len();
         let so_far = states;
-        let s = solve_into(game, root, jobs, limits, &|n| progress(so_far + n), &table)?;
+        let at = &|n| progress(so_far + n);
+        let s = solve_into(game, root, jobs, limits, at, &table, on_estimate)?;
         states += s.states - before;
         progress(states);
         each(i, *p, s);
@@ -321,7 +353,15 @@ pub fn solve_position(
     limits: Limits,
     progress: OnProgress,
 ) -> Result<Solution> {
-    solve_into(game, root, jobs, limits, progress, &Table::default())
+    solve_into(
+        game,
+        root,
+        jobs,
+        limits,
+        progress,
+        &Table::default(),
+        &|_| {},
+    )
 }
 
 /// `solve_position`, and the first player's value of every position it
@@ -334,7 +374,7 @@ pub fn solve_values(
     progress: OnProgress,
 ) -> Result<(Solution, Vec<(u128, f64)>)> {
     let table = Table::default();
-    let s = solve_into(game, root, jobs, limits, progress, &table)?;
+    let s = solve_into(game, root, jobs, limits, progress, &table, &|_| {})?;
     Ok((s, table.into_iter().map(|(k, w)| (k, w.value)).collect()))
 }
 
@@ -345,6 +385,7 @@ fn solve_into(
     limits: Limits,
     progress: OnProgress,
     table: &Table,
+    on_estimate: OnEstimate,
 ) -> Result<Solution> {
     let started = Instant::now();
     if let Some(e) = refusal(game) {
@@ -373,7 +414,7 @@ fn solve_into(
         // Before the first moves are listed for the threads.
         solver.joint_fits(root, &root.waiting())?;
         if table.is_empty() {
-            fits(&mut solver, root, jobs)?;
+            on_estimate(&fits(&mut solver, root, jobs)?);
         }
         solve_first_moves(&shared, root)?;
         let worth = solver.worth(root)?;
@@ -411,8 +452,8 @@ fn solve_into(
 /// is refused in seconds. The lines' positions are checked as the solve
 /// would check them (a line too deep is one the solve would meet too), so
 /// that hidden information is what a game is refused for where it has
-/// both.
-fn fits(solver: &mut Solver, root: &State, jobs: usize) -> Result<()> {
+/// both. The estimate, when it fits.
+fn fits(solver: &mut Solver, root: &State, jobs: usize) -> Result<Estimate> {
     let limits = solver.shared.limits;
     let game = solver.game;
     let stop_above = limits.max_states as f64;
@@ -451,7 +492,11 @@ fn fits(solver: &mut Solver, root: &State, jobs: usize) -> Result<()> {
             ),
         ));
     }
-    Ok(())
+    Ok(Estimate {
+        positions: size.at_least,
+        seconds,
+        lines: size.lines,
+    })
 }
 
 /// The positions after the first decision, solved in parallel (on the

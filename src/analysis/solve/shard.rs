@@ -53,7 +53,9 @@ pub fn solve_shard(
     let started = Instant::now();
     let mut parts = Vec::new();
     let mine = roots.iter().enumerate().filter(|(i, _)| shard.takes(*i));
-    let states = solve_each(game, mine, jobs, limits, progress, on_setup, |i, p, s| {
+    let told: super::OnEstimate = &|_| {};
+    let watch = (progress, on_setup, told);
+    let states = solve_each(game, mine, jobs, limits, watch, |i, p, s| {
         parts.push(SetupWorth {
             setup: i,
             chance: p,

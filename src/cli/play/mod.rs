@@ -76,8 +76,9 @@ Commands:
                 first if this one has unsaved moves
   reload        re-read the rules files, replay the moves, say what changed
   quit          leave (Ctrl-D too; Ctrl-C cancels the line)
-A command may be written with a colon, `:save FILE`: always the command,
-even where a card or an option has the same name.";
+A command always wins over a choice of the same name: a card called
+`quit` is played in quotes, `\"quit\"` (a line in quotes is always a choice).
+`:save FILE` is `save FILE` too.";
 
 /// ANSI styles, off when NO_COLOR is set or stdout is not a terminal.
 #[derive(Clone, Copy)]
@@ -235,8 +236,11 @@ impl Repl {
     fn run(&mut self) -> Result<i32> {
         // Forced: the helper's highlighting is what masks a secret choice;
         // it adds no colour of its own unless colour is on.
+        // Tab completes what all choices share, and a second Tab lists
+        // them (as a shell does) rather than cycling through them one by one.
         let config = Config::builder()
             .auto_add_history(false)
+            .completion_type(rustyline::CompletionType::List)
             .color_mode(rustyline::ColorMode::Forced)
             .build();
         let mut rl: Editor<LineHelper, DefaultHistory> =
@@ -425,7 +429,16 @@ impl Repl {
         deciding: Option<PlayerIx>,
         rl: &mut Editor<LineHelper, DefaultHistory>,
     ) -> Result<bool> {
-        // `:save`: the command whatever a card is called.
+        // A choice in quotes is always a choice: `"quit"` plays a card
+        // called quit, which `quit` never does (a command always wins).
+        if let Some(choice) = quoted(line) {
+            match deciding {
+                Some(_) => self.act(deciding, choice),
+                None => println!("no decision of yours now: `{choice}` is not played"),
+            }
+            return Ok(true);
+        }
+        // `:save`: the command, as `save` is (kept from when a card won).
         let forced = line.strip_prefix(':');
         let line = forced.unwrap_or(line);
         let (cmd, arg) = line
@@ -433,19 +446,17 @@ impl Repl {
             .map_or((line, ""), |(c, a)| (c, a.trim()));
         // A file name may be quoted as in a shell: `save "my game.yaml"`.
         let arg = unquote(arg);
-        let typed = cmd;
         let cmd_lower = cmd.to_lowercase();
         let cmd = cmd_lower.as_str();
-        let is_action = forced.is_none()
-            && deciding.is_some_and(|p| {
-                self.s
-                    .state
-                    .legal(p)
-                    .iter()
-                    .any(|c| c.text(&self.s.game) == typed)
-            });
+        if COMMANDS.contains(&cmd) && !arg.is_empty() && !TAKES_ARGUMENT.contains(&cmd) {
+            // `new deal` starts no game: a command that takes nothing,
+            // given more, runs nothing (the words may be a choice's).
+            println!(
+                "`{cmd}` takes nothing after it: nothing done (a choice whose name starts with `{cmd}` is typed in quotes: `\"{line}\"`)"
+            );
+            return Ok(true);
+        }
         match cmd {
-            _ if is_action => self.act(deciding, line),
             "help" | "?" => println!("{HELP}"),
             "quit" | "exit" => {
                 self.offer_save(rl);
@@ -502,8 +513,8 @@ impl Repl {
                 if arg.is_empty() {
                     println!("load FILE: give a file name");
                 } else if self.confirm(
-                    self.s.unsaved() && !self.s.state.is_over(),
-                    "The game in progress has moves not saved. Load anyway? (y/N) ",
+                    self.s.unsaved(),
+                    &format!("{} Load anyway? (y/N) ", self.unsaved_text()),
                     rl,
                 ) {
                     self.load(Path::new(arg));
@@ -511,10 +522,8 @@ impl Repl {
             }
             "new" => {
                 let seed = clock_seed();
-                let ask = self.s.unsaved() && !self.s.state.is_over();
-                let question =
-                    "The game in progress has moves not saved. Start a new one anyway? (y/N) ";
-                if !self.confirm(ask, question, rl) {
+                let question = format!("{} Start a new one anyway? (y/N) ", self.unsaved_text());
+                if !self.confirm(self.s.unsaved(), &question, rl) {
                     return Ok(true);
                 }
                 match self.s.restart(seed) {
@@ -580,6 +589,15 @@ impl Repl {
             }
         }
     }
+}
+
+/// The commands that take something after them (`undo 2`, `save FILE`).
+const TAKES_ARGUMENT: &[&str] = &["undo", "save", "load"];
+
+/// A whole line in quotes (`"quit"`, `'save'`): a choice, never a command.
+fn quoted(line: &str) -> Option<&str> {
+    let inner = unquote(line);
+    (inner.len() + 2 == line.len()).then_some(inner.trim())
 }
 
 /// A command's argument without the quotes a shell would take off.

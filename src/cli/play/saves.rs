@@ -208,9 +208,21 @@ impl Repl {
         self.announced_end = false;
     }
 
-    /// On leaving a game in progress with unsaved moves, offer to save it.
+    /// What would be lost: the game's moves not saved, finished or not.
+    pub(super) fn unsaved_text(&self) -> String {
+        let n = self.s.move_count();
+        if self.s.state.is_over() {
+            format!("The finished game ({n} moves) is not saved.")
+        } else {
+            "The game in progress has moves not saved.".to_string()
+        }
+    }
+
+    /// On leaving a game with unsaved moves (finished or not: a finished
+    /// game is a record worth keeping), offer to save it. `load` and `new`
+    /// ask as well, for the same games.
     pub(super) fn offer_save(&mut self, rl: &mut Editor<LineHelper, DefaultHistory>) {
-        if !self.interactive || !self.s.unsaved() || self.s.state.is_over() {
+        if !self.interactive || !self.s.unsaved() {
             return;
         }
         // Asked again after a refused replace or a failed write: only an

@@ -10,6 +10,7 @@ use crate::cli::line::LineHelper;
 use tabula::bot::best;
 use tabula::core::{Event, Outcome};
 use tabula::definition::PlayerIx;
+use tabula::play::commands::COMMANDS;
 use tabula::session::Seat;
 use tabula::view;
 
@@ -237,5 +238,32 @@ impl Repl {
             self.style.bold(&def.players[p].name),
             legal.join(", ")
         );
+        // A choice typed as a command's word runs the command: say how it
+        // is played instead, where it is asked for.
+        let mut named_like: Vec<String> = Vec::new();
+        for c in self.s.state.legal(p) {
+            let mut words = vec![c.text(game).to_string()];
+            if let tabula::Choice::Card(ix) = c {
+                let card = &def.cards[*ix as usize];
+                words.push(card.name_for(Some(p)).to_string());
+                words.extend(card.aliases.iter().cloned());
+            }
+            for w in words {
+                let first = w.split_whitespace().next().unwrap_or("").to_lowercase();
+                if COMMANDS.contains(&first.as_str()) && !named_like.contains(&w) {
+                    named_like.push(w);
+                }
+            }
+        }
+        if let Some(one) = named_like.first() {
+            let listed: Vec<String> = named_like.iter().map(|w| format!("`{w}`")).collect();
+            println!(
+                "{}",
+                self.style.dim(&format!(
+                    "({} typed alone is a command; to play that choice, type it in quotes: `\"{one}\"`)",
+                    listed.join(", ")
+                ))
+            );
+        }
     }
 }
