@@ -22,8 +22,7 @@ pub fn games(s: &Server) -> Value {
             },
         )
         .collect();
-    let bots = ["random", "mcts:100", "mcts:1000", "mcts:1s", "best"];
-    json!({ "games": games, "bots": bots, "kinds": bot::KINDS })
+    json!({ "games": games, "bots": s.config.lobby_bots, "kinds": bot::KINDS })
 }
 
 fn describe(d: &Def) -> Value {

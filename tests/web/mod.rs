@@ -28,6 +28,8 @@ pub fn config(games_dir: &Path, games: &[&str], state: &Path) -> Config {
         state_dir: state.to_path_buf(),
         limits: Limits::default(),
         public_names: Vec::new(),
+        lobby: tabula::serve::Lobby::Open,
+        lobby_bots: tabula::serve::LOBBY_BOTS.iter().map(|k| k.to_string()).collect(),
     }
 }
 
