@@ -134,7 +134,8 @@ pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
             header: Duration::from_secs(a.header_timeout),
             idle: Duration::from_secs(a.idle_timeout),
             per_address: a.max_per_address as usize,
-            thinking: (a.bot_threads.map(|n| n as usize)).unwrap_or_else(tabula::serve::default_thinking),
+            thinking: (a.bot_threads.map(|n| n as usize))
+                .unwrap_or_else(tabula::serve::default_thinking),
             bot_memory: (a.bot_memory as usize) << 20,
             ..Limits::default()
         },

@@ -87,7 +87,8 @@ pub async fn serve(
         let alive = alive.clone();
         tokio::spawn(async move {
             let mut b = http1::Builder::new();
-            b.timer(TokioTimer::new()).header_read_timeout(limits.header);
+            b.timer(TokioTimer::new())
+                .header_read_timeout(limits.header);
             let conn = b.serve_connection(io, service).with_upgrades();
             tokio::pin!(conn);
             tokio::select! {
@@ -208,7 +209,11 @@ impl AsyncRead for Tracked {
 }
 
 impl AsyncWrite for Tracked {
-    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         let r = Pin::new(&mut this.stream).poll_write(cx, buf);
         this.done(r, cx)

@@ -192,7 +192,10 @@ impl Server {
         }
         for k in &config.lobby_bots {
             if !bot::valid(k) {
-                return Err(Error::usage(format!("--lobby-bots: {}", bot::kind_problem(k))));
+                return Err(Error::usage(format!(
+                    "--lobby-bots: {}",
+                    bot::kind_problem(k)
+                )));
             }
             bounded(k)?;
         }
@@ -301,14 +304,14 @@ impl Server {
             }
         };
         seat(&mut s, &t.seats)?;
-        if t.lobby {
-            self.lobby_allows(&s)?;
-        }
         for k in s.seats.iter().filter_map(|x| match x {
             Seat::Bot(k) => Some(k),
             Seat::Person => None,
         }) {
             bounded(k)?;
+        }
+        if t.lobby {
+            self.lobby_allows(&s)?;
         }
         let id = store::claim_id(&self.config.state_dir, &self.next_id)?;
         let meta = Meta {
@@ -332,14 +335,14 @@ impl Server {
         let allowed = &self.config.lobby_bots;
         for seat in &s.seats {
             if let Seat::Bot(k) = seat
-                && !allowed.contains(k)
+                && !lobby::allows(allowed, k)
             {
                 let kinds = match allowed.is_empty() {
                     true => "none: every seat is a person's".to_string(),
                     false => allowed.join(", "),
                 };
                 return Err(Error::usage(format!(
-                    "the lobby here seats no `{}` bot (this server's --lobby-bots: {kinds})",
+                    "the lobby here seats no `{}` bot (this server's --lobby-bots: {kinds}, or weaker of the same kind)",
                     crate::text::clip(k)
                 ))
                 .note("the host may seat any bot on a table opened with `tabula serve GAME --bot P=KIND`"));
@@ -352,8 +355,13 @@ impl Server {
     fn install(&self, meta: Meta, mut s: Session) -> Result<Opened> {
         let players: Vec<String> = s.game.def().players.iter().map(|p| p.id.clone()).collect();
         s.bot_memory = Some(self.config.limits.bot_memory);
-        let h = table::start(meta.clone(), s, self.config.state_dir.clone(), self.thinking.clone())
-            .map_err(|e| Error::usage(format!("could not start the table's thread: {e}")))?;
+        let h = table::start(
+            meta.clone(),
+            s,
+            self.config.state_dir.clone(),
+            self.thinking.clone(),
+        )
+        .map_err(|e| Error::usage(format!("could not start the table's thread: {e}")))?;
         if let Ok(mut tokens) = self.tokens.lock() {
             tokens.insert(meta.host.clone(), (h.clone(), Role::Host));
             tokens.insert(meta.spectator.clone(), (h.clone(), Role::Spectator));

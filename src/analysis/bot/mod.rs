@@ -106,7 +106,12 @@ pub fn make_within(kind: &str, seed: u64, memory: Option<usize>) -> Option<Box<d
         m.memory = memory;
         m
     };
-    let search = || within(mcts::Mcts::new(seed, budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP))));
+    let search = || {
+        within(mcts::Mcts::new(
+            seed,
+            budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)),
+        ))
+    };
     match kind.split_once(':') {
         None if kind == "default" => make_within(&default_kind().ok()?, seed, memory),
         None if kind == "random" => Some(Box::new(RandomBot::new(seed))),
