@@ -133,7 +133,7 @@ async fn an_open_page_stays_and_a_dead_one_is_closed() {
         r.addr
     );
     dead.write_all(upgrade.as_bytes()).await.unwrap();
-    let mut alive = Client::connect(&r.ws(&t["host"].as_str().unwrap().to_string())).await;
+    let mut alive = Client::connect(&r.ws(t["host"].as_str().unwrap())).await;
     alive.state_where(|v| v["type"] == "state").await;
     // Three idle timeouts, the live page reading (and so answering pings).
     let until = Instant::now() + Duration::from_secs(3);
