@@ -223,3 +223,29 @@ fn nothing_is_proven_through_hidden_cards_or_a_hooks_draw() {
         }
     }
 }
+
+/// A search held to a memory budget stops growing its tree there (a
+/// server runs many bots at once, each bounded), and still chooses.
+#[test]
+fn a_search_with_a_memory_budget_grows_no_tree_past_it() {
+    use tabula::bot::mcts::{Budget, Mcts};
+    let game = tabula::load("braverats", &common::games_dir(), &Default::default()).unwrap();
+    let st = position(&game, 1, 0);
+    let me = st.first_waiting().unwrap();
+    let budget = Budget {
+        iterations: 20_000,
+        time: None,
+    };
+    let free = Mcts::new(1, budget).search(&game, &st, me);
+    let mut held = Mcts::new(1, budget);
+    held.memory = Some(256 << 10);
+    let bounded = held.search(&game, &st, me);
+    assert!(bounded.choice.is_some());
+    assert_eq!(bounded.iterations, 20_000, "the playouts go on");
+    assert!(
+        bounded.arms * 8 < free.arms,
+        "{} arms held to 256 KiB, {} free",
+        bounded.arms,
+        free.arms
+    );
+}

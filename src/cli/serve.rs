@@ -5,11 +5,12 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::GameArgs;
 use tabula::error::{Error, Result};
 use tabula::serve::host::PublicName;
-use tabula::serve::{Config, Limits, NewTable, Opened, Server};
+use tabula::serve::{Config, LOBBY_BOTS, Limits, Lobby, NewTable, Opened, Server};
 
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
@@ -48,6 +49,47 @@ pub struct ServeArgs {
     /// The most tables the server holds.
     #[arg(long, default_value_t = 64)]
     pub max_tables: usize,
+    /// Who may open tables from the lobby: `open` (anyone who reaches
+    /// the server), `host` (only with the lobby link printed at the start,
+    /// whose key is new each start), `off` (no lobby: only the tables
+    /// opened here, and the ones brought back).
+    #[arg(long, value_enum, default_value_t = LobbyArg::Open)]
+    pub lobby: LobbyArg,
+    /// No lobby: the same as --lobby off.
+    #[arg(long, conflicts_with = "lobby")]
+    pub no_lobby: bool,
+    /// The bot kinds the lobby may seat, by commas (`none`: people only).
+    /// Tables opened here with --bot may seat any.
+    #[arg(long, value_name = "KINDS", default_value_t = LOBBY_BOTS.join(","))]
+    pub lobby_bots: String,
+    /// Bots thinking at once, over every table; the others wait their
+    /// turn (default: the cores but one, at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub bot_threads: Option<u64>,
+    /// Memory one bot's search may hold, in MiB: past it the search
+    /// stops growing its tree (and plays on what it found).
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub bot_memory: u64,
+    /// Seconds a request's headers (or an uploaded save) may take to
+    /// arrive, and a kept-alive connection may wait for its next request.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Seconds a connection may make no progress: a client that takes
+    /// nothing written, or an open page that answers no ping (pages are
+    /// pinged every third of it), is closed.
+    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub idle_timeout: u64,
+    /// Connections open at once from one address, pages' included (a
+    /// browser takes a few per tab); past it a new one is refused.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_per_address: u64,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LobbyArg {
+    Open,
+    Host,
+    Off,
 }
 
 fn state_dir() -> PathBuf {
@@ -69,6 +111,7 @@ pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
                 a.host
             ))
         })?;
+    raise_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -88,9 +131,25 @@ pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
         state_dir: a.state.clone().unwrap_or_else(state_dir),
         limits: Limits {
             tables: a.max_tables,
+            header: Duration::from_secs(a.header_timeout),
+            idle: Duration::from_secs(a.idle_timeout),
+            per_address: a.max_per_address as usize,
+            thinking: (a.bot_threads.map(|n| n as usize))
+                .unwrap_or_else(tabula::serve::default_thinking),
+            bot_memory: (a.bot_memory as usize) << 20,
             ..Limits::default()
         },
         public_names: a.public_names.clone(),
+        lobby: match (a.no_lobby, a.lobby) {
+            (true, _) | (_, LobbyArg::Off) => Lobby::Off,
+            (_, LobbyArg::Host) => Lobby::Host,
+            (_, LobbyArg::Open) => Lobby::Open,
+        },
+        lobby_bots: (a.lobby_bots.split(','))
+            .map(str::trim)
+            .filter(|k| !k.is_empty() && *k != "none")
+            .map(String::from)
+            .collect(),
     };
     let server = Arc::new(Server::new(config)?);
     let base = base_url(bound);
@@ -108,13 +167,22 @@ pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
             seed: a.seed,
             seats: a.bots.clone(),
             save: None,
+            lobby: false,
         };
         let o = server.open(&t)?;
         print_links(&base, &o, "opened");
     }
-    println!(
-        "lobby: {base}/   (open more tables there; Ctrl-C stops the server, the tables are kept)"
-    );
+    match (&server.config.lobby, &server.lobby_key) {
+        (Lobby::Off, _) => println!(
+            "no lobby (--no-lobby): serving the tables above at {base}/; Ctrl-C stops the server, the tables are kept"
+        ),
+        (Lobby::Host, Some(key)) => println!(
+            "lobby: {base}/?key={key}   (yours alone, a new key each start: open more tables there; Ctrl-C stops the server, the tables are kept)"
+        ),
+        _ => println!(
+            "lobby: {base}/   (open more tables there; Ctrl-C stops the server, the tables are kept)"
+        ),
+    }
     if bound.ip().is_unspecified() {
         println!(
             "(listening on every address: give friends this machine's address in place of {})",
@@ -129,6 +197,33 @@ pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
         .map_err(|e| Error::usage(format!("the server stopped: {e}")))?;
     println!("Stopped. The tables are saved; `tabula serve` brings them back.");
     Ok(0)
+}
+
+/// As many open files as the system lets this process have: each
+/// connection is one, and a soft limit of 1024 (a common default) is
+/// reached long before the memory is. Where it cannot be raised, the
+/// limit stays and connections past it wait (see serve/accept.rs).
+fn raise_file_limit() {
+    #[cfg(unix)]
+    {
+        let mut l = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write the struct given,
+        // which lives across the calls.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) == 0 && l.rlim_cur < l.rlim_max {
+                // macOS refuses more than OPEN_MAX for the soft limit.
+                #[cfg(target_os = "macos")]
+                let want = l.rlim_max.min(libc::OPEN_MAX as libc::rlim_t);
+                #[cfg(not(target_os = "macos"))]
+                let want = l.rlim_max;
+                l.rlim_cur = want;
+                let _ = libc::setrlimit(libc::RLIMIT_NOFILE, &l);
+            }
+        }
+    }
 }
 
 fn base_url(a: SocketAddr) -> String {

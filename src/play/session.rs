@@ -70,6 +70,8 @@ pub struct Session {
     /// Undos so far, mixed into the bots' seeds: a bot asked again after
     /// an undo chooses afresh, so an undo is no free look at its answer.
     undos: u64,
+    /// Bytes a bot's search may hold (None: the search's own cap).
+    pub bot_memory: Option<usize>,
 }
 
 /// The position after a number of moves, and the log's length there.
@@ -203,6 +205,7 @@ impl Session {
             saved_at: Some(saved),
             snapshots,
             undos: 0,
+            bot_memory: None,
         };
         s.saved_at = path.map(|_| saved);
         s.split_partial(open);
@@ -297,7 +300,7 @@ impl Session {
         // its bots' choices from a fresh session).
         let fresh = self.undos.wrapping_mul(0xA24B_AED4_963E_E407);
         let seed = bot_seed(self.replay.seed ^ fresh, self.move_count(), p);
-        let Some(mut b) = bot::make(kind, seed) else {
+        let Some(mut b) = bot::make_within(kind, seed, self.bot_memory) else {
             return Err(Error::usage(format!("unknown bot kind `{kind}`")));
         };
         let Some(c) = b.choose(&self.game, &self.state, p) else {

@@ -11,7 +11,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -21,7 +21,7 @@ use serde_json::json;
 use super::host::Hosts;
 use super::screen::Role;
 use super::table::{Command, Handle, Published};
-use super::{NewTable, Server};
+use super::{Lobby, NewTable, Server};
 use crate::definition::Settings;
 use crate::definition::format::ParamValue;
 
@@ -108,8 +108,49 @@ fn refuse(status: StatusCode, message: &str) -> Response {
     (status, axum::Json(json!({ "error": message }))).into_response()
 }
 
-async fn page() -> Response {
-    html()
+async fn page(State(s): State<Arc<Server>>, uri: Uri) -> Response {
+    match closed(&s, &uri) {
+        Some(r) => r,
+        None => html(),
+    }
+}
+
+/// The lobby's refusal of this request, if it has one: a lobby turned
+/// off (`--no-lobby`), or kept to its host (`--lobby host`) and asked
+/// without its key (`?key=`, which the page passes on to the API).
+fn closed(s: &Server, uri: &Uri) -> Option<Response> {
+    let text = |status, text: &str| {
+        let mut r = (status, text.to_string()).into_response();
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        Some(r)
+    };
+    match s.config.lobby {
+        Lobby::Open => None,
+        Lobby::Off => text(
+            StatusCode::NOT_FOUND,
+            "This server has no lobby (--no-lobby): open a table's link, which its host has.",
+        ),
+        Lobby::Host => {
+            let given = (uri.query().unwrap_or_default().split('&'))
+                .find_map(|kv| kv.strip_prefix("key="))
+                .unwrap_or_default();
+            match s.lobby_key.as_deref().is_some_and(|k| same(k, given)) {
+                true => None,
+                false => text(
+                    StatusCode::FORBIDDEN,
+                    "This server's lobby is its host's (--lobby host): open the lobby link the server printed when it started, or a table's link.",
+                ),
+            }
+        }
+    }
+}
+
+/// Two keys equal, in a time that does not tell how much of one matched.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 async fn table_page(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Response {
@@ -135,7 +176,10 @@ fn same_origin(headers: &HeaderMap) -> bool {
     host.is_some() && origin_host == host
 }
 
-async fn games(State(s): State<Arc<Server>>) -> Response {
+async fn games(State(s): State<Arc<Server>>, uri: Uri) -> Response {
+    if let Some(r) = closed(&s, &uri) {
+        return r;
+    }
     let s2 = s.clone();
     let list = tokio::task::spawn_blocking(move || super::lobby::games(&s2)).await;
     match list {
@@ -220,14 +264,33 @@ async fn form(s: &Server, headers: &HeaderMap, body: Body) -> Result<Form, Respo
     if declared.is_some_and(|n| n > most) {
         return Err(too_big());
     }
-    let bytes = axum::body::to_bytes(body, most)
+    // A body trickled in is a slow client's, as headers are.
+    let wait = s.config.limits.header;
+    let bytes = tokio::time::timeout(wait, axum::body::to_bytes(body, most))
         .await
+        .map_err(|_| {
+            refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!(
+                    "the request's body did not arrive within {} s (--header-timeout)",
+                    wait.as_secs_f64()
+                ),
+            )
+        })?
         .map_err(|_| too_big())?;
     serde_json::from_slice(&bytes)
         .map_err(|e| refuse(StatusCode::BAD_REQUEST, &format!("not a table's form: {e}")))
 }
 
-async fn preview(State(s): State<Arc<Server>>, headers: HeaderMap, body: Body) -> Response {
+async fn preview(
+    State(s): State<Arc<Server>>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    if let Some(r) = closed(&s, &uri) {
+        return r;
+    }
     let f = match form(&s, &headers, body).await {
         Ok(f) => f,
         Err(r) => return r,
@@ -245,7 +308,15 @@ async fn preview(State(s): State<Arc<Server>>, headers: HeaderMap, body: Body) -
     }
 }
 
-async fn create(State(s): State<Arc<Server>>, headers: HeaderMap, body: Body) -> Response {
+async fn create(
+    State(s): State<Arc<Server>>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    if let Some(r) = closed(&s, &uri) {
+        return r;
+    }
     let f = match form(&s, &headers, body).await {
         Ok(f) => f,
         Err(r) => return r,
@@ -260,6 +331,7 @@ async fn create(State(s): State<Arc<Server>>, headers: HeaderMap, body: Body) ->
         seed,
         seats: f.seats.clone().into_iter().collect(),
         save: f.save,
+        lobby: true,
     };
     let done = tokio::task::spawn_blocking(move || s.open(&t)).await;
     match done {
@@ -400,7 +472,7 @@ async fn socket(
     ws.max_message_size(limits.message * 16)
         .max_frame_size(limits.message * 16)
         .on_upgrade(move |ws| async move {
-            connection(ws, h, role, limits.message).await;
+            connection(ws, h, role, limits).await;
             drop(counted);
         })
 }
@@ -420,7 +492,16 @@ struct Sent {
     lines: usize,
 }
 
-async fn connection(mut ws: WebSocket, h: Arc<Handle>, role: Role, most: usize) {
+/// One open page. It is pinged every third of the idle timeout (a
+/// browser answers by itself, even from a tab in the background); one
+/// that sends nothing, not even the answer, for the whole timeout is
+/// gone, and its connection is closed.
+async fn connection(mut ws: WebSocket, h: Arc<Handle>, role: Role, limits: super::Limits) {
+    let most = limits.message;
+    let mut ping = tokio::time::interval(limits.idle / 3);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ping.tick().await;
+    let mut heard = tokio::time::Instant::now();
     let _ = h.tx.send(Command::Connected { role, open: true }).await;
     let mut rx = h.published.clone();
     // No table reaches this epoch: the first screen sends the whole log.
@@ -442,7 +523,16 @@ async fn connection(mut ws: WebSocket, h: Arc<Handle>, role: Role, most: usize) 
                     break;
                 }
             }
+            _ = ping.tick() => {
+                if heard.elapsed() >= limits.idle {
+                    break;
+                }
+                if ws.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
             msg = ws.recv() => {
+                heard = tokio::time::Instant::now();
                 let text = match msg {
                     Some(Ok(Message::Text(t))) => t.to_string(),
                     Some(Ok(Message::Binary(_))) => {

@@ -22,8 +22,7 @@ pub fn games(s: &Server) -> Value {
             },
         )
         .collect();
-    let bots = ["random", "mcts:100", "mcts:1000", "mcts:1s", "best"];
-    json!({ "games": games, "bots": bots, "kinds": bot::KINDS })
+    json!({ "games": games, "bots": s.config.lobby_bots, "kinds": bot::KINDS })
 }
 
 fn describe(d: &Def) -> Value {
@@ -56,4 +55,42 @@ pub fn preview(s: &Server, game: &str, settings: &Settings) -> Result<Value> {
     let reference = s.reference(game)?;
     let g = Game::load(reference, &s.config.games_dir, settings, Default::default())?;
     Ok(json!({ "players": players(g.def()) }))
+}
+
+/// Whether the lobby's bot kinds allow `kind`: one of them, or one that
+/// thinks less of the same kind (`mcts:20` where `mcts:1000` is allowed,
+/// `mcts:0.5s` where `mcts:1s` is, `best:N` where `best` is, N at most
+/// its budget). `default` is the kind it names.
+pub fn allows(allowed: &[String], kind: &str) -> bool {
+    let kind = match kind {
+        "default" => match bot::default_kind() {
+            Ok(k) => k,
+            Err(_) => return false,
+        },
+        k => k.to_string(),
+    };
+    allowed.iter().any(|a| *a == kind || weaker(&kind, a))
+}
+
+/// What a kind thinks: its family and how much (iterations, seconds or
+/// positions).
+fn effort(kind: &str) -> Option<(&str, f64)> {
+    let mcts = bot::MCTS_ITERATIONS as f64;
+    match kind.split_once(':') {
+        None if kind == "mcts" => Some(("mcts", mcts)),
+        None if kind == "best" => Some(("best", bot::best::BUDGET as f64)),
+        Some(("mcts", t)) if t.ends_with('s') => {
+            Some(("mcts-seconds", t.trim_end_matches('s').parse().ok()?))
+        }
+        Some(("mcts", n)) => Some(("mcts", n.parse().ok()?)),
+        Some(("best", n)) => Some(("best", n.parse().ok()?)),
+        _ => None,
+    }
+}
+
+fn weaker(kind: &str, than: &str) -> bool {
+    match (effort(kind), effort(than)) {
+        (Some((f, x)), Some((g, y))) => f == g && x <= y,
+        _ => false,
+    }
 }

@@ -6,6 +6,7 @@
 //! server by a name it answers to ([`host`]). Tables are saved after
 //! every change and come back when the server starts again ([`store`]).
 
+mod accept;
 pub mod host;
 pub mod http;
 mod lobby;
@@ -13,11 +14,13 @@ pub mod places;
 pub mod screen;
 pub mod store;
 pub mod table;
+pub mod thinking;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::analysis::bot;
 use crate::definition::Settings;
@@ -29,6 +32,7 @@ use host::{Hosts, PublicName};
 use screen::Role;
 use store::Meta;
 use table::Handle;
+use thinking::Thinking;
 
 /// What a server may hold at once.
 #[derive(Debug, Clone, Copy)]
@@ -43,6 +47,27 @@ pub struct Limits {
     pub message: usize,
     /// Bytes in one request's body (an uploaded save).
     pub body: usize,
+    /// A request's headers (and an uploaded body) must arrive within
+    /// this; a connection kept alive with no new request is closed after
+    /// as long (`--header-timeout`).
+    pub header: Duration,
+    /// A connection whose other end takes nothing written for this long
+    /// is closed, and an open page's WebSocket that answers no ping for
+    /// this long (`--idle-timeout`; pinged every third of it).
+    pub idle: Duration,
+    /// Connections open from one address, WebSockets included
+    /// (`--max-per-address`).
+    pub per_address: usize,
+    /// Bots thinking at once, over every table (`--bot-threads`).
+    pub thinking: usize,
+    /// Bytes one bot's search may hold (`--bot-memory`).
+    pub bot_memory: usize,
+}
+
+/// Bots thinking at once by default: a core is left for the pages.
+pub fn default_thinking() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_sub(1).max(1)
 }
 
 impl Default for Limits {
@@ -53,6 +78,11 @@ impl Default for Limits {
             connections: 256,
             message: 4096,
             body: 1 << 20,
+            header: Duration::from_secs(10),
+            idle: Duration::from_secs(60),
+            per_address: 128,
+            thinking: default_thinking(),
+            bot_memory: 256 << 20,
         }
     }
 }
@@ -69,7 +99,26 @@ pub struct Config {
     /// Names the server answers to besides its address (and `localhost`
     /// on this machine): `--public-name`.
     pub public_names: Vec<PublicName>,
+    /// Who may open tables from the lobby (`--lobby`).
+    pub lobby: Lobby,
+    /// The bot kinds the lobby may seat (`--lobby-bots`), as written.
+    pub lobby_bots: Vec<String>,
 }
+
+/// Who may open tables from the lobby.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lobby {
+    /// Anyone who can reach the server.
+    #[default]
+    Open,
+    /// Only with the lobby's key, printed at the start (`--lobby host`).
+    Host,
+    /// No one: only the tables opened at the start (`--no-lobby`).
+    Off,
+}
+
+/// The bot kinds the lobby offers unless `--lobby-bots` says.
+pub const LOBBY_BOTS: &[&str] = &["random", "mcts:100", "mcts:1000", "mcts:1s", "best"];
 
 /// A table to open.
 #[derive(Debug, Clone, Default)]
@@ -81,6 +130,8 @@ pub struct NewTable {
     pub seats: Vec<(String, String)>,
     /// A save to start from instead (its game, settings, seed and moves).
     pub save: Option<String>,
+    /// Asked from the lobby: its bots must be ones `--lobby-bots` allows.
+    pub lobby: bool,
 }
 
 /// A table just opened: its links (paths, `/t/TOKEN`).
@@ -104,6 +155,10 @@ pub struct Server {
     places: AtomicUsize,
     next_id: AtomicU64,
     pub connections: AtomicUsize,
+    /// Bots thinking now, under `Limits::thinking`.
+    pub thinking: Arc<Thinking>,
+    /// The lobby's key with `Lobby::Host`: asked of every lobby request.
+    pub lobby_key: Option<String>,
 }
 
 impl Server {
@@ -135,9 +190,24 @@ impl Server {
             };
             offered.push((game.def().id.clone(), reference));
         }
+        for k in &config.lobby_bots {
+            if !bot::valid(k) {
+                return Err(Error::usage(format!(
+                    "--lobby-bots: {}",
+                    bot::kind_problem(k)
+                )));
+            }
+            bounded(k)?;
+        }
         std::fs::create_dir_all(&config.state_dir).map_err(|e| Error::io(&config.state_dir, e))?;
         private(&config.state_dir)?;
+        let lobby_key = match config.lobby {
+            Lobby::Host => Some(store::token()?),
+            Lobby::Open | Lobby::Off => None,
+        };
         Ok(Server {
+            thinking: Arc::new(Thinking::new(config.limits.thinking)),
+            lobby_key,
             config,
             offered,
             tables: Mutex::new(Vec::new()),
@@ -240,6 +310,9 @@ impl Server {
         }) {
             bounded(k)?;
         }
+        if t.lobby {
+            self.lobby_allows(&s)?;
+        }
         let id = store::claim_id(&self.config.state_dir, &self.next_id)?;
         let meta = Meta {
             id,
@@ -257,11 +330,38 @@ impl Server {
         self.install(meta, s)
     }
 
+    /// A table asked from the lobby seats only the bots it allows.
+    fn lobby_allows(&self, s: &Session) -> Result<()> {
+        let allowed = &self.config.lobby_bots;
+        for seat in &s.seats {
+            if let Seat::Bot(k) = seat
+                && !lobby::allows(allowed, k)
+            {
+                let kinds = match allowed.is_empty() {
+                    true => "none: every seat is a person's".to_string(),
+                    false => allowed.join(", "),
+                };
+                return Err(Error::usage(format!(
+                    "the lobby here seats no `{}` bot (this server's --lobby-bots: {kinds}, or weaker of the same kind)",
+                    crate::text::clip(k)
+                ))
+                .note("the host may seat any bot on a table opened with `tabula serve GAME --bot P=KIND`"));
+            }
+        }
+        Ok(())
+    }
+
     /// Start a table's thread and make its tokens live.
-    fn install(&self, meta: Meta, s: Session) -> Result<Opened> {
+    fn install(&self, meta: Meta, mut s: Session) -> Result<Opened> {
         let players: Vec<String> = s.game.def().players.iter().map(|p| p.id.clone()).collect();
-        let h = table::start(meta.clone(), s, self.config.state_dir.clone())
-            .map_err(|e| Error::usage(format!("could not start the table's thread: {e}")))?;
+        s.bot_memory = Some(self.config.limits.bot_memory);
+        let h = table::start(
+            meta.clone(),
+            s,
+            self.config.state_dir.clone(),
+            self.thinking.clone(),
+        )
+        .map_err(|e| Error::usage(format!("could not start the table's thread: {e}")))?;
         if let Ok(mut tokens) = self.tokens.lock() {
             tokens.insert(meta.host.clone(), (h.clone(), Role::Host));
             tokens.insert(meta.spectator.clone(), (h.clone(), Role::Spectator));
@@ -441,7 +541,5 @@ pub async fn listen(
         stop.await;
         s2.stop();
     };
-    axum::serve(listener, app)
-        .with_graceful_shutdown(stop)
-        .await
+    accept::serve(listener, app, server.config.limits, stop).await
 }

@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::places::Places;
 use super::screen::{self, Links, Notice, Role, TableShow, UndoAsk};
 use super::store::{self, Meta};
+use super::thinking::Thinking;
 use crate::definition::PlayerIx;
 use crate::play::session::{Reloaded, Session};
 
@@ -93,10 +94,21 @@ struct Table {
     /// failing again and again.
     bots_stuck: bool,
     out: watch::Sender<Arc<Published>>,
+    /// The server's budget: a bot thinks in a place taken there.
+    thinking: Arc<Thinking>,
 }
 
+/// How long a table waits for a place to think before it looks at its
+/// commands again.
+const THINK_WAIT: std::time::Duration = std::time::Duration::from_millis(25);
+
 /// Start a table's thread; the handle the connections use.
-pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Result<Arc<Handle>> {
+pub fn start(
+    meta: Meta,
+    session: Session,
+    state_dir: PathBuf,
+    thinking: Arc<Thinking>,
+) -> std::io::Result<Arc<Handle>> {
     let n = session.seats.len();
     let (tx, mut rx) = mpsc::channel::<Command>(64);
     let (out, published) = watch::channel(Arc::new(Published {
@@ -115,6 +127,7 @@ pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Resul
         notice: None,
         bots_stuck: false,
         out,
+        thinking,
     };
     t.publish();
     t.session.prepare_bots();
@@ -140,8 +153,16 @@ impl Table {
             let cmd = match rx.try_recv() {
                 Ok(c) => c,
                 Err(mpsc::error::TryRecvError::Empty) => {
-                    if self.bot_move() {
-                        continue;
+                    if self.bot_waits() {
+                        // A bot thinks in a place of the server's budget;
+                        // none free: the commands, then try again.
+                        let thinking = self.thinking.clone();
+                        let Some(_place) = thinking.take(THINK_WAIT) else {
+                            continue;
+                        };
+                        if self.bot_move() {
+                            continue;
+                        }
                     }
                     match rx.blocking_recv() {
                         Some(c) => c,
@@ -221,9 +242,14 @@ impl Table {
         Ok(())
     }
 
+    /// A bot is to choose (and is not stuck).
+    fn bot_waits(&self) -> bool {
+        !self.bots_stuck && self.session.bot_to_move().is_some()
+    }
+
     /// One bot move, if a bot is to choose; whether one was made.
     fn bot_move(&mut self) -> bool {
-        if self.bots_stuck || self.session.bot_to_move().is_none() {
+        if !self.bot_waits() {
             return false;
         }
         match self.session.bot_step() {

@@ -28,13 +28,18 @@ pub fn config(games_dir: &Path, games: &[&str], state: &Path) -> Config {
         state_dir: state.to_path_buf(),
         limits: Limits::default(),
         public_names: Vec::new(),
+        lobby: tabula::serve::Lobby::Open,
+        lobby_bots: tabula::serve::LOBBY_BOTS
+            .iter()
+            .map(|k| k.to_string())
+            .collect(),
     }
 }
 
 pub struct Running {
     pub addr: SocketAddr,
     /// Kept alive while the test runs (its tasks hold clones too).
-    _server: Arc<Server>,
+    pub server: Arc<Server>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -72,7 +77,7 @@ impl Running {
         });
         Running {
             addr,
-            _server: server,
+            server,
             stop: Some(tx),
             task,
         }

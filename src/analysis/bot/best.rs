@@ -244,8 +244,11 @@ fn write(id: u64, root: u128, values: &[(u128, f64)]) {
 /// Work out the equilibrium from `st` on a thread of its own, for bots
 /// that will play `game` from there: until it is known they search rather
 /// than wait (a person never waits for a solve), then play it. Nothing
-/// happens for a game solved before or refused (kept on disk).
+/// happens for a game solved before or refused (kept on disk). These
+/// solves run one at a time in the process: a server with many tables
+/// of `best` bots solves for them in turn, not all at once in memory.
 pub fn prepare(game: Game, st: State) {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let k = known(&game);
     k.impatient
         .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -254,6 +257,7 @@ pub fn prepare(game: Game, st: State) {
         time: None,
     };
     std::thread::spawn(move || {
+        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let mut b = Best::new(0, BUDGET, mcts::Mcts::new(0, quick));
         b.background = true;
         b.learn(&game, &st, &k)

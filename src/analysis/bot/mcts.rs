@@ -53,8 +53,14 @@ pub struct Mcts {
     pub c: f64,
     /// Regret matching's share of uniform exploration.
     pub gamma: f64,
+    /// Bytes the search's tree may hold, as this thread's allocations
+    /// count them (`crate::memory`): past it the tree stops growing and
+    /// the playouts go on from its leaves. None: `MAX_ARMS` alone.
+    pub memory: Option<usize>,
     /// Arms the current search's tree holds (`MAX_ARMS` at most).
     arms: usize,
+    /// This thread's bytes in use when the search began.
+    floor: i64,
 }
 
 impl Mcts {
@@ -65,7 +71,9 @@ impl Mcts {
             max_playout: 2_000,
             c: 0.7,
             gamma: 0.1,
+            memory: None,
             arms: 0,
+            floor: 0,
         }
     }
 }
@@ -148,6 +156,8 @@ pub struct Searched {
     pub choice: Option<Choice>,
     pub proven: Option<Vec<f64>>,
     pub iterations: u32,
+    /// Arms the tree grew to.
+    pub arms: usize,
 }
 
 /// The statistics one search keeps at most (arms of all its bandits, 50 to
@@ -327,7 +337,7 @@ impl Mcts {
             let child = match nodes[node as usize].children.get(&key) {
                 Some(&child) => child,
                 // The tree holds all it may: the playout goes on from here.
-                None if self.arms > MAX_ARMS => break,
+                None if self.full() => break,
                 None => {
                     // A chance drawn or a simultaneous decision: this
                     // move may lead elsewhere next time.
@@ -425,6 +435,12 @@ fn prove(nodes: &mut [Node], picks: &[Pick]) {
 }
 
 impl Mcts {
+    /// The tree holds all it may: `MAX_ARMS`, or `memory`'s bytes.
+    fn full(&self) -> bool {
+        let used = crate::memory::thread_bytes() - self.floor;
+        self.arms > MAX_ARMS || self.memory.is_some_and(|m| used > m as i64)
+    }
+
     /// Search from `state` for `me`'s choice.
     pub fn search(&mut self, game: &Game, state: &State, me: PlayerIx) -> Searched {
         let legal = state.legal(me).to_vec();
@@ -433,6 +449,7 @@ impl Mcts {
                 choice: legal.into_iter().next(),
                 proven: None,
                 iterations: 0,
+                arms: 0,
             };
         }
         let mut nodes = vec![Node {
@@ -440,6 +457,7 @@ impl Mcts {
             ..Node::default()
         }];
         self.arms = 0;
+        self.floor = crate::memory::thread_bytes();
         let start = Instant::now();
         let mut iterations = 0;
         while iterations < self.budget.iterations && nodes[0].proven.is_none() {
@@ -456,6 +474,7 @@ impl Mcts {
             choice,
             proven,
             iterations,
+            arms: self.arms,
         }
     }
 

@@ -95,20 +95,32 @@ pub const MCTS_ITERATIONS: u32 = 4_000;
 pub const MCTS_TIME_CAP: std::time::Duration = std::time::Duration::from_millis(1_000);
 
 pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
+    make_within(kind, seed, None)
+}
+
+/// `make`, with the bytes a search may hold (`Mcts::memory`): a server
+/// running many bots bounds each.
+pub fn make_within(kind: &str, seed: u64, memory: Option<usize>) -> Option<Box<dyn Bot>> {
     let budget = |iterations, time| mcts::Budget { iterations, time };
-    let search = || mcts::Mcts::new(seed, budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)));
+    let within = |mut m: mcts::Mcts| {
+        m.memory = memory;
+        m
+    };
+    let search = || {
+        within(mcts::Mcts::new(
+            seed,
+            budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)),
+        ))
+    };
     match kind.split_once(':') {
-        None if kind == "default" => make(&default_kind().ok()?, seed),
+        None if kind == "default" => make_within(&default_kind().ok()?, seed, memory),
         None if kind == "random" => Some(Box::new(RandomBot::new(seed))),
         None if kind == "best" => Some(Box::new(best::Best::new(seed, best::BUDGET, search()))),
         Some(("best", n)) => {
             let n = n.parse().ok().filter(|n| *n > 0)?;
             Some(Box::new(best::Best::new(seed, n, search())))
         }
-        None if kind == "mcts" => Some(Box::new(mcts::Mcts::new(
-            seed,
-            budget(MCTS_ITERATIONS, Some(MCTS_TIME_CAP)),
-        ))),
+        None if kind == "mcts" => Some(Box::new(search())),
         Some(("mcts", arg)) => {
             let b = match arg.strip_suffix('s') {
                 // A positive, finite number of seconds (a negative or NaN
@@ -122,7 +134,7 @@ pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot>> {
                 }
                 None => budget(arg.parse().ok().filter(|n| *n > 0)?, None),
             };
-            Some(Box::new(mcts::Mcts::new(seed, b)))
+            Some(Box::new(within(mcts::Mcts::new(seed, b))))
         }
         _ => None,
     }

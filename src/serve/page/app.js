@@ -34,10 +34,15 @@
 
   const lobby = { games: [], bots: [], game: null, players: [], kinds: {}, previewSeq: 0, timer: 0 };
 
+  // The lobby's key, when the server keeps its lobby to its host
+  // (`--lobby host`): passed on to every lobby request.
+  const lobbyKey = new URLSearchParams(location.search).get("key");
+
   // JSON in and out; an answer that is not JSON becomes {error}.
   async function api(method, path, body) {
     try {
-      const res = await fetch(path, {
+      const query = lobbyKey ? `?key=${encodeURIComponent(lobbyKey)}` : "";
+      const res = await fetch(path + query, {
         method,
         headers: body === undefined ? {} : { "Content-Type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
