@@ -25,6 +25,8 @@ fn tabula_in(dir: &Path, home: &Path, args: &[&str], secs: u64) -> Output {
         .home(home)
         .cache(home.join("cache"))
         .env("TABULA_BOT", "mcts")
+        // The written-out library, as an installed binary has it.
+        .env("TABULA_LIBRARY", "embedded")
         .args(args)
         .timeout(secs)
         .run()
@@ -190,24 +192,36 @@ fn a_library_folder_replaced_by_a_link_is_never_written_through() {
 }
 
 #[test]
-fn an_edit_to_the_written_out_library_is_said_when_it_is_undone() {
+fn an_edit_to_the_written_out_library_is_kept_aside_and_said() {
     let home = tempfile::tempdir().unwrap();
     let empty = tempfile::tempdir().unwrap();
     let first = tabula_in(empty.path(), home.path(), &["list"], 120);
     assert!(!err(&first).contains("edited"), "{}", err(&first));
     let game = library(home.path()).join("games/braverats.yaml");
-    std::fs::write(&game, built_in("games/braverats.yaml") + "# my edit\n").unwrap();
+    let edit = built_in("games/braverats.yaml") + "# my edit\n";
+    std::fs::write(&game, &edit).unwrap();
     let o = tabula_in(empty.path(), home.path(), &["list"], 120);
     let e = err(&o);
     assert!(
-        e.contains("braverats.yaml: edited since it was written out"),
+        e.contains("braverats.yaml: edited since it was written out; your edit is kept as "),
         "{e}"
     );
-    assert!(e.contains("--games-dir"), "{e}");
+    assert!(e.contains("`tabula copy GAME DIR`"), "{e}");
     assert_eq!(
         std::fs::read_to_string(&game).unwrap(),
         built_in("games/braverats.yaml")
     );
+    // The edit is not lost: it is the file the message names.
+    let kept: Vec<PathBuf> = std::fs::read_dir(game.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            (p.file_name().unwrap().to_string_lossy()).starts_with("braverats.yaml.edited-")
+        })
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(e.contains(&kept[0].display().to_string()), "{e}");
+    assert_eq!(std::fs::read_to_string(&kept[0]).unwrap(), edit);
     // Said once: the next command finds the library as it was written.
     let again = tabula_in(empty.path(), home.path(), &["list"], 120);
     assert_eq!(err(&again), "", "{}", err(&again));
@@ -521,6 +535,7 @@ fn a_cache_that_cannot_be_written_leaves_the_built_in_games_playable() {
             .home(home.path())
             .cache(home.path().join("cache"))
             .env("TMPDIR", temp.path())
+            .env("TABULA_LIBRARY", "embedded")
             .run()
             .output
     };

@@ -3,6 +3,7 @@
 mod chart;
 mod check;
 mod complete;
+mod copy;
 #[cfg(test)]
 mod hints;
 mod library;
@@ -105,6 +106,10 @@ pub enum Command {
         #[command(flatten)]
         args: GameArgs,
     },
+    /// Copy a game's files (its YAML, what it extends, its scripts) to a
+    /// folder of your own, to edit and play with --games-dir: the way to
+    /// change a built-in game.
+    Copy(copy::CopyArgs),
     /// Play in the terminal against bots or hot-seat.
     Play(play::PlayArgs),
     /// Play in the browser: tables that friends join by a link
@@ -197,7 +202,7 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
             for r in &l.said {
                 eprintln!("tabula: {r}");
             }
-            source::set_built_in(l.games.clone(), library::game_ids());
+            source::set_built_in(l.games.clone(), l.ids.clone());
             Some(l)
         }
         Err(e) => {
@@ -209,7 +214,7 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
         (Some(d), _) => d,
         (None, Some(l)) if Path::new("games").is_dir() => {
             let here = PathBuf::from("games");
-            say_shadowed(&here, &l.games);
+            say_shadowed(&here, l);
             here
         }
         (None, _) if Path::new("games").is_dir() => PathBuf::from("games"),
@@ -221,8 +226,8 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
 
 /// Say which built-in games a ./games folder found by chance (not named by
 /// `--games-dir`) holds with other rules: those ids play its files.
-fn say_shadowed(here: &Path, library: &Path) {
-    let ids = library::game_ids();
+fn say_shadowed(here: &Path, library: &library::Library) {
+    let (ids, library) = (&library.ids, &library.games);
     let differs = |id: &&String| {
         let ours = library.join(format!("{id}.yaml"));
         ["yaml", "yml"].iter().any(|x| {
@@ -273,6 +278,7 @@ pub fn main() -> i32 {
         Command::List => list::run(&dir),
         Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),
         Command::Play(args) => play::run(&dir, args),
+        Command::Copy(args) => copy::run(&dir, &args),
         Command::Serve(args) => serve::run(&dir, args),
         Command::Sim(args) => sim::run(&dir, args),
         Command::Solve(args) => solve::run(&dir, args),

@@ -182,6 +182,9 @@ impl Repl {
     }
 
     pub(super) fn reload(&mut self) {
+        if let Some(note) = self.s.built_in_note(true) {
+            println!("{note}");
+        }
         match self.s.reload() {
             Ok(Reloaded::Same) => println!("Reloaded: the position is the same after every move."),
             Ok(Reloaded::Diverged { after, changes }) => {
