@@ -226,7 +226,10 @@ pub fn check_writable(path: &Path, what: &str) -> std::io::Result<()> {
         Err(e) if e.kind() == ErrorKind::NotFound => {
             return Err(Error::new(
                 ErrorKind::NotFound,
-                format!("no folder {} to write {what} in", dir.display()),
+                format!(
+                    "no folder {} to write {what} in (make it first, or name another)",
+                    dir.display()
+                ),
             ));
         }
         Err(e) => return Err(e),

@@ -595,8 +595,28 @@ fn a_games_folder_found_here_that_shadows_a_built_in_game_is_said() {
     let rats = built_in("games/braverats.yaml");
     std::fs::write(games.join("braverats.yaml"), &rats).unwrap();
     // The same rules: nothing to say.
+    let scripts = here.path().join("scripts");
+    std::fs::create_dir(&scripts).unwrap();
+    let script = built_in("scripts/braverats.rhai");
+    std::fs::write(scripts.join("braverats.rhai"), &script).unwrap();
     let o = tabula_in(here.path(), home.path(), &["list"], 120);
     assert!(!err(&o).contains("rules of its own"), "{}", err(&o));
+    // The same game file running a script of this folder's own is said,
+    // with the file that differs.
+    std::fs::write(scripts.join("braverats.rhai"), script + "\n// mine\n").unwrap();
+    let o = tabula_in(
+        here.path(),
+        home.path(),
+        &["play", "braverats", "--as", "red"],
+        120,
+    );
+    assert!(
+        err(&o).contains(
+            "./games here holds braverats (scripts/braverats.rhai) with rules of its own"
+        ),
+        "{}",
+        err(&o)
+    );
     std::fs::write(
         games.join("braverats.yaml"),
         rats.replace("round wins take", "round wins win"),
@@ -604,7 +624,8 @@ fn a_games_folder_found_here_that_shadows_a_built_in_game_is_said() {
     .unwrap();
     let o = tabula_in(here.path(), home.path(), &["list"], 120);
     assert!(
-        err(&o).contains("./games here holds braverats with rules of its own"),
+        err(&o)
+            .contains("./games here holds braverats (games/braverats.yaml) with rules of its own"),
         "{}",
         err(&o)
     );
@@ -653,5 +674,88 @@ fn a_bundled_game_runs_the_bundled_text_whatever_its_copy_holds_now() {
     assert_eq!(
         st.end_reason().map(|r| r.to_string()).as_deref(),
         Some("bundled")
+    );
+}
+
+#[test]
+fn a_save_naming_its_game_by_a_path_elsewhere_says_which_file_is_played() {
+    let home = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let other = here.path().join("other");
+    for d in ["games", "scripts"] {
+        std::fs::create_dir_all(other.join(d)).unwrap();
+        let f = format!(
+            "{d}/braverats.{}",
+            if d == "games" { "yaml" } else { "rhai" }
+        );
+        std::fs::write(other.join(&f), built_in(&f)).unwrap();
+    }
+    let game = other.join("games/braverats.yaml");
+    std::fs::create_dir(here.path().join("saves")).unwrap();
+    let save = |name: &str, game: &str| {
+        let path = here.path().join("saves").join(name);
+        std::fs::write(&path, format!("game: {game}\nseed: 1\nmoves: []\n")).unwrap();
+        format!("saves/{name}")
+    };
+    let by_path = save("by-path.yaml", &game.display().to_string());
+    let by_id = save("by-id.yaml", "braverats");
+    let o = tabula_in(here.path(), home.path(), &["replay", &by_path], 120);
+    let e = err(&o);
+    assert!(
+        e.contains(&format!(
+            "its game is named by path: {} is played, its rules and script",
+            game.canonicalize().unwrap().display()
+        )),
+        "{e}"
+    );
+    assert!(e.contains("`braverats` alone would play "), "{e}");
+    let o = tabula_in(here.path(), home.path(), &["replay", &by_id], 120);
+    assert!(!err(&o).contains("named by path"), "{}", err(&o));
+    // `load` in a game says so too.
+    let o = Test::new()
+        .args(["play", "braverats", "--as", "red", "--seed", "1"])
+        .current_dir(here.path())
+        .home(home.path())
+        .cache(home.path().join("cache"))
+        .stdin(format!("load {by_path}\nquit\n"))
+        .timeout(120)
+        .run()
+        .output;
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("its game is named by path: "), "{out}");
+}
+
+#[test]
+fn a_save_to_a_missing_folder_a_folder_a_device_or_a_fifo_is_said_never_waited_on() {
+    let home = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    std::fs::create_dir(here.path().join("a-folder")).unwrap();
+    mkfifo(&here.path().join("a-fifo"));
+    let o = Test::new()
+        .args(["play", "braverats", "--as", "red", "--seed", "1"])
+        .current_dir(here.path())
+        .home(home.path())
+        .cache(home.path().join("cache"))
+        .stdin("spy\nsave nowhere/game.yaml\nsave a-folder\nsave /dev/null\nsave a-fifo\nsave game.yaml\nquit\n")
+        .timeout(120)
+        .run()
+        .output;
+    let out = String::from_utf8_lossy(&o.stdout);
+    for said in [
+        "nowhere/game.yaml: no folder nowhere to write a save in (make it first, or name another): nothing saved.",
+        "a-folder: a folder; a save goes to a regular file (name another): nothing saved.",
+        "/dev/null: a device; a save goes to a regular file (name another): nothing saved.",
+        "a-fifo: a named pipe (FIFO); a save goes to a regular file (name another): nothing saved.",
+        "Saved to game.yaml",
+    ] {
+        assert!(out.contains(said), "{said}\n{out}");
+    }
+    assert!(!here.path().join("nowhere").exists());
+    assert!(here.path().join("a-folder").is_dir());
+    assert_eq!(
+        std::fs::read_dir(here.path().join("a-folder"))
+            .unwrap()
+            .count(),
+        0
     );
 }

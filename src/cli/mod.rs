@@ -225,22 +225,49 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
 }
 
 /// Say which built-in games a ./games folder found by chance (not named by
-/// `--games-dir`) holds with other rules: those ids play its files.
+/// `--games-dir`) holds with other rules: those ids play its files. Other
+/// rules are a game file that differs, or a script beside it (in
+/// ../scripts) that differs from the built-in one of that name.
 fn say_shadowed(here: &Path, library: &library::Library) {
     let (ids, library) = (&library.ids, &library.games);
-    let differs = |id: &&String| {
+    let text = |p: &Path| tabula::files::read_text(p).ok();
+    let differ = |a: &Path, b: &Path| a.is_file() && text(a) != text(b);
+    let scripts = |games: &Path| games.join("../scripts");
+    let mut shadowed: Vec<String> = Vec::new();
+    for id in ids {
         let ours = library.join(format!("{id}.yaml"));
-        ["yaml", "yml"].iter().any(|x| {
-            let a = here.join(format!("{id}.{x}"));
-            a.is_file() && tabula::files::read_text(&a).ok() != tabula::files::read_text(&ours).ok()
-        })
-    };
-    let shadowed: Vec<&String> = ids.iter().filter(differs).collect();
+        let game = ["yaml", "yml"]
+            .iter()
+            .map(|x| here.join(format!("{id}.{x}")))
+            .find(|a| a.is_file());
+        let Some(game) = game else { continue };
+        let mut files: Vec<String> = Vec::new();
+        if differ(&game, &ours) {
+            files.push(tabula::error::path_text(&game));
+        } else {
+            // The same file: it runs the scripts of this folder.
+            let built_in = text(&ours).unwrap_or_default();
+            for e in std::fs::read_dir(scripts(library))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let used = name == format!("{id}.rhai") || built_in.contains(&name);
+                let local = scripts(here).join(&name);
+                if used && differ(&local, &e.path()) {
+                    files.push(tabula::error::path_text(&tabula::files::normalize(&local)));
+                }
+            }
+        }
+        if !files.is_empty() {
+            shadowed.push(format!("{id} ({})", files.join(", ")));
+        }
+    }
     if !shadowed.is_empty() {
-        let names: Vec<&str> = shadowed.iter().map(|id| id.as_str()).collect();
         eprintln!(
             "tabula: ./games here holds {} with rules of its own, played instead of the built-in game(s) of that id (--games-dir names the folder to play from)",
-            names.join(", ")
+            shadowed.join(", ")
         );
     }
 }

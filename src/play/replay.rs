@@ -248,12 +248,15 @@ impl Replay {
                 most >> 20
             )));
         }
-        crate::files::write_atomic(path, yaml.as_bytes(), "a save").map_err(|e| {
-            Error::new(
-                ErrorKind::Io,
-                format!("{}: {e}", crate::error::path_text(path)),
-            )
-        })
+        // A missing folder, a folder or a device is said as such.
+        crate::files::check_writable(path, "a save")
+            .and_then(|()| crate::files::write_atomic(path, yaml.as_bytes(), "a save"))
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Io,
+                    format!("{}: {e}", crate::error::path_text(path)),
+                )
+            })
     }
 }
 
