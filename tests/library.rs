@@ -8,15 +8,42 @@ use std::path::{Path, PathBuf};
 use crate::common::Test;
 use crate::common::root;
 
-/// The files cargo says the binary was built from (its dep-info, beside it).
+/// The files rustc says the binary was built from: the dep-info of the
+/// binary under `deps/` that the tested one is (`cargo test` leaves the
+/// uplifted `tabula.d` beside it as an earlier `cargo build` wrote it).
 fn binary_inputs() -> Vec<PathBuf> {
-    let d = PathBuf::from(format!("{}.d", env!("CARGO_BIN_EXE_tabula")));
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_tabula"));
+    let same = |p: &Path| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let (a, b) = (exe.metadata().unwrap(), p.metadata().unwrap());
+            a.ino() == b.ino() && a.dev() == b.dev()
+        }
+        #[cfg(not(unix))]
+        {
+            std::fs::read(p).ok() == std::fs::read(&exe).ok()
+        }
+    };
+    let deps = exe.parent().unwrap().join("deps");
+    let built = std::fs::read_dir(&deps)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_none_or(|x| x == "exe"))
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("tabula-")
+        })
+        .find(|p| same(p))
+        .expect("the tested binary is one of deps/tabula-*");
+    let d = built.with_extension("d");
     let text = std::fs::read_to_string(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-    let (_, deps) = text.split_once(": ").expect("target: deps");
-    deps.split_whitespace()
-        .filter(|w| *w != "\\")
-        .map(PathBuf::from)
-        .collect()
+    let first = text.lines().next().unwrap_or_default();
+    let (_, inputs) = first.split_once(": ").expect("target: inputs");
+    // Relative paths are the package's.
+    inputs.split_whitespace().map(|w| root().join(w)).collect()
 }
 
 #[test]
