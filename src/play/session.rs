@@ -461,7 +461,7 @@ impl Session {
             "its written-out copy".to_string()
         };
         Some(format!(
-            "{id} is a built-in game: its rules are the program's own, and an edit to {copy} is not read. `tabula copy {id} DIR` writes a copy of your own to edit; play it with `tabula --games-dir DIR/games play {id}`.",
+            "{id} is a built-in game: its rules are the program's own, and an edit to {copy} is not read. `tabula copy {id} DIR` writes a copy of your own to edit; play it with `tabula play {id} --games-dir DIR/games`.",
             id = def.id
         ))
     }
