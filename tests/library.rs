@@ -187,3 +187,25 @@ fn reload_of_a_built_in_game_says_its_copy_is_not_read_and_how_to_copy_it() {
     let out = String::from_utf8_lossy(&o.output.stdout).into_owned();
     assert!(!out.contains("built-in game"), "{out}");
 }
+
+#[test]
+fn a_copy_takes_the_scripts_a_game_imports() {
+    let here = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| Test::new().args(args).current_dir(here.path());
+    run(&["copy", "braverats", "src"]).run();
+    let script = here.path().join("src/scripts/braverats.rhai");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, format!("import \"util\" as u;\n{text}")).unwrap();
+    std::fs::write(
+        here.path().join("src/scripts/util.rhai"),
+        "fn helper() { 1 }\n",
+    )
+    .unwrap();
+    run(&["--games-dir", "src/games", "copy", "braverats", "out"])
+        .stdout_has("games/braverats.yaml, scripts/braverats.rhai, scripts/util.rhai.")
+        .run();
+    assert_eq!(
+        std::fs::read_to_string(here.path().join("out/scripts/util.rhai")).unwrap(),
+        "fn helper() { 1 }\n"
+    );
+}
