@@ -295,9 +295,17 @@ fn an_equilibrium_table_damaged_cut_or_renamed_is_solved_again_never_trusted() {
             "--set",
             &turns,
         ];
-        ok(&tabula(home.path(), &args))
+        let o = tabula(home.path(), &args);
+        // Said when a table was found to be no file.
+        let fifo = format!(
+            "{}: a named pipe (FIFO), not an equilibrium table: ignored",
+            table(home.path()).display()
+        );
+        let said = err(&o).contains(&fifo);
+        (ok(&o), said)
     };
-    let first = sim("6");
+    let (first, said) = sim("6");
+    assert!(!said);
     let path = table(home.path());
     let good = std::fs::read(&path).unwrap();
     assert!(good.starts_with(b"TABEQ02\n"));
@@ -336,7 +344,9 @@ fn an_equilibrium_table_damaged_cut_or_renamed_is_solved_again_never_trusted() {
                 mkfifo(&path)
             }
         }
-        assert_eq!(sim("6"), first, "{what}: plays as the fresh solve");
+        let (out, said) = sim("6");
+        assert_eq!(out, first, "{what}: plays as the fresh solve");
+        assert_eq!(said, bytes.is_none(), "{what}: a FIFO is said");
         let again = std::fs::read(&path).unwrap();
         assert_eq!(again[..TABLE_HEAD], good[..TABLE_HEAD], "{what}: replaced");
         let (fresh, want) = (entries(&again), entries(&good));
@@ -373,7 +383,16 @@ fn a_fifo_at_a_refusal_file_blocks_no_sim() {
     assert!(refusal.extension().is_some_and(|x| x == "refused"));
     std::fs::remove_file(&refusal).unwrap();
     mkfifo(&refusal);
-    ok(&tabula_in(&root(), home.path(), &args, 300));
+    let o = tabula_in(&root(), home.path(), &args, 300);
+    ok(&o);
+    assert!(
+        err(&o).contains(&format!(
+            "{}: a named pipe (FIFO), not a kept refusal: ignored",
+            refusal.display()
+        )),
+        "{}",
+        err(&o)
+    );
     let text = std::fs::read_to_string(&refusal).unwrap();
     assert!(text.starts_with("1000\n"), "kept again: {text}");
 }

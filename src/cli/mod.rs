@@ -340,6 +340,10 @@ pub fn main() -> i32 {
             Ok(0)
         }
     };
+    // What the best bot found in its cache that was no file.
+    for n in tabula::bot::best::cache_notes() {
+        eprintln!("tabula: {n}");
+    }
     match result {
         Ok(code) => code,
         Err(e) => {
