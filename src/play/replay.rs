@@ -248,9 +248,14 @@ impl Replay {
                 most >> 20
             )));
         }
-        // A missing folder, a folder or a device is said as such.
-        crate::files::check_writable(path, "a save")
-            .and_then(|()| crate::files::write_atomic(path, yaml.as_bytes(), "a save"))
+        // A write that fails is said by what is wrong at the path (a
+        // missing folder, a folder, a device), where that can be told.
+        crate::files::write_atomic(path, yaml.as_bytes(), "a save")
+            .map_err(|e| {
+                crate::files::check_writable(path, "a save")
+                    .err()
+                    .unwrap_or(e)
+            })
             .map_err(|e| {
                 Error::new(
                     ErrorKind::Io,
