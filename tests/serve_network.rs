@@ -350,7 +350,16 @@ async fn a_hosts_reload_of_a_built_in_game_says_its_copy_is_not_read() {
         .cache(empty.path().join("cache"))
         .env("TABULA_LIBRARY", "embedded")
         .spawn();
+    /// The server, stopped however the test ends.
+    struct Stopped(std::process::Child);
+    impl Drop for Stopped {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
     let out = running.child.stdout.take().unwrap();
+    let _server = Stopped(running.child);
     let (tx, rx) = std::sync::mpsc::channel();
     // Read to the end: a closed pipe would stop the server.
     std::thread::spawn(move || {
@@ -384,6 +393,4 @@ async fn a_hosts_reload_of_a_built_in_game_says_its_copy_is_not_read() {
             && !said.contains(".cache"),
         "{said}"
     );
-    running.child.kill().unwrap();
-    running.child.wait().unwrap();
 }
