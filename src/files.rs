@@ -115,7 +115,31 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
             h.write(text.as_bytes());
         }
     });
+    RECORD.with(|r| {
+        if let Some(files) = r.borrow_mut().as_mut()
+            && !files.iter().any(|(p, _)| p == path)
+        {
+            files.push((path.to_path_buf(), text.clone()));
+        }
+    });
     Ok(text)
+}
+
+thread_local! {
+    /// The files `read_text` gave on this thread, while `record_reads`
+    /// watches.
+    static RECORD: std::cell::RefCell<Option<Vec<(PathBuf, String)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `f`'s result and every file `read_text` gave while it ran on this
+/// thread, each once with the text it gave (for a bundled file, the
+/// binary's own): the files a game is made of (`tabula copy`).
+pub fn record_reads<T>(f: impl FnOnce() -> T) -> (T, Vec<(PathBuf, String)>) {
+    let outer = RECORD.with(|r| r.replace(Some(Vec::new())));
+    let out = f();
+    let files = RECORD.with(|r| r.replace(outer)).unwrap_or_default();
+    (out, files)
 }
 
 thread_local! {
@@ -167,6 +191,12 @@ pub fn set_bundled(root: PathBuf, files: &'static [(&'static str, &'static str)]
     let _ = BUNDLED.set((normalize(&root), files));
 }
 
+/// Whether `path` is a file of the bundled library: read from the
+/// binary, whatever its written-out copy holds.
+pub fn is_bundled(path: &Path) -> bool {
+    bundled(path).is_some()
+}
+
 /// A bundled file's text, for its path under the library's folder.
 fn bundled(path: &Path) -> Option<&'static str> {
     let (root, files) = BUNDLED.get()?;
@@ -196,7 +226,10 @@ pub fn check_writable(path: &Path, what: &str) -> std::io::Result<()> {
         Err(e) if e.kind() == ErrorKind::NotFound => {
             return Err(Error::new(
                 ErrorKind::NotFound,
-                format!("no folder {} to write {what} in", dir.display()),
+                format!(
+                    "no folder {} to write {what} in (make it first, or name another)",
+                    dir.display()
+                ),
             ));
         }
         Err(e) => return Err(e),

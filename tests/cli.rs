@@ -362,6 +362,8 @@ fn elsewhere(cwd: &Path, args: &[&str], input: &str) -> Output {
         .args(args)
         .current_dir(cwd)
         .env("TABULA_BOT", "mcts")
+        // The written-out library, as an installed binary has it.
+        .env("TABULA_LIBRARY", "embedded")
         .cache(cwd.join("cache"))
         .stdin(input)
         .run()

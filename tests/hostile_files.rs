@@ -25,6 +25,8 @@ fn tabula_in(dir: &Path, home: &Path, args: &[&str], secs: u64) -> Output {
         .home(home)
         .cache(home.join("cache"))
         .env("TABULA_BOT", "mcts")
+        // The written-out library, as an installed binary has it.
+        .env("TABULA_LIBRARY", "embedded")
         .args(args)
         .timeout(secs)
         .run()
@@ -190,24 +192,36 @@ fn a_library_folder_replaced_by_a_link_is_never_written_through() {
 }
 
 #[test]
-fn an_edit_to_the_written_out_library_is_said_when_it_is_undone() {
+fn an_edit_to_the_written_out_library_is_kept_aside_and_said() {
     let home = tempfile::tempdir().unwrap();
     let empty = tempfile::tempdir().unwrap();
     let first = tabula_in(empty.path(), home.path(), &["list"], 120);
     assert!(!err(&first).contains("edited"), "{}", err(&first));
     let game = library(home.path()).join("games/braverats.yaml");
-    std::fs::write(&game, built_in("games/braverats.yaml") + "# my edit\n").unwrap();
+    let edit = built_in("games/braverats.yaml") + "# my edit\n";
+    std::fs::write(&game, &edit).unwrap();
     let o = tabula_in(empty.path(), home.path(), &["list"], 120);
     let e = err(&o);
     assert!(
-        e.contains("braverats.yaml: edited since it was written out"),
+        e.contains("braverats.yaml: edited since it was written out; your edit is kept as "),
         "{e}"
     );
-    assert!(e.contains("--games-dir"), "{e}");
+    assert!(e.contains("`tabula copy GAME DIR`"), "{e}");
     assert_eq!(
         std::fs::read_to_string(&game).unwrap(),
         built_in("games/braverats.yaml")
     );
+    // The edit is not lost: it is the file the message names.
+    let kept: Vec<PathBuf> = std::fs::read_dir(game.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            (p.file_name().unwrap().to_string_lossy()).starts_with("braverats.yaml.edited-")
+        })
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(e.contains(&kept[0].display().to_string()), "{e}");
+    assert_eq!(std::fs::read_to_string(&kept[0]).unwrap(), edit);
     // Said once: the next command finds the library as it was written.
     let again = tabula_in(empty.path(), home.path(), &["list"], 120);
     assert_eq!(err(&again), "", "{}", err(&again));
@@ -281,9 +295,17 @@ fn an_equilibrium_table_damaged_cut_or_renamed_is_solved_again_never_trusted() {
             "--set",
             &turns,
         ];
-        ok(&tabula(home.path(), &args))
+        let o = tabula(home.path(), &args);
+        // Said when a table was found to be no file.
+        let fifo = format!(
+            "{}: a named pipe (FIFO), not an equilibrium table: ignored",
+            table(home.path()).display()
+        );
+        let said = err(&o).contains(&fifo);
+        (ok(&o), said)
     };
-    let first = sim("6");
+    let (first, said) = sim("6");
+    assert!(!said);
     let path = table(home.path());
     let good = std::fs::read(&path).unwrap();
     assert!(good.starts_with(b"TABEQ02\n"));
@@ -322,7 +344,9 @@ fn an_equilibrium_table_damaged_cut_or_renamed_is_solved_again_never_trusted() {
                 mkfifo(&path)
             }
         }
-        assert_eq!(sim("6"), first, "{what}: plays as the fresh solve");
+        let (out, said) = sim("6");
+        assert_eq!(out, first, "{what}: plays as the fresh solve");
+        assert_eq!(said, bytes.is_none(), "{what}: a FIFO is said");
         let again = std::fs::read(&path).unwrap();
         assert_eq!(again[..TABLE_HEAD], good[..TABLE_HEAD], "{what}: replaced");
         let (fresh, want) = (entries(&again), entries(&good));
@@ -359,7 +383,16 @@ fn a_fifo_at_a_refusal_file_blocks_no_sim() {
     assert!(refusal.extension().is_some_and(|x| x == "refused"));
     std::fs::remove_file(&refusal).unwrap();
     mkfifo(&refusal);
-    ok(&tabula_in(&root(), home.path(), &args, 300));
+    let o = tabula_in(&root(), home.path(), &args, 300);
+    ok(&o);
+    assert!(
+        err(&o).contains(&format!(
+            "{}: a named pipe (FIFO), not a kept refusal: ignored",
+            refusal.display()
+        )),
+        "{}",
+        err(&o)
+    );
     let text = std::fs::read_to_string(&refusal).unwrap();
     assert!(text.starts_with("1000\n"), "kept again: {text}");
 }
@@ -521,6 +554,7 @@ fn a_cache_that_cannot_be_written_leaves_the_built_in_games_playable() {
             .home(home.path())
             .cache(home.path().join("cache"))
             .env("TMPDIR", temp.path())
+            .env("TABULA_LIBRARY", "embedded")
             .run()
             .output
     };
@@ -580,8 +614,28 @@ fn a_games_folder_found_here_that_shadows_a_built_in_game_is_said() {
     let rats = built_in("games/braverats.yaml");
     std::fs::write(games.join("braverats.yaml"), &rats).unwrap();
     // The same rules: nothing to say.
+    let scripts = here.path().join("scripts");
+    std::fs::create_dir(&scripts).unwrap();
+    let script = built_in("scripts/braverats.rhai");
+    std::fs::write(scripts.join("braverats.rhai"), &script).unwrap();
     let o = tabula_in(here.path(), home.path(), &["list"], 120);
     assert!(!err(&o).contains("rules of its own"), "{}", err(&o));
+    // The same game file running a script of this folder's own is said,
+    // with the file that differs.
+    std::fs::write(scripts.join("braverats.rhai"), script + "\n// mine\n").unwrap();
+    let o = tabula_in(
+        here.path(),
+        home.path(),
+        &["play", "braverats", "--as", "red"],
+        120,
+    );
+    assert!(
+        err(&o).contains(
+            "./games here holds braverats (scripts/braverats.rhai) with rules of its own"
+        ),
+        "{}",
+        err(&o)
+    );
     std::fs::write(
         games.join("braverats.yaml"),
         rats.replace("round wins take", "round wins win"),
@@ -589,7 +643,8 @@ fn a_games_folder_found_here_that_shadows_a_built_in_game_is_said() {
     .unwrap();
     let o = tabula_in(here.path(), home.path(), &["list"], 120);
     assert!(
-        err(&o).contains("./games here holds braverats with rules of its own"),
+        err(&o)
+            .contains("./games here holds braverats (games/braverats.yaml) with rules of its own"),
         "{}",
         err(&o)
     );
@@ -638,5 +693,88 @@ fn a_bundled_game_runs_the_bundled_text_whatever_its_copy_holds_now() {
     assert_eq!(
         st.end_reason().map(|r| r.to_string()).as_deref(),
         Some("bundled")
+    );
+}
+
+#[test]
+fn a_save_naming_its_game_by_a_path_elsewhere_says_which_file_is_played() {
+    let home = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let other = here.path().join("other");
+    for d in ["games", "scripts"] {
+        std::fs::create_dir_all(other.join(d)).unwrap();
+        let f = format!(
+            "{d}/braverats.{}",
+            if d == "games" { "yaml" } else { "rhai" }
+        );
+        std::fs::write(other.join(&f), built_in(&f)).unwrap();
+    }
+    let game = other.join("games/braverats.yaml");
+    std::fs::create_dir(here.path().join("saves")).unwrap();
+    let save = |name: &str, game: &str| {
+        let path = here.path().join("saves").join(name);
+        std::fs::write(&path, format!("game: {game}\nseed: 1\nmoves: []\n")).unwrap();
+        format!("saves/{name}")
+    };
+    let by_path = save("by-path.yaml", &game.display().to_string());
+    let by_id = save("by-id.yaml", "braverats");
+    let o = tabula_in(here.path(), home.path(), &["replay", &by_path], 120);
+    let e = err(&o);
+    assert!(
+        e.contains(&format!(
+            "its game is named by path: {} is played, its rules and script",
+            game.canonicalize().unwrap().display()
+        )),
+        "{e}"
+    );
+    assert!(e.contains("`braverats` alone would play "), "{e}");
+    let o = tabula_in(here.path(), home.path(), &["replay", &by_id], 120);
+    assert!(!err(&o).contains("named by path"), "{}", err(&o));
+    // `load` in a game says so too.
+    let o = Test::new()
+        .args(["play", "braverats", "--as", "red", "--seed", "1"])
+        .current_dir(here.path())
+        .home(home.path())
+        .cache(home.path().join("cache"))
+        .stdin(format!("load {by_path}\nquit\n"))
+        .timeout(120)
+        .run()
+        .output;
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("its game is named by path: "), "{out}");
+}
+
+#[test]
+fn a_save_to_a_missing_folder_a_folder_a_device_or_a_fifo_is_said_never_waited_on() {
+    let home = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    std::fs::create_dir(here.path().join("a-folder")).unwrap();
+    mkfifo(&here.path().join("a-fifo"));
+    let o = Test::new()
+        .args(["play", "braverats", "--as", "red", "--seed", "1"])
+        .current_dir(here.path())
+        .home(home.path())
+        .cache(home.path().join("cache"))
+        .stdin("spy\nsave nowhere/game.yaml\nsave a-folder\nsave /dev/null\nsave a-fifo\nsave game.yaml\nquit\n")
+        .timeout(120)
+        .run()
+        .output;
+    let out = String::from_utf8_lossy(&o.stdout);
+    for said in [
+        "nowhere/game.yaml: no folder nowhere to write a save in (make it first, or name another): nothing saved.",
+        "a-folder: a folder; a save goes to a regular file (name another): nothing saved.",
+        "/dev/null: a device; a save goes to a regular file (name another): nothing saved.",
+        "a-fifo: a named pipe (FIFO); a save goes to a regular file (name another): nothing saved.",
+        "Saved to game.yaml",
+    ] {
+        assert!(out.contains(said), "{said}\n{out}");
+    }
+    assert!(!here.path().join("nowhere").exists());
+    assert!(here.path().join("a-folder").is_dir());
+    assert_eq!(
+        std::fs::read_dir(here.path().join("a-folder"))
+            .unwrap()
+            .count(),
+        0
     );
 }

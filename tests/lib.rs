@@ -36,6 +36,7 @@ mod hostile_files;
 mod hostile_output;
 mod hostile_play;
 mod language;
+mod library;
 mod matches;
 mod mccfr;
 mod memo;

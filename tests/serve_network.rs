@@ -335,3 +335,62 @@ async fn spectators_cannot_lock_the_players_out() {
     drop((host_page, blue_page, red_again, red_back, back, watching));
     r.stop().await;
 }
+
+/// An installed binary's built-in game reloads the binary's own rules:
+/// the host's reload says an edit to the written-out copy is not read,
+/// and how to make a copy that is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hosts_reload_of_a_built_in_game_says_its_copy_is_not_read() {
+    let state = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let mut running = Test::new()
+        .args(["serve", "braverats", "--port", "0", "--state"])
+        .arg(state.path())
+        .current_dir(empty.path())
+        .cache(empty.path().join("cache"))
+        .env("TABULA_LIBRARY", "embedded")
+        .spawn();
+    /// The server, stopped however the test ends.
+    struct Stopped(std::process::Child);
+    impl Drop for Stopped {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let out = running.child.stdout.take().unwrap();
+    let _server = Stopped(running.child);
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Read to the end: a closed pipe would stop the server.
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if let Some(rest) = line.trim_start().strip_prefix("host ") {
+                let link = rest.split_whitespace().next().unwrap_or_default();
+                let _ = tx.send(
+                    link.replacen("http://", "ws://", 1)
+                        .replacen("/t/", "/ws/", 1),
+                );
+            }
+        }
+    });
+    let host = tokio::task::spawn_blocking(move || rx.recv_timeout(Duration::from_secs(60)))
+        .await
+        .unwrap()
+        .expect("a host link");
+    let mut c = web::Client::connect(&host).await;
+    c.send(serde_json::json!({"type": "reload"})).await;
+    let v = c
+        .state_where(|x| {
+            x["notice"]["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("Rules reloaded"))
+        })
+        .await;
+    let said = v["notice"]["text"].as_str().unwrap();
+    assert!(
+        said.contains("braverats is a built-in game")
+            && said.contains("`tabula copy braverats DIR`")
+            && !said.contains(".cache"),
+        "{said}"
+    );
+}

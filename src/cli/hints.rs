@@ -47,6 +47,7 @@ fn printed_by(file: &str, commands: &[String]) -> Vec<String> {
         "cli/rules.rs" => &["rules"],
         "cli/check.rs" => &["check"],
         "cli/replay.rs" => &["replay"],
+        "cli/copy.rs" => &["copy"],
         // `list` shows each variant with the flag that picks it, for
         // the commands that load a game.
         "cli/list.rs" => &["play", "rules", "serve", "sim", "solve", "sweep"],

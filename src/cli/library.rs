@@ -1,7 +1,10 @@
 //! The built-in library: the shipped games and scripts, embedded by
 //! build.rs and written out to a cache folder when the binary starts, so
 //! that loading, `extends`, `import` and error positions all see ordinary
-//! files a player can open.
+//! files a player can open. A binary run from its own source clone (under
+//! the clone's folder, as `cargo run` runs it) plays the clone's live
+//! `games/` and `scripts/` instead: an edit there is played at once, and
+//! the program is never rebuilt for it (build.rs does not track them).
 
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
@@ -18,7 +21,28 @@ include!(concat!(env!("OUT_DIR"), "/library.rs"));
 pub struct Library {
     pub games: PathBuf,
     pub said: Vec<String>,
+    /// The ids of its games.
+    pub ids: Vec<String>,
     _temporary: Option<tempfile::TempDir>,
+}
+
+/// The setting that makes a binary in its clone use its embedded library
+/// all the same, as an installed one does (`TABULA_LIBRARY=embedded`).
+pub const LIBRARY_VAR: &str = "TABULA_LIBRARY";
+
+/// The source clone this binary was built from, when the binary runs from
+/// inside it (its `target/`) and it still has its games: its root.
+fn own_clone() -> Option<PathBuf> {
+    if std::env::var_os(LIBRARY_VAR).is_some_and(|v| v == "embedded") {
+        return None;
+    }
+    let clone = Path::new(env!("CARGO_MANIFEST_DIR")).canonicalize().ok()?;
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    let ours = exe.starts_with(&clone)
+        && clone.join("games").is_dir()
+        && clone.join("scripts").is_dir()
+        && clone.join("build.rs").is_file();
+    ours.then_some(clone)
 }
 
 /// The library's games folder, written out first (again, for any file
@@ -28,6 +52,15 @@ pub struct Library {
 /// written (read-only, full) leaves the built-in games playable: they are
 /// written to a private temporary folder for this run instead.
 pub fn games_folder() -> Result<Library> {
+    if let Some(clone) = own_clone() {
+        let games = clone.join("games");
+        return Ok(Library {
+            ids: tabula::definition::source::list_ids(&games),
+            games,
+            said: Vec::new(),
+            _temporary: None,
+        });
+    }
     let library = write_somewhere()?;
     // What runs is the binary's own copy, whatever the folder holds later.
     let root = library.games.parent().unwrap_or(&library.games);
@@ -43,6 +76,7 @@ fn write_somewhere() -> Result<Library> {
         Ok(()) => Ok(Library {
             games: root.join("games"),
             said,
+            ids: game_ids(),
             _temporary: None,
         }),
         Err(e) => {
@@ -61,6 +95,7 @@ fn write_somewhere() -> Result<Library> {
             Ok(Library {
                 games: root.join("games"),
                 said,
+                ids: game_ids(),
                 _temporary: temporary,
             })
         }
@@ -91,8 +126,8 @@ fn private_folder() -> std::io::Result<(PathBuf, Option<tempfile::TempDir>)> {
     Ok((tmp.path().to_path_buf(), Some(tmp)))
 }
 
-/// The ids of the built-in games (the library's `games/*.yaml`).
-pub fn game_ids() -> Vec<String> {
+/// The ids of the embedded games (the library's `games/*.yaml`).
+fn game_ids() -> Vec<String> {
     (FILES.iter())
         .filter_map(|(name, _)| name.strip_prefix("games/")?.strip_suffix(".yaml"))
         .map(str::to_string)
@@ -119,9 +154,12 @@ fn write_out(root: &Path, said: &mut Vec<String>) -> Result<()> {
                 {
                     continue;
                 }
+                // The edit is kept beside it, never written over.
+                let kept = keep_aside(&path).map_err(|e| Error::io(&path, e))?;
                 said.push(format!(
-                    "{}: edited since it was written out; the built-in copy is written again (to change a built-in game, copy it to a folder of your own: --games-dir)",
-                    path_text(&path)
+                    "{}: edited since it was written out; your edit is kept as {} and the built-in copy is written again (a built-in game always plays the binary's own rules: `tabula copy GAME DIR` makes a copy of your own to edit and play)",
+                    path_text(&path),
+                    path_text(&kept)
                 ));
             }
             Ok(m) => {
@@ -185,4 +223,61 @@ fn fingerprint() -> u64 {
         h.write(text.as_bytes());
     }
     h.finish()
+}
+
+/// Move an edited library file aside, to `NAME.edited-YYYYMMDD-HHMMSS`
+/// (with `-2`, `-3`... if that is taken) in its folder: where it went.
+fn keep_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let stamp = utc_stamp(std::time::SystemTime::now());
+    for n in 1..1000 {
+        let more = if n == 1 {
+            String::new()
+        } else {
+            format!("-{n}")
+        };
+        let kept = path.with_file_name(format!("{name}.edited-{stamp}{more}"));
+        if std::fs::symlink_metadata(&kept).is_ok() {
+            continue;
+        }
+        std::fs::rename(path, &kept)?;
+        return Ok(kept);
+    }
+    Err(std::io::Error::other(
+        "too many kept edits beside it: move them away and run again",
+    ))
+}
+
+/// `t` as `YYYYMMDD-HHMMSS`, in UTC.
+pub fn utc_stamp(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_stamp_is_the_utc_date_and_time() {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_765_000_000);
+        assert_eq!(super::utc_stamp(t), "20251206-054640");
+        assert_eq!(super::utc_stamp(std::time::UNIX_EPOCH), "19700101-000000");
+    }
 }

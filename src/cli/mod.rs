@@ -3,6 +3,7 @@
 mod chart;
 mod check;
 mod complete;
+mod copy;
 #[cfg(test)]
 mod hints;
 mod library;
@@ -106,6 +107,10 @@ pub enum Command {
         #[command(flatten)]
         args: GameArgs,
     },
+    /// Copy a game's files (its YAML, what it extends, its scripts) to a
+    /// folder of your own, to edit and play with --games-dir: the way to
+    /// change a built-in game.
+    Copy(copy::CopyArgs),
     /// Play in the terminal against bots or hot-seat.
     Play(play::PlayArgs),
     /// Play in the browser: tables that friends join by a link
@@ -198,7 +203,7 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
             for r in &l.said {
                 eprintln!("tabula: {r}");
             }
-            source::set_built_in(l.games.clone(), library::game_ids());
+            source::set_built_in(l.games.clone(), l.ids.clone());
             Some(l)
         }
         Err(e) => {
@@ -210,7 +215,7 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
         (Some(d), _) => d,
         (None, Some(l)) if Path::new("games").is_dir() => {
             let here = PathBuf::from("games");
-            say_shadowed(&here, &l.games);
+            say_shadowed(&here, l);
             here
         }
         (None, _) if Path::new("games").is_dir() => PathBuf::from("games"),
@@ -221,22 +226,49 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
 }
 
 /// Say which built-in games a ./games folder found by chance (not named by
-/// `--games-dir`) holds with other rules: those ids play its files.
-fn say_shadowed(here: &Path, library: &Path) {
-    let ids = library::game_ids();
-    let differs = |id: &&String| {
+/// `--games-dir`) holds with other rules: those ids play its files. Other
+/// rules are a game file that differs, or a script beside it (in
+/// ../scripts) that differs from the built-in one of that name.
+fn say_shadowed(here: &Path, library: &library::Library) {
+    let (ids, library) = (&library.ids, &library.games);
+    let text = |p: &Path| tabula::files::read_text(p).ok();
+    let differ = |a: &Path, b: &Path| a.is_file() && text(a) != text(b);
+    let scripts = |games: &Path| games.join("../scripts");
+    let mut shadowed: Vec<String> = Vec::new();
+    for id in ids {
         let ours = library.join(format!("{id}.yaml"));
-        ["yaml", "yml"].iter().any(|x| {
-            let a = here.join(format!("{id}.{x}"));
-            a.is_file() && tabula::files::read_text(&a).ok() != tabula::files::read_text(&ours).ok()
-        })
-    };
-    let shadowed: Vec<&String> = ids.iter().filter(differs).collect();
+        let game = ["yaml", "yml"]
+            .iter()
+            .map(|x| here.join(format!("{id}.{x}")))
+            .find(|a| a.is_file());
+        let Some(game) = game else { continue };
+        let mut files: Vec<String> = Vec::new();
+        if differ(&game, &ours) {
+            files.push(tabula::error::path_text(&game));
+        } else {
+            // The same file: it runs the scripts of this folder.
+            let built_in = text(&ours).unwrap_or_default();
+            for e in std::fs::read_dir(scripts(library))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let used = name == format!("{id}.rhai") || built_in.contains(&name);
+                let local = scripts(here).join(&name);
+                if used && differ(&local, &e.path()) {
+                    files.push(tabula::error::path_text(&tabula::files::normalize(&local)));
+                }
+            }
+        }
+        if !files.is_empty() {
+            shadowed.push(format!("{id} ({})", files.join(", ")));
+        }
+    }
     if !shadowed.is_empty() {
-        let names: Vec<&str> = shadowed.iter().map(|id| id.as_str()).collect();
         eprintln!(
             "tabula: ./games here holds {} with rules of its own, played instead of the built-in game(s) of that id (--games-dir names the folder to play from)",
-            names.join(", ")
+            shadowed.join(", ")
         );
     }
 }
@@ -274,6 +306,7 @@ pub fn main() -> i32 {
         Command::List => list::run(&dir),
         Command::Rules { game, args } => rules::run(&dir, &game, &args.settings()),
         Command::Play(args) => play::run(&dir, args),
+        Command::Copy(args) => copy::run(&dir, &args),
         Command::Serve(args) => serve::run(&dir, args),
         Command::Sim(args) => sim::run(&dir, args),
         Command::Solve(args) => solve::run(&dir, args),
@@ -308,6 +341,10 @@ pub fn main() -> i32 {
             Ok(0)
         }
     };
+    // What the best bot found in its cache that was no file.
+    for n in tabula::bot::best::cache_notes() {
+        eprintln!("tabula: {n}");
+    }
     match result {
         Ok(code) => code,
         Err(e) => {

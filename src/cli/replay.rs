@@ -11,6 +11,9 @@ pub fn run(dir: &Path, file: &Path, json: bool, viewer: Option<&str>) -> Result<
     let r = Replay::read(file)?;
     let played = replay::play(&r, Some(file), dir)?;
     let (game, state) = (&played.game, &played.state);
+    if let Some(note) = r.game_by_path_note(file, game, dir) {
+        eprintln!("tabula: {note}");
+    }
     if r.rules_changed(game) {
         eprintln!("{}", rules_changed_note(file));
     }

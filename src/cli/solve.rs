@@ -107,6 +107,9 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         (Some(save), _) => {
             let r = tabula::replay::Replay::read(save)?;
             let played = tabula::replay::play(&r, Some(save), dir)?;
+            if let Some(note) = r.game_by_path_note(save, &played.game, dir) {
+                eprintln!("tabula: {note}");
+            }
             (played.game, Ok(vec![(1.0, played.state)]))
         }
         (None, Some(id)) => {

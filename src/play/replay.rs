@@ -11,7 +11,7 @@ use crate::core::{Choice, Event, State};
 use crate::definition::PlayerIx;
 use crate::definition::Settings;
 use crate::definition::format::{self, At};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, path_text};
 use crate::game::Build;
 use crate::game::Game;
 
@@ -163,6 +163,33 @@ impl Replay {
         Game::load_path(&path, dir, &self.settings, Build::default())
     }
 
+    /// When this replay (read from `save`) names its game by a path and
+    /// the file loaded is not the one the game's id picks in `dir`: a
+    /// sentence saying which file's rules and script ran (a save may name
+    /// a game in any folder). None for a game named by id, or a path to
+    /// the file its id picks anyway.
+    pub fn game_by_path_note(&self, save: &Path, game: &Game, dir: &Path) -> Option<String> {
+        let named = Path::new(&self.game);
+        if named.components().count() == 1 && named.extension().is_none() {
+            return None;
+        }
+        let def = game.def();
+        let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let by_id = crate::definition::source::find(&def.id, dir).ok();
+        if by_id.as_deref().is_some_and(|p| real(p) == real(&def.path)) {
+            return None;
+        }
+        let instead = match by_id {
+            Some(p) => format!("`{}` alone would play {}", def.id, path_text(&p)),
+            None => format!("no game `{}` is in the games folder", def.id),
+        };
+        Some(format!(
+            "{}: its game is named by path: {} is played, its rules and script ({instead})",
+            path_text(save),
+            path_text(&real(&def.path)),
+        ))
+    }
+
     /// The replay as YAML, one move per line.
     pub fn to_yaml(&self) -> String {
         let mut out = format!("game: {}\n", scalar(&self.game));
@@ -221,12 +248,20 @@ impl Replay {
                 most >> 20
             )));
         }
-        crate::files::write_atomic(path, yaml.as_bytes(), "a save").map_err(|e| {
-            Error::new(
-                ErrorKind::Io,
-                format!("{}: {e}", crate::error::path_text(path)),
-            )
-        })
+        // A write that fails is said by what is wrong at the path (a
+        // missing folder, a folder, a device), where that can be told.
+        crate::files::write_atomic(path, yaml.as_bytes(), "a save")
+            .map_err(|e| {
+                crate::files::check_writable(path, "a save")
+                    .err()
+                    .unwrap_or(e)
+            })
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Io,
+                    format!("{}: {e}", crate::error::path_text(path)),
+                )
+            })
     }
 }
 

@@ -446,6 +446,29 @@ impl Session {
         Ok(report)
     }
 
+    /// For a game of a program's built-in library (whose files are read
+    /// from the program, never from their written-out copies): what a
+    /// `reload` cannot do, and how to get a copy that it can. `path`: name
+    /// the written-out file (not where others see the note).
+    pub fn built_in_note(&self, path: bool) -> Option<String> {
+        let def = self.game.def();
+        if !crate::files::is_bundled(&def.path) {
+            return None;
+        }
+        let copy = if path {
+            format!(
+                "its written-out copy ({})",
+                crate::error::path_text(&def.path)
+            )
+        } else {
+            "its written-out copy".to_string()
+        };
+        Some(format!(
+            "{id} is a built-in game: its rules are the program's own, and an edit to {copy} is not read. `tabula copy {id} DIR` writes a copy of your own to edit; play it with `tabula play {id} --games-dir DIR/games`.",
+            id = def.id
+        ))
+    }
+
     /// A last move that left its decision open (some players filled it
     /// in) is kept as `current`, not as a finished move, so the next
     /// choices join it and the bots' seeds (which count moves) are those of

@@ -342,10 +342,16 @@ impl Table {
                     .into(),
             );
         }
+        // Said with the outcome: an edit to a built-in game's copy is not
+        // what a reload reads.
+        let built_in = self
+            .session
+            .built_in_note(false)
+            .map_or(String::new(), |n| format!(" {n}"));
         match self.session.reload() {
             Ok(Reloaded::Same) => {
                 self.note(
-                    "Rules reloaded: nothing in this game changed.".into(),
+                    format!("Rules reloaded: nothing in this game changed.{built_in}"),
                     false,
                 );
                 self.rewritten();
@@ -360,7 +366,7 @@ impl Table {
                 };
                 self.note(
                     format!(
-                        "Rules reloaded: the game differs from move {after} on: {}{more}.",
+                        "Rules reloaded: the game differs from move {after} on: {}{more}.{built_in}",
                         shown.join("; ")
                     ),
                     false,

@@ -170,6 +170,7 @@ impl Test {
             "TABULA_GAMES",
             "TABULA_BOT",
             "TABULA_HISTORY",
+            "TABULA_LIBRARY",
             "CLICOLOR_FORCE",
         ] {
             cmd.env_remove(k);

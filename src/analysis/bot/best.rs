@@ -117,6 +117,33 @@ fn refused_file(id: u64, key: u128) -> PathBuf {
     cache_file(id, key).with_extension("refused")
 }
 
+/// What was found in the cache where a table or a refusal belongs and is
+/// no file (a FIFO, a device, a folder): never read nor waited on, and
+/// said by the program (which owns stderr) through `cache_notes`.
+static FOUND: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes on cache files found to be no files since the last call.
+pub fn cache_notes() -> Vec<String> {
+    std::mem::take(&mut *FOUND.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Note `path` (`what` belongs there) if it is there and no file.
+fn note_if_no_file(path: &Path, what: &str) {
+    if let Ok(m) = std::fs::metadata(path)
+        && !m.is_file()
+    {
+        let note = format!(
+            "{}: {}, not {what}: ignored (the equilibrium is worked out again)",
+            crate::error::path_text(path),
+            crate::files::kind(m.file_type())
+        );
+        let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+        if !found.contains(&note) {
+            found.push(note);
+        }
+    }
+}
+
 /// The longest refusal file read (a budget and a sentence).
 const MAX_REFUSAL_BYTES: u64 = 64 * 1024;
 
@@ -124,6 +151,7 @@ const MAX_REFUSAL_BYTES: u64 = 64 * 1024;
 /// least `budget`.
 fn read_refusal(id: u64, key: u128, budget: usize) -> Option<String> {
     let path = refused_file(id, key);
+    note_if_no_file(&path, "a kept refusal");
     let text = crate::files::read_utf8(&path, MAX_REFUSAL_BYTES, "a refusal file").ok()?;
     let (had, why) = text.split_once('\n')?;
     (had.parse::<usize>().ok()? >= budget).then(|| why.to_string())
@@ -179,6 +207,7 @@ fn checksum(bytes: &[u8]) -> u64 {
 fn read(path: &Path, id: u64, root: u128) -> Option<Vec<(u128, f64)>> {
     // More than a bot keeps in memory is no table of ours.
     let max = (HEAD + 24 * KEPT_IN_MEMORY + 8) as u64;
+    note_if_no_file(path, "an equilibrium table");
     let bytes = crate::files::read_bytes(path, max, "an equilibrium table").ok()?;
     let (table, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
     let (head, body) = table.split_at_checked(HEAD)?;

@@ -93,6 +93,12 @@ impl Repl {
         file: &str,
         rl: &mut Editor<LineHelper, DefaultHistory>,
     ) -> bool {
+        // A folder, a device, a FIFO or a missing folder: said, never
+        // asked about nor waited on.
+        if let Err(e) = tabula::files::check_writable(Path::new(file), "a save") {
+            println!("{file}: {e}: nothing saved.");
+            return false;
+        }
         let ours = self.saved_to.as_deref() == Some(Path::new(file));
         let exists = Path::new(file).symlink_metadata().is_ok();
         if exists && !ours && !self.interactive {
@@ -142,7 +148,9 @@ impl Repl {
     }
 
     pub(super) fn load(&mut self, path: &Path) {
+        let mut by_path = None;
         let loaded = Replay::read(path).and_then(|r| {
+            let note = |s: &Session| r.game_by_path_note(path, &s.game, &s.dir);
             // A save that says who sat where loads so (nobody sees what
             // was a bot's hand); an older one keeps this game's seats.
             let seats = if !r.seats.is_empty() {
@@ -152,7 +160,9 @@ impl Repl {
             } else {
                 Vec::new()
             };
-            Session::from_replay(&self.s.dir, r, Some(path), seats)
+            let s = Session::from_replay(&self.s.dir, r.clone(), Some(path), seats)?;
+            by_path = note(&s);
+            Ok(s)
         });
         match loaded {
             Ok(mut s) => {
@@ -170,6 +180,9 @@ impl Repl {
                     self.s.replay.moves.len(),
                     self.s.replay.seed
                 );
+                if let Some(note) = by_path {
+                    println!("{note}");
+                }
                 if self.s.replay.rules_changed(&self.s.game) {
                     println!("{}", crate::cli::replay::rules_changed_note(path));
                 }
@@ -182,6 +195,9 @@ impl Repl {
     }
 
     pub(super) fn reload(&mut self) {
+        if let Some(note) = self.s.built_in_note(true) {
+            println!("{note}");
+        }
         match self.s.reload() {
             Ok(Reloaded::Same) => println!("Reloaded: the position is the same after every move."),
             Ok(Reloaded::Diverged { after, changes }) => {
