@@ -160,6 +160,61 @@ def pig_chance(state, views, prev, history):
     return tt - ptt - 1
 
 
+# ---- Board games for issue #54 (Othello, Breakthrough, Hex). Each option
+# text is OpenSpiel's own action string, so besides the arithmetic each
+# mapping checks that the names agree.
+
+
+def same_name(state, p, text, action):
+    name = state.action_to_string(p, action)
+    assert name == text, (text, name)
+    return action
+
+
+def othello_action(state, p, text):
+    # OpenSpiel: action row * 8 + column, its row r named r + 1 (`d3` is
+    # column d, row index 2), 64 a pass. tabula's cells have the same names.
+    if text == "pass":
+        return same_name(state, p, text, 64)
+    col, row = ord(text[0]) - ord("a"), int(text[1:])
+    return same_name(state, p, text, (row - 1) * 8 + col)
+
+
+def breakthrough_action(state, p, text):
+    # `a2b3` or `a2b3*` (a capture). OpenSpiel's row index r is named
+    # rows - r (its row 0 is the top row, named `8`); an action is ranked
+    # in the mixed base (rows, columns, direction, capture), the directions
+    # 0-2 Black's (down-left, down, down-right) and 3-5 White's (up-left,
+    # up, up-right).
+    params = state.get_game().get_parameters()
+    rows, cols = params["rows"], params["columns"]
+    capture = text.endswith("*")
+    c1, r1 = ord(text[0]) - ord("a"), rows - int(text[1])
+    c2 = ord(text[2]) - ord("a")
+    direction = 3 * p + (c2 - c1 + 1)
+    return same_name(state, p, text, ((r1 * cols + c1) * 6 + direction) * 2 + int(capture))
+
+
+def hex_action(state, p, text):
+    # OpenSpiel: cell (row index r, column c) is action r * columns + c,
+    # named column letter and r + 1; tabula's cells have the same names.
+    cols = state.get_game().get_parameters()["board_size"]
+    col, row = ord(text[0]) - ord("a"), int(text[1:])
+    return same_name(state, p, text, (row - 1) * cols + col)
+
+
+BOARD_GAMES = {
+    "othello": (othello_action, None),
+    "breakthrough": (breakthrough_action, None),
+    "breakthrough-6x5": (breakthrough_action, None),
+    "breakthrough-4x3": (breakthrough_action, None),
+    "hex": (hex_action, None),
+    "hex-5": (hex_action, None),
+    "hex-3": (hex_action, None),
+}
+# ---- end of the board games for issue #54.
+
+
 SPEC = {
     "kuhn-poker": (kuhn_action, kuhn_chance),
     "leduc-poker": (leduc_action, leduc_chance),
@@ -176,6 +231,7 @@ SPEC = {
     "connect-four-3x4": (column_action, None),
     "connect-four-4x4": (column_action, None),
     "connect-four": (column_action, None),
+    **BOARD_GAMES,
 }
 
 

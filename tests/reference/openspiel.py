@@ -98,6 +98,18 @@ ENTRIES = {
         "liars_dice(players=2,numdice=2,dice_sides=6,bidding_rule=reset-face)",
         "none",
     ),
+    # ---- Board games for issue #54's benchmarks (Othello, Breakthrough,
+    # Hex), written as a newcomer writes them from the docs. Too big to
+    # search here: crosscheck.py plays them move for move. The small
+    # settings are there to check the rules on more games.
+    "othello": ("othello", {}, "othello", "none"),
+    "breakthrough": ("breakthrough", {}, "breakthrough(rows=8,columns=8)", "none"),
+    "breakthrough-6x5": ("breakthrough", {"rows": 6, "columns": 5}, "breakthrough(rows=6,columns=5)", "none"),
+    "breakthrough-4x3": ("breakthrough", {"rows": 4, "columns": 3}, "breakthrough(rows=4,columns=3)", "none"),
+    "hex": ("hex", {}, "hex(board_size=11,swap=false)", "none"),
+    "hex-5": ("hex", {"board_size": 5}, "hex(board_size=5,swap=false)", "none"),
+    "hex-3": ("hex", {"board_size": 3}, "hex(board_size=3,swap=false)", "none"),
+    # ---- end of the board games for issue #54.
 }
 
 # ---- Issue #54's benchmark games: Mancala, Dots and Boxes, Hearts. ----

@@ -60,6 +60,11 @@ GAMES = [
         "connect_four(rows=6,columns=7,x_in_row=4)",
         5000,
     ),
+    # ---- Board games for issue #54, written as a newcomer writes them.
+    ("othello", os.path.join(REF, "othello.yaml"), [], "othello", 200),
+    ("breakthrough", os.path.join(REF, "breakthrough.yaml"), [], "breakthrough(rows=8,columns=8)", 200),
+    ("hex-11", os.path.join(REF, "hex.yaml"), [], "hex(board_size=11,swap=false)", 200),
+    # ---- end of the board games for issue #54.
 ]
 
 # ---- Issue #54's benchmark games: Mancala, Dots and Boxes, Hearts, written
