@@ -226,3 +226,75 @@ fn a_state_folder_that_cannot_be_made_private_is_refused() {
         assert!(text.contains("give --state a folder of your own"), "{text}");
     }
 }
+
+/// A folder with games/braverats.yaml and its script, to edit.
+fn braverats_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::games_dir().parent().unwrap().to_path_buf();
+    for d in ["games", "scripts"] {
+        std::fs::create_dir(tmp.path().join(d)).unwrap();
+    }
+    for f in ["games/braverats.yaml", "scripts/braverats.rhai"] {
+        std::fs::copy(root.join(f), tmp.path().join(f)).unwrap();
+    }
+    tmp
+}
+
+/// Wait until the server's only table shows its game over.
+fn wait_over(s: &Server) {
+    let h = s.tables().pop().unwrap();
+    for _ in 0..3000 {
+        let over = (h.published.borrow().screens.first())
+            .is_some_and(|r| r.json.contains("\"over\":true"));
+        if over {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the bots did not finish the game");
+}
+
+#[test]
+fn a_finished_game_is_not_brought_back_under_edited_rules() {
+    let games = braverats_copy();
+    let dir = games.path().join("games");
+    let state = tempfile::tempdir().unwrap();
+    let server = || Server::new(crate::web::config(&dir, &[], state.path())).unwrap();
+    let s = server();
+    let bots = NewTable {
+        seats: vec![
+            ("red".into(), "random".into()),
+            ("blue".into(), "random".into()),
+        ],
+        ..braverats()
+    };
+    let o = s.open(&bots).unwrap();
+    wait_over(&s);
+    s.stop();
+    let links = std::fs::read_to_string(state.path().join(format!("{}.table.json", o.table)));
+    assert!(links.unwrap().contains("\"over\": true"));
+    // The same rules: back, over.
+    let s = server();
+    let (opened, problems) = s.restore();
+    assert_eq!(opened.len(), 1, "{problems:?}");
+    wait_over(&s);
+    s.stop();
+    // The rules edited: refused as the host's reload refuses, its files kept.
+    let yaml = dir.join("braverats.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(&yaml, format!("{text}\n# edited\n")).unwrap();
+    let before = files(state.path());
+    let saved = std::fs::read(state.path().join("1.yaml")).unwrap();
+    let s = server();
+    let (opened, problems) = s.restore();
+    assert!(opened.is_empty(), "{problems:?}");
+    let said = problems.join("\n");
+    assert!(
+        said.contains("table 1 (braverats) not restored")
+            && said.contains("its rules were edited since its last save")
+            && said.contains(&tabula::serve::table::rules_may_change(true).unwrap_err()),
+        "{said}"
+    );
+    assert_eq!(files(state.path()), before);
+    assert_eq!(std::fs::read(state.path().join("1.yaml")).unwrap(), saved);
+}

@@ -252,6 +252,7 @@ impl Server {
                     false => Ok(None),
                 })
                 .collect::<Result<_>>()?,
+            over: s.state.is_over(),
         };
         store::save(&self.config.state_dir, &meta, &s)?;
         self.install(meta, s)
@@ -300,20 +301,8 @@ impl Server {
             Ordering::Relaxed,
         );
         let mut opened = Vec::new();
-        for (meta, mut replay, path) in found {
-            // Only a game offered here, as a table opened now would be: a
-            // save's `game:` naming a file elsewhere is not followed.
-            let s = self.reference(&replay.game).and_then(|r| {
-                replay.game = r.to_string();
-                Session::from_replay(&self.config.games_dir, replay, Some(&path), Vec::new())
-            });
-            let result = s.and_then(|s| {
-                if s.seats.len() != meta.seats.len() {
-                    return Err(Error::usage("its links are for another number of seats"));
-                }
-                self.install(meta.clone(), s)
-            });
-            match result {
+        for (meta, replay, path) in found {
+            match self.bring_back(meta.clone(), replay, &path) {
                 Ok(o) => {
                     // A table kept holds a place, even past the limit.
                     self.places.fetch_add(1, Ordering::AcqRel);
@@ -329,6 +318,37 @@ impl Server {
             }
         }
         (opened, problems)
+    }
+
+    /// One table read back from the state folder, started again.
+    fn bring_back(&self, mut meta: Meta, mut replay: Replay, path: &Path) -> Result<Opened> {
+        // Only a game offered here, as a table opened now would be: a
+        // save's `game:` naming a file elsewhere is not followed.
+        replay.game = self.reference(&replay.game)?.to_string();
+        let was = Replay {
+            rules: replay.rules,
+            ..Replay::default()
+        };
+        let s = Session::from_replay(&self.config.games_dir, replay, Some(path), Vec::new())?;
+        if s.seats.len() != meta.seats.len() {
+            return Err(Error::usage("its links are for another number of seats"));
+        }
+        // Rules edited since the last save: the game is played on under
+        // them as the host's reload would, or not at all.
+        let edited = was.rules_changed(&s.game) || (meta.over && !s.state.is_over());
+        if edited {
+            table::rules_may_change(meta.over).map_err(|e| {
+                Error::usage(format!(
+                    "its rules were edited since its last save, and {e} ({})",
+                    crate::error::path_text(path)
+                ))
+            })?;
+        }
+        if s.state.is_over() && !meta.over {
+            meta.over = true;
+            store::write_links(&self.config.state_dir, &meta)?;
+        }
+        self.install(meta, s)
     }
 
     /// Stop every table's thread (their saves are already written).

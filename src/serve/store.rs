@@ -29,6 +29,11 @@ pub struct Meta {
     pub spectator: String,
     /// By seat: the seat's token, or null for a bot's seat.
     pub seats: Vec<Option<String>>,
+    /// The game was over when last saved: its save (the seed, every
+    /// hidden card) has been everyone's to download since. Written after
+    /// the save that ends the game and before anyone is shown the end.
+    #[serde(default)]
+    pub over: bool,
 }
 
 /// The highest table number: past it a number read from the folder is
@@ -118,13 +123,18 @@ fn meta_path(dir: &Path, id: &str) -> PathBuf {
 /// save: links found with no save beside them were never given out).
 pub fn save(dir: &Path, meta: &Meta, s: &Session) -> Result<()> {
     s.to_replay().save(&save_path(dir, &meta.id))?;
-    let m = meta_path(dir, &meta.id);
-    if !m.exists() {
-        let text = serde_json::to_string_pretty(meta).unwrap_or_default();
-        crate::files::write_atomic(&m, text.as_bytes(), "a table's links")
-            .map_err(|e| Error::new(ErrorKind::Io, format!("{}: {e}", path_text(&m))))?;
+    if !meta_path(dir, &meta.id).exists() {
+        write_links(dir, meta)?;
     }
     Ok(())
+}
+
+/// Write the table's links file (again: to mark its game over).
+pub fn write_links(dir: &Path, meta: &Meta) -> Result<()> {
+    let m = meta_path(dir, &meta.id);
+    let text = serde_json::to_string_pretty(meta).unwrap_or_default();
+    crate::files::write_atomic(&m, text.as_bytes(), "a table's links")
+        .map_err(|e| Error::new(ErrorKind::Io, format!("{}: {e}", path_text(&m))))
 }
 
 /// Every table saved in `dir`, as (tokens, replay, where it is); and what

@@ -95,6 +95,21 @@ struct Table {
     out: watch::Sender<Arc<Published>>,
 }
 
+/// Whether a game may be played on under rules edited since its moves
+/// were made: the host's reload, and a restart that finds the rules
+/// edited, alike. Not once it is over: its save (the seed, so every
+/// hidden card) has been anyone's to download since, and a game reopened
+/// under new rules would be played knowing it.
+pub fn rules_may_change(over: bool) -> Result<(), String> {
+    match over {
+        true => Err(
+            "the game is over: open a new table from its save to play it under the new rules"
+                .into(),
+        ),
+        false => Ok(()),
+    }
+}
+
 /// Start a table's thread; the handle the connections use.
 pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Result<Arc<Handle>> {
     let n = session.seats.len();
@@ -308,14 +323,7 @@ impl Table {
 
     /// The REPL's `reload`: on any error the game is kept as it was.
     fn reload(&mut self) -> Result<(), String> {
-        // Once over, anyone may have downloaded the save (the seed): a
-        // game reopened under new rules would be played knowing it.
-        if self.session.state.is_over() {
-            return Err(
-                "the game is over: open a new table from its save to play it under the new rules"
-                    .into(),
-            );
-        }
+        rules_may_change(self.session.state.is_over())?;
         match self.session.reload() {
             Ok(Reloaded::Same) => {
                 self.note(
@@ -381,7 +389,15 @@ impl Table {
     /// The game changed: save it, and tell everyone.
     fn changed(&mut self) {
         self.bots_stuck = false;
-        if let Err(e) = store::save(&self.state_dir, &self.meta, &self.session) {
+        let mut saved = store::save(&self.state_dir, &self.meta, &self.session);
+        // The end is marked before anyone is shown it (and may download
+        // the save): a restart under edited rules then knows the seed was
+        // given out.
+        if saved.is_ok() && self.session.state.is_over() && !self.meta.over {
+            self.meta.over = true;
+            saved = store::write_links(&self.state_dir, &self.meta);
+        }
+        if let Err(e) = saved {
             self.note(format!("the table could not be saved: {}", e.message), true);
         }
         self.publish();
