@@ -65,7 +65,7 @@ fn planted_links_and_saves_are_refused_and_nothing_is_written_outside() {
     let root = tempfile::tempdir().unwrap();
     let state = root.path().join("state");
     std::fs::create_dir(&state).unwrap();
-    let save = "game: braverats\nseed: 1\nmoves: []\n";
+    let save = "game: braverats\nseed: 1\nseats: {red: person, blue: random}\nmoves: []\n";
     // A number that names another table, a path for an id, a token that is
     // not one, a game id that is a path.
     plant(
@@ -129,7 +129,7 @@ fn planted_links_and_saves_are_refused_and_nothing_is_written_outside() {
 fn table_numbers_never_wrap_nor_take_over_kept_files() {
     let state = tempfile::tempdir().unwrap();
     let dir = state.path();
-    let save = "game: braverats\nseed: 1\nmoves: []\n";
+    let save = "game: braverats\nseed: 1\nseats: {red: person, blue: random}\nmoves: []\n";
     // A kept table the server will not bring back (its save is broken),
     // and a planted one numbered at the top of u64.
     plant(dir, "1.table.json", &links("1", "braverats", TOKEN));
@@ -297,4 +297,77 @@ fn a_finished_game_is_not_brought_back_under_edited_rules() {
     );
     assert_eq!(files(state.path()), before);
     assert_eq!(std::fs::read(state.path().join("1.yaml")).unwrap(), saved);
+}
+
+#[test]
+fn a_save_whose_seats_do_not_match_its_links_is_not_brought_back() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path();
+    let s = server(dir).unwrap();
+    s.open(&braverats()).unwrap();
+    s.stop();
+    let save = std::fs::read_to_string(dir.join("1.yaml")).unwrap();
+    let seats = "seats: {red: person, blue: random}\n";
+    assert!(save.contains(seats), "{save}");
+    let line = save.lines().position(|l| l.starts_with("seats:")).unwrap() + 1;
+    let at = format!("1.yaml:{line}:");
+    for (edit, said, has_line) in [
+        // A bot's seat made a person's: no link leads to it.
+        (
+            "seats: {red: person, blue: person}\n",
+            "seat `blue` is a person's in the save, but the table's links",
+            true,
+        ),
+        (
+            "seats: {red: random, blue: random}\n",
+            "seat `red` is a bot's (`random`) in the save, but the table's links",
+            true,
+        ),
+        (
+            "seats: {red: person, blue: mcts:99999999}\n",
+            "a bot at a table thinks at most",
+            true,
+        ),
+        (
+            "seats: {red: person, blue: wizard}\n",
+            "seat `blue`: `wizard` is not a bot's kind",
+            true,
+        ),
+        (
+            "seats: {red: person, green: random}\n",
+            "seat `green` in the save is not a player of this game",
+            true,
+        ),
+        (
+            "seats: {red: person}\n",
+            "the save says nothing of seat `blue`",
+            true,
+        ),
+        ("", "the save says no seat's player", false),
+    ] {
+        let edited = save.replace(seats, edit);
+        std::fs::write(dir.join("1.yaml"), &edited).unwrap();
+        let before = files(dir);
+        let links = std::fs::read(dir.join("1.table.json")).unwrap();
+        let s = server(dir).unwrap();
+        let (opened, problems) = s.restore();
+        assert!(opened.is_empty(), "{edit}: {problems:?}");
+        let text = problems.join("\n");
+        assert!(
+            text.contains("table 1 (braverats) not restored") && text.contains(said),
+            "{edit}: {text}"
+        );
+        assert!(text.contains("1.yaml"), "{edit}: {text}");
+        assert_eq!(text.contains(&at), has_line, "{edit}: {text}");
+        // Its files untouched.
+        assert_eq!(files(dir), before);
+        assert_eq!(std::fs::read_to_string(dir.join("1.yaml")).unwrap(), edited);
+        assert_eq!(std::fs::read(dir.join("1.table.json")).unwrap(), links);
+    }
+    // As the server wrote it: back.
+    std::fs::write(dir.join("1.yaml"), &save).unwrap();
+    let s = server(dir).unwrap();
+    let (opened, problems) = s.restore();
+    assert_eq!(opened.len(), 1, "{problems:?}");
+    s.stop();
 }

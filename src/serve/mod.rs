@@ -327,12 +327,13 @@ impl Server {
         replay.game = self.reference(&replay.game)?.to_string();
         let was = Replay {
             rules: replay.rules,
+            seats: replay.seats.clone(),
+            seat_positions: replay.seat_positions.clone(),
             ..Replay::default()
         };
         let s = Session::from_replay(&self.config.games_dir, replay, Some(path), Vec::new())?;
-        if s.seats.len() != meta.seats.len() {
-            return Err(Error::usage("its links are for another number of seats"));
-        }
+        let players: Vec<String> = s.game.def().players.iter().map(|p| p.id.clone()).collect();
+        store::check_seats(&self.config.state_dir, &meta, &was, &players)?;
         // Rules edited since the last save: the game is played on under
         // them as the host's reload would, or not at all.
         let edited = was.rules_changed(&s.game) || (meta.over && !s.state.is_over());

@@ -228,3 +228,69 @@ pub fn clean(dir: &Path) -> Vec<String> {
     }
     said
 }
+
+/// What is wrong with a save's seats (`replay`'s, read from `dir`'s save
+/// of table `meta`) against its links, for a game of `players`: each
+/// player is named once; a person's seat has a link, a bot's a kind this
+/// server plays and no link. A hand-edited save that makes a bot's seat
+/// a person's would otherwise bring back a seat no one can play.
+pub fn check_seats(dir: &Path, meta: &Meta, replay: &Replay, players: &[String]) -> Result<()> {
+    let links = path_text(&meta_path(dir, &meta.id));
+    let file = path_text(&save_path(dir, &meta.id));
+    // At the seat's line when the save says where, else naming the file.
+    let wrong = |text: String, i: usize| match replay.seat_positions.get(i).cloned().flatten() {
+        Some(pos) => Error::usage(text).at(Some(pos)),
+        None => Error::usage(format!("{file}: {text}")),
+    };
+    let again = "put back the seat it had, or open a new table from this save in the lobby";
+    if meta.seats.len() != players.len() {
+        return Err(Error::usage(format!(
+            "{links}: its links are for {} seats, the game has {}",
+            meta.seats.len(),
+            players.len()
+        )));
+    }
+    if replay.seats.is_empty() {
+        return Err(Error::usage(format!(
+            "{file}: the save says no seat's player (a table's save has `seats:`, e.g. `seats: {{{}: person}}`)",
+            players[0]
+        )));
+    }
+    let seats = replay.seats.iter().enumerate();
+    if let Some((i, (p, _))) = seats.clone().find(|(_, (p, _))| !players.contains(p)) {
+        let text = format!(
+            "seat `{}` in the save is not a player of this game (players: {})",
+            crate::text::clip(p),
+            players.join(", ")
+        );
+        return Err(wrong(text, i).note(again));
+    }
+    for (p, token) in players.iter().zip(&meta.seats) {
+        let Some((i, (_, kind))) = seats.clone().find(|(_, (q, _))| q == p) else {
+            let text =
+                format!("the save says nothing of seat `{p}` (give it `person` or a bot's kind)");
+            return Err(wrong(text, 0).note(again));
+        };
+        let text = match (kind.as_str(), token) {
+            ("person", Some(_)) => continue,
+            ("person", None) => format!(
+                "seat `{p}` is a person's in the save, but the table's links ({links}) give that seat no link: no one could play it and the game would wait forever"
+            ),
+            (_, Some(_)) => format!(
+                "seat `{p}` is a bot's (`{}`) in the save, but the table's links ({links}) give that seat to a person",
+                crate::text::clip(kind)
+            ),
+            (k, None) if !crate::analysis::bot::valid(k) => format!(
+                "seat `{p}`: `{}` is not a bot's kind (kinds: {})",
+                crate::text::clip(k),
+                crate::analysis::bot::KINDS.join(", ")
+            ),
+            (k, None) => match super::bounded(k) {
+                Ok(()) => continue,
+                Err(e) => format!("seat `{p}`: {}", e.message),
+            },
+        };
+        return Err(wrong(text, i).note(again));
+    }
+    Ok(())
+}
