@@ -118,7 +118,8 @@ fn planted_links_and_saves_are_refused_and_nothing_is_written_outside() {
     // A table opened now lands in the folder, numbered past every file.
     let o = s.open(&braverats()).unwrap();
     assert_eq!(o.table, "9");
-    let mut after = before.clone();
+    // Gone: 4.yaml, a save with no links beside it (no link leads to it).
+    let mut after: Vec<String> = before.into_iter().filter(|f| f != "state/4.yaml").collect();
     after.extend(["state/9.table.json".to_string(), "state/9.yaml".to_string()]);
     after.sort();
     assert_eq!(files(root.path()), after, "only table 9's files are new");
@@ -369,5 +370,34 @@ fn a_save_whose_seats_do_not_match_its_links_is_not_brought_back() {
     let s = server(dir).unwrap();
     let (opened, problems) = s.restore();
     assert_eq!(opened.len(), 1, "{problems:?}");
+    s.stop();
+}
+
+#[test]
+fn a_save_with_no_links_is_removed_and_said() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path();
+    let save = "game: braverats\nseed: 1\nseats: {red: person, blue: random}\nmoves: []\n";
+    // An opening killed between its save and its links: no one had them.
+    plant(dir, "5.yaml", save);
+    // Not a table's save: the host's own files stay.
+    plant(dir, "05.yaml", save);
+    plant(dir, "game.yaml", save);
+    // A table with both files stays, brought back.
+    plant(dir, "6.yaml", save);
+    plant(dir, "6.table.json", &links("6", "braverats", TOKEN));
+    let s = server(dir).unwrap();
+    let (opened, problems) = s.restore();
+    assert_eq!(opened.len(), 1, "{problems:?}");
+    let said = problems.join("\n");
+    assert!(
+        said.contains("removed the save(s) of table(s) 5 in")
+            && said.contains("no link leads to them"),
+        "{said}"
+    );
+    assert_eq!(
+        files(dir),
+        ["05.yaml", "6.table.json", "6.yaml", "game.yaml"]
+    );
     s.stop();
 }

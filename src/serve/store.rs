@@ -6,9 +6,10 @@
 //! request from the network (anyone who can write in the folder could
 //! have planted it): a table's number is its files' name, its tokens are
 //! tokens, its game one the server offers. The only files ever removed are
-//! what an interrupted write or opening left: temporary files, and a
-//! table's links with no save beside them (written first, so no one ever
-//! had them).
+//! a table's closed by its host, and what an interrupted write, opening
+//! or closing left: temporary files, a table's links with no save beside
+//! them (written second, so no one ever had them), and a save with no
+//! links beside it (no link leads to it).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -187,12 +188,15 @@ pub fn highest_id(dir: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-/// Remove what an interrupted write or opening left in `dir`: temporary
-/// files of atomic writes, and links with no save beside them (a save is
-/// written before its table's links, so those links were never given
-/// out). One sentence for each kind removed.
+/// Remove what an interrupted write, opening or closing left in `dir`:
+/// temporary files of atomic writes; links with no save beside them (a
+/// save is written before its table's links, so those links were never
+/// given out); and saves with no links beside them (written by an
+/// opening killed before its links, or left by a closing killed after
+/// removing them: no token leads to them any more). One sentence for
+/// each kind removed.
 pub fn clean(dir: &Path) -> Vec<String> {
-    let (mut temporary, mut orphans) = (0, Vec::new());
+    let (mut temporary, mut orphans, mut saves) = (0, Vec::new(), Vec::new());
     let names = std::fs::read_dir(dir).into_iter().flatten().flatten();
     for e in names {
         let Ok(name) = e.file_name().into_string() else {
@@ -208,6 +212,14 @@ pub fn clean(dir: &Path) -> Vec<String> {
             && std::fs::remove_file(e.path()).is_ok()
         {
             orphans.push(n);
+        } else if file
+            && name.ends_with(".yaml")
+            && let Some(n) = number_of(&name)
+            && name == format!("{n}.yaml")
+            && !meta_path(dir, &n.to_string()).exists()
+            && std::fs::remove_file(e.path()).is_ok()
+        {
+            saves.push(n);
         }
     }
     let mut said = Vec::new();
@@ -222,6 +234,15 @@ pub fn clean(dir: &Path) -> Vec<String> {
         let list: Vec<String> = orphans.iter().map(u64::to_string).collect();
         said.push(format!(
             "removed the links of table(s) {} in {}: their opening was interrupted before any link was given out",
+            list.join(", "),
+            path_text(dir)
+        ));
+    }
+    if !saves.is_empty() {
+        saves.sort_unstable();
+        let list: Vec<String> = saves.iter().map(u64::to_string).collect();
+        said.push(format!(
+            "removed the save(s) of table(s) {} in {}, which had no links beside them: no link leads to them (an opening interrupted before its links were written, or a closing after they were removed)",
             list.join(", "),
             path_text(dir)
         ));
