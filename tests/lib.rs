@@ -44,6 +44,7 @@ mod reference;
 mod repl;
 mod schema;
 mod serve;
+mod serve_close;
 mod serve_network;
 mod serve_store;
 mod solve;

@@ -400,7 +400,7 @@ async fn socket(
     ws.max_message_size(limits.message * 16)
         .max_frame_size(limits.message * 16)
         .on_upgrade(move |ws| async move {
-            connection(ws, h, role, limits.message).await;
+            connection(ws, &s, h, role, limits.message).await;
             drop(counted);
         })
 }
@@ -412,6 +412,7 @@ enum Incoming {
     Move { choice: String },
     Undo { agree: Option<bool> },
     Reload {},
+    Close {},
 }
 
 /// The log lines sent on this connection so far, to send only the new.
@@ -420,7 +421,7 @@ struct Sent {
     lines: usize,
 }
 
-async fn connection(mut ws: WebSocket, h: Arc<Handle>, role: Role, most: usize) {
+async fn connection(mut ws: WebSocket, s: &Server, h: Arc<Handle>, role: Role, most: usize) {
     let _ = h.tx.send(Command::Connected { role, open: true }).await;
     let mut rx = h.published.clone();
     // No table reaches this epoch: the first screen sends the whole log.
@@ -452,7 +453,7 @@ async fn connection(mut ws: WebSocket, h: Arc<Handle>, role: Role, most: usize) 
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 };
-                if let Err(e) = incoming(&h, role, &text, most).await
+                if let Err(e) = incoming(s, &h, role, &text, most).await
                     && ws.send(error(&e)).await.is_err()
                 {
                     break;
@@ -489,7 +490,13 @@ fn state_message(p: &Published, role: Role, sent: &mut Sent) -> Option<String> {
 
 /// Check a browser's message and hand it to the table; the refusal, in
 /// words, for the sender alone.
-async fn incoming(h: &Handle, role: Role, text: &str, most: usize) -> Result<(), String> {
+async fn incoming(
+    s: &Server,
+    h: &Arc<Handle>,
+    role: Role,
+    text: &str,
+    most: usize,
+) -> Result<(), String> {
     if text.len() > most {
         return Err(format!(
             "a message may hold at most {most} bytes; this one holds {}",
@@ -521,6 +528,8 @@ async fn incoming(h: &Handle, role: Role, text: &str, most: usize) -> Result<(),
         }
         (Incoming::Reload {}, Role::Host) => Command::Reload { reply: tx },
         (Incoming::Reload {}, _) => return Err("only the host's link may reload the rules".into()),
+        (Incoming::Close {}, Role::Host) => return s.close(h).await,
+        (Incoming::Close {}, _) => return Err("only the host's link may close the table".into()),
     };
     h.tx.send(cmd)
         .await

@@ -202,9 +202,15 @@ impl Server {
             });
         match taken {
             Ok(_) => Ok(Place(&self.places)),
-            Err(_) => Err(Error::usage(format!(
-                "this server holds {most} tables already, its most (--max-tables)"
-            ))),
+            Err(_) => {
+                let dir = crate::error::path_text(&self.config.state_dir);
+                Err(Error::usage(format!(
+                    "this server holds {most} tables already, its most (--max-tables); they are kept in {dir}"
+                ))
+                .note(format!(
+                    "close tables from their host's page (\"Close the table\"), or with the server stopped `tabula serve --state {dir} --list-tables` and `--close N`, or remove their files from {dir}; or raise --max-tables, or give --state another folder"
+                )))
+            }
         }
     }
 
@@ -350,6 +356,29 @@ impl Server {
             store::write_links(&self.config.state_dir, &meta)?;
         }
         self.install(meta, s)
+    }
+
+    /// Close a table for its host: no link leads to it from now on, its
+    /// place is free, its files are removed and its pages told.
+    pub async fn close(&self, h: &Arc<Handle>) -> std::result::Result<(), String> {
+        let was = self.tables.lock().is_ok_and(|mut t| {
+            let n = t.len();
+            t.retain(|x| !Arc::ptr_eq(x, h));
+            n != t.len()
+        });
+        if !was {
+            return Err("the table is closed".into());
+        }
+        if let Ok(mut tokens) = self.tokens.lock() {
+            tokens.retain(|_, (x, _)| !Arc::ptr_eq(x, h));
+        }
+        self.places.fetch_sub(1, Ordering::AcqRel);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let closed = || "the table is closed".to_string();
+        let cmd = table::Command::Close { reply: tx };
+        h.tx.send(cmd).await.map_err(|_| closed())?;
+        println!("table {} ({}) closed by its host", h.meta.id, h.meta.game);
+        rx.await.map_err(|_| closed())?
     }
 
     /// Stop every table's thread (their saves are already written).

@@ -138,6 +138,30 @@ pub fn write_links(dir: &Path, meta: &Meta) -> Result<()> {
         .map_err(|e| Error::new(ErrorKind::Io, format!("{}: {e}", path_text(&m))))
 }
 
+/// Remove table `id`'s files: its links first (no token leads to it from
+/// then on), then its save; a save left by an interruption between the
+/// two is removed at the next start.
+pub fn remove(dir: &Path, id: &str) -> Result<()> {
+    for p in [meta_path(dir, id), save_path(dir, id)] {
+        match std::fs::remove_file(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&p, e)),
+        }
+    }
+    Ok(())
+}
+
+/// Remove table `n`'s files, if it has any (`--close N`): whether it had.
+pub fn remove_table(dir: &Path, n: u64) -> Result<bool> {
+    let id = n.to_string();
+    let any = save_path(dir, &id).exists() || meta_path(dir, &id).exists();
+    if any {
+        remove(dir, &id)?;
+    }
+    Ok(any)
+}
+
 /// Every table saved in `dir`, as (tokens, replay, where it is); and what
 /// could not be read, one sentence each.
 pub fn saved(dir: &Path) -> (Vec<(Meta, Replay, PathBuf)>, Vec<String>) {

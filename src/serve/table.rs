@@ -42,6 +42,11 @@ pub enum Command {
         full: bool,
         reply: oneshot::Sender<Option<String>>,
     },
+    /// The host closes the table: its files are removed, every page is
+    /// told, and the thread stops.
+    Close {
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     Stop,
 }
 
@@ -92,6 +97,8 @@ struct Table {
     /// The bots stop after an error (until the next change), rather than
     /// failing again and again.
     bots_stuck: bool,
+    /// Closed by the host: the last screen says so.
+    closed: bool,
     out: watch::Sender<Arc<Published>>,
 }
 
@@ -129,6 +136,7 @@ pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Resul
         undo: None,
         notice: None,
         bots_stuck: false,
+        closed: false,
         out,
     };
     t.publish();
@@ -210,6 +218,19 @@ impl Table {
                     r.seats.clear();
                 }
                 let _ = reply.send(Some(r.to_yaml()));
+            }
+            Command::Close { reply } => {
+                let r = store::remove(&self.state_dir, &self.meta.id).map_err(|e| {
+                    format!(
+                        "the table is closed, but its files could not all be removed (they bring it back at the next start): {}",
+                        e.render(false)
+                    )
+                });
+                self.closed = true;
+                self.note("The host closed this table.".into(), false);
+                self.publish();
+                let _ = reply.send(r);
+                return false;
             }
             Command::Stop => return false,
         }
@@ -420,6 +441,7 @@ impl Table {
             notice: self.notice.as_ref(),
             moved_at: &self.moved_at,
             links: Some(links),
+            closed: self.closed,
         };
         let mut roles = vec![Role::Host, Role::Spectator];
         roles.extend((0..self.session.seats.len()).map(Role::Seat));

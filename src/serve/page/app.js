@@ -177,7 +177,7 @@
 
   // ---------------------------------------------------------------- table
 
-  const table = { token: "", socket: null, delay: 500, last: null, logCount: 0, clearError: false, noticeHidden: -1, mock: false, moving: false };
+  const table = { closed: false, token: "", socket: null, delay: 500, last: null, logCount: 0, clearError: false, noticeHidden: -1, mock: false, moving: false };
 
   function absolute(link) {
     return new URL(link, location.origin).href;
@@ -194,6 +194,9 @@
       show($("notice"), false);
     });
     $("reload").addEventListener("click", () => send({ type: "reload" }));
+    $("close-table").addEventListener("click", () => {
+      if (confirm("Close this table for everyone? Its links stop working and its save is removed (download it first to keep it).")) send({ type: "close" });
+    });
     renderDownloads(false);
     if (table.mock) {
       window.tabulaSent = [];
@@ -218,6 +221,7 @@
     socket.addEventListener("close", () => {
       if (table.socket !== socket) return;
       table.socket = null;
+      if (table.closed) return setConn(false, "closed");
       setConn(false);
       setTimeout(connect, table.delay);
       table.delay = Math.min(table.delay * 2, 5000);
@@ -257,6 +261,12 @@
   // The whole table from one state message; only the log is incremental.
   function render(s) {
     table.last = s;
+    // The host closed the table: its last screen, and no reconnecting.
+    table.closed = !!s.closed;
+    if (s.closed) {
+      s = Object.assign({}, s, { options: [], undo: null, links: null });
+      setConn(false, "closed");
+    }
     table.moving = false;
     if (table.clearError) show($("error"), false);
     renderTitle(s);
@@ -314,7 +324,7 @@
   function renderUndo(s) {
     const bar = $("undo-bar");
     const u = s.undo;
-    if (s.role !== "seat") return bar.replaceChildren();
+    if (s.role !== "seat" || s.over || s.closed) return bar.replaceChildren();
     if (!u) {
       return bar.replaceChildren(el("button", { type: "button", id: "undo", text: "Ask to undo", on: { click: () => send({ type: "undo" }) } }));
     }
