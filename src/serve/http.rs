@@ -483,9 +483,14 @@ fn state_message(p: &Published, role: Role, sent: &mut Sent) -> Option<String> {
         epoch: p.epoch,
         lines: lines.len(),
     };
+    // The rules, with the whole log: the first screen, and after a reload.
+    let rules = match reset {
+        true => format!(",\"rules\":{}", json!(p.rules.as_str())),
+        false => String::new(),
+    };
     // The screen's object, closed after the log: `{...,"log":{...}}`.
     let open = r.json.strip_suffix('}')?;
-    Some(format!("{open},\"log\":{log}}}"))
+    Some(format!("{open}{rules},\"log\":{log}}}"))
 }
 
 /// Check a browser's message and hand it to the table; the refusal, in

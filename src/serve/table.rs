@@ -56,6 +56,9 @@ pub struct Published {
     /// sends it again from the start.
     pub epoch: u64,
     pub screens: Vec<RoleScreen>,
+    /// The game's rules as `tabula rules` prints them (the same for
+    /// every link), sent with the first screen and after a reload.
+    pub rules: Arc<String>,
 }
 
 /// What one role is shown.
@@ -97,6 +100,7 @@ struct Table {
     /// The bots stop after an error (until the next change), rather than
     /// failing again and again.
     bots_stuck: bool,
+    rules: Arc<String>,
     /// Closed by the host: the last screen says so.
     closed: bool,
     out: watch::Sender<Arc<Published>>,
@@ -124,7 +128,9 @@ pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Resul
     let (out, published) = watch::channel(Arc::new(Published {
         epoch: 0,
         screens: Vec::new(),
+        rules: Arc::default(),
     }));
+    let rules = Arc::new(crate::text::rules_text(session.game.def()));
     let mut t = Table {
         meta: meta.clone(),
         moved_at: vec![session.log.len(); n],
@@ -136,6 +142,7 @@ pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Resul
         undo: None,
         notice: None,
         bots_stuck: false,
+        rules,
         closed: false,
         out,
     };
@@ -386,8 +393,10 @@ impl Table {
         Ok(())
     }
 
-    /// After an undo or a reload: the log was rewritten.
+    /// After an undo or a reload: the log was rewritten (and the rules
+    /// may be new).
     fn rewritten(&mut self) {
+        self.rules = Arc::new(crate::text::rules_text(self.session.game.def()));
         self.epoch += 1;
         let len = self.session.log.len();
         for m in &mut self.moved_at {
@@ -467,6 +476,7 @@ impl Table {
         let _ = self.out.send(Arc::new(Published {
             epoch: self.epoch,
             screens,
+            rules: self.rules.clone(),
         }));
     }
 }

@@ -273,7 +273,14 @@
     $("status").textContent = s.status || "";
     $("status").classList.toggle("your-turn", (s.options || []).length > 0);
     $("result").textContent = s.result || "";
+    // The end in this page's words: a seat's loss is not shown as a win.
+    $("result").className = resultClass(s);
     show($("result"), !!s.result);
+    // The rules come with the first screen and after a reload.
+    if (typeof s.rules === "string") {
+      $("rules").textContent = s.rules;
+      show($("rules-panel"), s.rules.length > 0);
+    }
     renderOptions(s);
     renderUndo(s);
     renderBoard(s);
@@ -288,6 +295,13 @@
     renderNotice(s);
     renderLinks(s);
     renderDownloads(!!s.downloads);
+  }
+
+  function resultClass(s) {
+    if (!s.over || s.role !== "seat") return "";
+    const winner = s.view ? s.view.winner : null;
+    if (winner === null || winner === undefined) return "draw";
+    return winner === s.you ? "win" : "loss";
   }
 
   function playerName(s, id) {
