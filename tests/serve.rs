@@ -573,7 +573,7 @@ async fn the_page_is_sent_the_rules_and_every_cards_text() {
     let mut red = seat(&r, &t, "red").await;
     let first = red.next().await;
     let game = tabula::load("braverats", &games(), &Default::default()).unwrap();
-    let expected = tabula::text::rules_text(game.def());
+    let expected = tabula::text::rules_text(game.def(), "Parameters", "Variants");
     assert_eq!(first["rules"], json!(expected));
     for c in &game.def().cards {
         assert!(expected.contains(&c.text), "{}", c.id);

@@ -106,6 +106,12 @@ struct Table {
     out: watch::Sender<Arc<Published>>,
 }
 
+/// A game's rules for its pages: as `tabula rules` prints them, with
+/// headings that name no command-line flag.
+fn rules_text(d: &crate::definition::Def) -> String {
+    crate::text::rules_text(d, "Parameters", "Variants")
+}
+
 /// Whether a game may be played on under rules edited since its moves
 /// were made: the host's reload, and a restart that finds the rules
 /// edited, alike. Not once it is over: its save (the seed, so every
@@ -130,7 +136,7 @@ pub fn start(meta: Meta, session: Session, state_dir: PathBuf) -> std::io::Resul
         screens: Vec::new(),
         rules: Arc::default(),
     }));
-    let rules = Arc::new(crate::text::rules_text(session.game.def()));
+    let rules = Arc::new(rules_text(session.game.def()));
     let mut t = Table {
         meta: meta.clone(),
         moved_at: vec![session.log.len(); n],
@@ -396,7 +402,7 @@ impl Table {
     /// After an undo or a reload: the log was rewritten (and the rules
     /// may be new).
     fn rewritten(&mut self) {
-        self.rules = Arc::new(crate::text::rules_text(self.session.game.def()));
+        self.rules = Arc::new(rules_text(self.session.game.def()));
         self.epoch += 1;
         let len = self.session.log.len();
         for m in &mut self.moved_at {

@@ -16,8 +16,10 @@ macro_rules! say {
     }};
 }
 
-/// Everything a player or designer reads before playing, as text.
-pub fn rules_text(d: &Def) -> String {
+/// Everything a player or designer reads before playing, as text. The
+/// parameters' and variants' headings are the reader's (`tabula rules`
+/// names its flags there; a page has none).
+pub fn rules_text(d: &Def, params: &str, variants: &str) -> String {
     let mut out = String::new();
     say!(out, "{} ({})", d.name, d.id);
     if !d.summary.is_empty() {
@@ -108,7 +110,7 @@ pub fn rules_text(d: &Def) -> String {
         }
     }
     if !d.params.is_empty() {
-        say!(out, "\nParameters (--set K=V):");
+        say!(out, "\n{params}:");
         for p in &d.params {
             let bounds = match (p.min, p.max) {
                 _ if !p.values.is_empty() => format!("; one of {}", p.values.join(", ")),
@@ -130,7 +132,7 @@ pub fn rules_text(d: &Def) -> String {
         }
     }
     if !d.variants.is_empty() {
-        say!(out, "\nVariants (--variant V):");
+        say!(out, "\n{variants}:");
         for v in &d.variants {
             say!(out, "  {:<18} {}", v.id, v.name);
             if !v.doc.is_empty() {
