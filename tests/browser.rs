@@ -252,6 +252,25 @@ async fn two_browsers_play_a_short_game_and_each_screen_says_its_own() {
             .len(),
         0
     );
+    // The end in each page's words and colours: no undo after it, and the
+    // rules and every card's text are there to read.
+    for (c, class) in [(&red, "win"), (&blue, "loss")] {
+        let result = c.find(Locator::Css("#result")).await.unwrap();
+        assert_eq!(result.attr("class").await.unwrap().as_deref(), Some(class));
+        assert!(c.find_all(Locator::Css("#undo")).await.unwrap().is_empty());
+        let rules = c
+            .execute(
+                "return document.getElementById('rules').textContent",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let rules = rules.as_str().unwrap();
+        assert!(
+            rules.contains("Cards:") && rules.contains("This round is put on hold"),
+            "{rules}"
+        );
+    }
     // The save is the players' now that the game is over.
     let link = red.find(Locator::Css("a#download-save")).await.unwrap();
     assert!(

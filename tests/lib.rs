@@ -46,6 +46,7 @@ mod repl;
 mod schema;
 mod serve;
 mod serve_lobby;
+mod serve_close;
 mod serve_network;
 mod serve_slow;
 mod serve_store;

@@ -559,3 +559,30 @@ async fn the_lobby_lists_games_previews_seats_and_opens_a_table_from_a_save() {
     assert_eq!(v["options"].as_array().unwrap().len(), 7);
     r.stop().await;
 }
+
+/// A friend who joins by link can learn the game: the first screen (and
+/// the first after a reload) carries the rules as `tabula rules` prints
+/// them, every card's text among them; the screens between do not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_is_sent_the_rules_and_every_cards_text() {
+    let state = tempfile::tempdir().unwrap();
+    let r = Running::start(&games(), &[], state.path()).await;
+    let t = r
+        .open(json!({"game": "braverats", "seed": 1, "seats": {"blue": "random"}}))
+        .await;
+    let mut red = seat(&r, &t, "red").await;
+    let first = red.next().await;
+    let game = tabula::load("braverats", &games(), &Default::default()).unwrap();
+    let expected = tabula::text::rules_text(game.def(), "Parameters", "Variants");
+    assert_eq!(first["rules"], json!(expected));
+    for c in &game.def().cards {
+        assert!(expected.contains(&c.text), "{}", c.id);
+    }
+    assert!(expected.contains("Cards:") && expected.contains("Parameters"));
+    // Later screens leave the rules out.
+    let choice = crate::web::first_option(&first).unwrap();
+    red.send(json!({"type": "move", "choice": choice})).await;
+    let later = red.after(first["version"].as_u64().unwrap()).await;
+    assert!(later.get("rules").is_none(), "{later}");
+    r.stop().await;
+}

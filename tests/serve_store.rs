@@ -65,7 +65,7 @@ fn planted_links_and_saves_are_refused_and_nothing_is_written_outside() {
     let root = tempfile::tempdir().unwrap();
     let state = root.path().join("state");
     std::fs::create_dir(&state).unwrap();
-    let save = "game: braverats\nseed: 1\nmoves: []\n";
+    let save = "game: braverats\nseed: 1\nseats: {red: person, blue: random}\nmoves: []\n";
     // A number that names another table, a path for an id, a token that is
     // not one, a game id that is a path.
     plant(
@@ -118,7 +118,8 @@ fn planted_links_and_saves_are_refused_and_nothing_is_written_outside() {
     // A table opened now lands in the folder, numbered past every file.
     let o = s.open(&braverats()).unwrap();
     assert_eq!(o.table, "9");
-    let mut after = before.clone();
+    // Gone: 4.yaml, a save with no links beside it (no link leads to it).
+    let mut after: Vec<String> = before.into_iter().filter(|f| f != "state/4.yaml").collect();
     after.extend(["state/9.table.json".to_string(), "state/9.yaml".to_string()]);
     after.sort();
     assert_eq!(files(root.path()), after, "only table 9's files are new");
@@ -129,7 +130,7 @@ fn planted_links_and_saves_are_refused_and_nothing_is_written_outside() {
 fn table_numbers_never_wrap_nor_take_over_kept_files() {
     let state = tempfile::tempdir().unwrap();
     let dir = state.path();
-    let save = "game: braverats\nseed: 1\nmoves: []\n";
+    let save = "game: braverats\nseed: 1\nseats: {red: person, blue: random}\nmoves: []\n";
     // A kept table the server will not bring back (its save is broken),
     // and a planted one numbered at the top of u64.
     plant(dir, "1.table.json", &links("1", "braverats", TOKEN));
@@ -225,4 +226,178 @@ fn a_state_folder_that_cannot_be_made_private_is_refused() {
         );
         assert!(text.contains("give --state a folder of your own"), "{text}");
     }
+}
+
+/// A folder with games/braverats.yaml and its script, to edit.
+fn braverats_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::games_dir().parent().unwrap().to_path_buf();
+    for d in ["games", "scripts"] {
+        std::fs::create_dir(tmp.path().join(d)).unwrap();
+    }
+    for f in ["games/braverats.yaml", "scripts/braverats.rhai"] {
+        std::fs::copy(root.join(f), tmp.path().join(f)).unwrap();
+    }
+    tmp
+}
+
+/// Wait until the server's only table shows its game over.
+fn wait_over(s: &Server) {
+    let h = s.tables().pop().unwrap();
+    for _ in 0..3000 {
+        let over = (h.published.borrow().screens.first())
+            .is_some_and(|r| r.json.contains("\"over\":true"));
+        if over {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the bots did not finish the game");
+}
+
+#[test]
+fn a_finished_game_is_not_brought_back_under_edited_rules() {
+    let games = braverats_copy();
+    let dir = games.path().join("games");
+    let state = tempfile::tempdir().unwrap();
+    let server = || Server::new(crate::web::config(&dir, &[], state.path())).unwrap();
+    let s = server();
+    let bots = NewTable {
+        seats: vec![
+            ("red".into(), "random".into()),
+            ("blue".into(), "random".into()),
+        ],
+        ..braverats()
+    };
+    let o = s.open(&bots).unwrap();
+    wait_over(&s);
+    s.stop();
+    let links = std::fs::read_to_string(state.path().join(format!("{}.table.json", o.table)));
+    assert!(links.unwrap().contains("\"over\": true"));
+    // The same rules: back, over.
+    let s = server();
+    let (opened, problems) = s.restore();
+    assert_eq!(opened.len(), 1, "{problems:?}");
+    wait_over(&s);
+    s.stop();
+    // The rules edited: refused as the host's reload refuses, its files kept.
+    let yaml = dir.join("braverats.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(&yaml, format!("{text}\n# edited\n")).unwrap();
+    let before = files(state.path());
+    let saved = std::fs::read(state.path().join("1.yaml")).unwrap();
+    let s = server();
+    let (opened, problems) = s.restore();
+    assert!(opened.is_empty(), "{problems:?}");
+    let said = problems.join("\n");
+    assert!(
+        said.contains("table 1 (braverats) not restored")
+            && said.contains("its rules were edited since its last save")
+            && said.contains(&tabula::serve::table::rules_may_change(true).unwrap_err()),
+        "{said}"
+    );
+    assert_eq!(files(state.path()), before);
+    assert_eq!(std::fs::read(state.path().join("1.yaml")).unwrap(), saved);
+}
+
+#[test]
+fn a_save_whose_seats_do_not_match_its_links_is_not_brought_back() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path();
+    let s = server(dir).unwrap();
+    s.open(&braverats()).unwrap();
+    s.stop();
+    let save = std::fs::read_to_string(dir.join("1.yaml")).unwrap();
+    let seats = "seats: {red: person, blue: random}\n";
+    assert!(save.contains(seats), "{save}");
+    let line = save.lines().position(|l| l.starts_with("seats:")).unwrap() + 1;
+    let at = format!("1.yaml:{line}:");
+    for (edit, said, has_line) in [
+        // A bot's seat made a person's: no link leads to it.
+        (
+            "seats: {red: person, blue: person}\n",
+            "seat `blue` is a person's in the save, but the table's links",
+            true,
+        ),
+        (
+            "seats: {red: random, blue: random}\n",
+            "seat `red` is a bot's (`random`) in the save, but the table's links",
+            true,
+        ),
+        (
+            "seats: {red: person, blue: mcts:99999999}\n",
+            "a bot at a table thinks at most",
+            true,
+        ),
+        (
+            "seats: {red: person, blue: wizard}\n",
+            "seat `blue`: `wizard` is not a bot's kind",
+            true,
+        ),
+        (
+            "seats: {red: person, green: random}\n",
+            "seat `green` in the save is not a player of this game",
+            true,
+        ),
+        (
+            "seats: {red: person}\n",
+            "the save says nothing of seat `blue`",
+            true,
+        ),
+        ("", "the save says no seat's player", false),
+    ] {
+        let edited = save.replace(seats, edit);
+        std::fs::write(dir.join("1.yaml"), &edited).unwrap();
+        let before = files(dir);
+        let links = std::fs::read(dir.join("1.table.json")).unwrap();
+        let s = server(dir).unwrap();
+        let (opened, problems) = s.restore();
+        assert!(opened.is_empty(), "{edit}: {problems:?}");
+        let text = problems.join("\n");
+        assert!(
+            text.contains("table 1 (braverats) not restored") && text.contains(said),
+            "{edit}: {text}"
+        );
+        assert!(text.contains("1.yaml"), "{edit}: {text}");
+        assert_eq!(text.contains(&at), has_line, "{edit}: {text}");
+        // Its files untouched.
+        assert_eq!(files(dir), before);
+        assert_eq!(std::fs::read_to_string(dir.join("1.yaml")).unwrap(), edited);
+        assert_eq!(std::fs::read(dir.join("1.table.json")).unwrap(), links);
+    }
+    // As the server wrote it: back.
+    std::fs::write(dir.join("1.yaml"), &save).unwrap();
+    let s = server(dir).unwrap();
+    let (opened, problems) = s.restore();
+    assert_eq!(opened.len(), 1, "{problems:?}");
+    s.stop();
+}
+
+#[test]
+fn a_save_with_no_links_is_removed_and_said() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path();
+    let save = "game: braverats\nseed: 1\nseats: {red: person, blue: random}\nmoves: []\n";
+    // An opening killed between its save and its links: no one had them.
+    plant(dir, "5.yaml", save);
+    // Not a table's save: the host's own files stay.
+    plant(dir, "05.yaml", save);
+    plant(dir, "game.yaml", save);
+    // A table with both files stays, brought back.
+    plant(dir, "6.yaml", save);
+    plant(dir, "6.table.json", &links("6", "braverats", TOKEN));
+    let s = server(dir).unwrap();
+    let (opened, problems) = s.restore();
+    assert_eq!(opened.len(), 1, "{problems:?}");
+    let said = problems.join("\n");
+    assert!(
+        said.contains("removed the save(s) of table(s) 5 in")
+            && said.contains("no link leads to them"),
+        "{said}"
+    );
+    assert_eq!(
+        files(dir),
+        ["05.yaml", "6.table.json", "6.yaml", "game.yaml"]
+    );
+    s.stop();
 }

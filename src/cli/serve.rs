@@ -83,6 +83,14 @@ pub struct ServeArgs {
     /// browser takes a few per tab); past it a new one is refused.
     #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_per_address: u64,
+    /// List the tables kept in the state folder, and serve nothing.
+    #[arg(long)]
+    pub list_tables: bool,
+    /// Remove table N's files from the state folder (its links stop
+    /// working), and serve nothing (repeatable). With the server stopped:
+    /// a running server closes a table from its host's page.
+    #[arg(long, value_name = "N")]
+    pub close: Vec<u64>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +110,9 @@ fn state_dir() -> PathBuf {
 }
 
 pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
+    if a.list_tables || !a.close.is_empty() {
+        return kept(&a.state.clone().unwrap_or_else(state_dir), &a);
+    }
     let addr: SocketAddr = format!("{}:{}", a.host, a.port)
         .parse()
         .or_else(|_| format!("[{}]:{}", a.host, a.port).parse())
@@ -246,4 +257,39 @@ fn print_links(base: &str, o: &Opened, how: &str) {
         }
     }
     println!("  {:<10} {base}{}", "spectator", o.spectator);
+}
+
+/// `--list-tables` and `--close N`: the state folder's tables, without
+/// serving.
+fn kept(state: &Path, a: &ServeArgs) -> Result<i32> {
+    use tabula::serve::store;
+    let shown = tabula::error::path_text(state);
+    for &n in &a.close {
+        if !store::remove_table(state, n)? {
+            return Err(
+                Error::usage(format!("no table {n} in {shown}")).note(format!(
+                    "`tabula serve --state {shown} --list-tables` lists the tables there"
+                )),
+            );
+        }
+        println!("table {n} closed: its files are removed from {shown}");
+    }
+    if a.list_tables {
+        let (found, problems) = store::saved(state);
+        println!("{} table(s) in {shown}:", found.len());
+        for (meta, replay, _) in &found {
+            let over = if meta.over { "over" } else { "in play" };
+            println!(
+                "  table {:<6} {:<14} {} move(s), {over}",
+                meta.id,
+                meta.game,
+                replay.moves.len()
+            );
+        }
+        for p in problems {
+            println!("  {p}");
+        }
+        println!("(`tabula serve --state {shown} --close N` removes table N's files)");
+    }
+    Ok(0)
 }

@@ -49,7 +49,7 @@ struct ReplayFile {
     rules: Option<String>,
     /// Who played each seat: `person` or a bot's kind.
     #[serde(default)]
-    seats: IndexMap<String, String>,
+    seats: IndexMap<String, At<String>>,
     #[serde(default)]
     moves: Vec<At<IndexMap<String, At<Plain<Word>>>>>,
 }
@@ -85,6 +85,8 @@ pub struct Replay {
     /// says: a save loads with its own seats, so nobody sees a hand that
     /// was a bot's.
     pub seats: Vec<(String, String)>,
+    /// Where each of `seats` was written, when read from a file.
+    pub seat_positions: Vec<Option<crate::error::Pos>>,
 }
 
 impl Replay {
@@ -139,7 +141,8 @@ impl Replay {
                 .rules
                 .as_deref()
                 .and_then(|r| u64::from_str_radix(r, 16).ok()),
-            seats: file.seats.into_iter().collect(),
+            seat_positions: file.seats.values().map(|k| k.pos.clone()).collect(),
+            seats: file.seats.into_iter().map(|(p, k)| (p, k.value)).collect(),
         })
     }
 

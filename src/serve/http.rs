@@ -472,7 +472,7 @@ async fn socket(
     ws.max_message_size(limits.message * 16)
         .max_frame_size(limits.message * 16)
         .on_upgrade(move |ws| async move {
-            connection(ws, h, role, limits).await;
+            connection(ws, &s, h, role, limits).await;
             drop(counted);
         })
 }
@@ -484,6 +484,7 @@ enum Incoming {
     Move { choice: String },
     Undo { agree: Option<bool> },
     Reload {},
+    Close {},
 }
 
 /// The log lines sent on this connection so far, to send only the new.
@@ -496,7 +497,13 @@ struct Sent {
 /// browser answers by itself, even from a tab in the background); one
 /// that sends nothing, not even the answer, for the whole timeout is
 /// gone, and its connection is closed.
-async fn connection(mut ws: WebSocket, h: Arc<Handle>, role: Role, limits: super::Limits) {
+async fn connection(
+    mut ws: WebSocket,
+    s: &Server,
+    h: Arc<Handle>,
+    role: Role,
+    limits: super::Limits,
+) {
     let most = limits.message;
     let mut ping = tokio::time::interval(limits.idle / 3);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -542,7 +549,7 @@ async fn connection(mut ws: WebSocket, h: Arc<Handle>, role: Role, limits: super
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 };
-                if let Err(e) = incoming(&h, role, &text, most).await
+                if let Err(e) = incoming(s, &h, role, &text, most).await
                     && ws.send(error(&e)).await.is_err()
                 {
                     break;
@@ -572,14 +579,25 @@ fn state_message(p: &Published, role: Role, sent: &mut Sent) -> Option<String> {
         epoch: p.epoch,
         lines: lines.len(),
     };
+    // The rules, with the whole log: the first screen, and after a reload.
+    let rules = match reset {
+        true => format!(",\"rules\":{}", json!(p.rules.as_str())),
+        false => String::new(),
+    };
     // The screen's object, closed after the log: `{...,"log":{...}}`.
     let open = r.json.strip_suffix('}')?;
-    Some(format!("{open},\"log\":{log}}}"))
+    Some(format!("{open}{rules},\"log\":{log}}}"))
 }
 
 /// Check a browser's message and hand it to the table; the refusal, in
 /// words, for the sender alone.
-async fn incoming(h: &Handle, role: Role, text: &str, most: usize) -> Result<(), String> {
+async fn incoming(
+    s: &Server,
+    h: &Arc<Handle>,
+    role: Role,
+    text: &str,
+    most: usize,
+) -> Result<(), String> {
     if text.len() > most {
         return Err(format!(
             "a message may hold at most {most} bytes; this one holds {}",
@@ -611,6 +629,8 @@ async fn incoming(h: &Handle, role: Role, text: &str, most: usize) -> Result<(),
         }
         (Incoming::Reload {}, Role::Host) => Command::Reload { reply: tx },
         (Incoming::Reload {}, _) => return Err("only the host's link may reload the rules".into()),
+        (Incoming::Close {}, Role::Host) => return s.close(h).await,
+        (Incoming::Close {}, _) => return Err("only the host's link may close the table".into()),
     };
     h.tx.send(cmd)
         .await

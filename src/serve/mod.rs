@@ -272,9 +272,15 @@ impl Server {
             });
         match taken {
             Ok(_) => Ok(Place(&self.places)),
-            Err(_) => Err(Error::usage(format!(
-                "this server holds {most} tables already, its most (--max-tables)"
-            ))),
+            Err(_) => {
+                let dir = crate::error::path_text(&self.config.state_dir);
+                Err(Error::usage(format!(
+                    "this server holds {most} tables already, its most (--max-tables); they are kept in {dir}"
+                ))
+                .note(format!(
+                    "close tables from their host's page (\"Close the table\"), or with the server stopped `tabula serve --state {dir} --list-tables` and `--close N`, or remove their files from {dir}; or raise --max-tables, or give --state another folder"
+                )))
+            }
         }
     }
 
@@ -325,6 +331,7 @@ impl Server {
                     false => Ok(None),
                 })
                 .collect::<Result<_>>()?,
+            over: s.state.is_over(),
         };
         store::save(&self.config.state_dir, &meta, &s)?;
         self.install(meta, s)
@@ -400,20 +407,8 @@ impl Server {
             Ordering::Relaxed,
         );
         let mut opened = Vec::new();
-        for (meta, mut replay, path) in found {
-            // Only a game offered here, as a table opened now would be: a
-            // save's `game:` naming a file elsewhere is not followed.
-            let s = self.reference(&replay.game).and_then(|r| {
-                replay.game = r.to_string();
-                Session::from_replay(&self.config.games_dir, replay, Some(&path), Vec::new())
-            });
-            let result = s.and_then(|s| {
-                if s.seats.len() != meta.seats.len() {
-                    return Err(Error::usage("its links are for another number of seats"));
-                }
-                self.install(meta.clone(), s)
-            });
-            match result {
+        for (meta, replay, path) in found {
+            match self.bring_back(meta.clone(), replay, &path) {
                 Ok(o) => {
                     // A table kept holds a place, even past the limit.
                     self.places.fetch_add(1, Ordering::AcqRel);
@@ -429,6 +424,61 @@ impl Server {
             }
         }
         (opened, problems)
+    }
+
+    /// One table read back from the state folder, started again.
+    fn bring_back(&self, mut meta: Meta, mut replay: Replay, path: &Path) -> Result<Opened> {
+        // Only a game offered here, as a table opened now would be: a
+        // save's `game:` naming a file elsewhere is not followed.
+        replay.game = self.reference(&replay.game)?.to_string();
+        let was = Replay {
+            rules: replay.rules,
+            seats: replay.seats.clone(),
+            seat_positions: replay.seat_positions.clone(),
+            ..Replay::default()
+        };
+        let s = Session::from_replay(&self.config.games_dir, replay, Some(path), Vec::new())?;
+        let players: Vec<String> = s.game.def().players.iter().map(|p| p.id.clone()).collect();
+        store::check_seats(&self.config.state_dir, &meta, &was, &players)?;
+        // Rules edited since the last save: the game is played on under
+        // them as the host's reload would, or not at all.
+        let edited = was.rules_changed(&s.game) || (meta.over && !s.state.is_over());
+        if edited {
+            table::rules_may_change(meta.over).map_err(|e| {
+                Error::usage(format!(
+                    "its rules were edited since its last save, and {e} ({})",
+                    crate::error::path_text(path)
+                ))
+            })?;
+        }
+        if s.state.is_over() && !meta.over {
+            meta.over = true;
+            store::write_links(&self.config.state_dir, &meta)?;
+        }
+        self.install(meta, s)
+    }
+
+    /// Close a table for its host: no link leads to it from now on, its
+    /// place is free, its files are removed and its pages told.
+    pub async fn close(&self, h: &Arc<Handle>) -> std::result::Result<(), String> {
+        let was = self.tables.lock().is_ok_and(|mut t| {
+            let n = t.len();
+            t.retain(|x| !Arc::ptr_eq(x, h));
+            n != t.len()
+        });
+        if !was {
+            return Err("the table is closed".into());
+        }
+        if let Ok(mut tokens) = self.tokens.lock() {
+            tokens.retain(|_, (x, _)| !Arc::ptr_eq(x, h));
+        }
+        self.places.fetch_sub(1, Ordering::AcqRel);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let closed = || "the table is closed".to_string();
+        let cmd = table::Command::Close { reply: tx };
+        h.tx.send(cmd).await.map_err(|_| closed())?;
+        println!("table {} ({}) closed by its host", h.meta.id, h.meta.game);
+        rx.await.map_err(|_| closed())?
     }
 
     /// Stop every table's thread (their saves are already written).

@@ -49,6 +49,8 @@ pub struct TableShow<'a> {
     pub moved_at: &'a [usize],
     /// Seat links, for the host.
     pub links: Option<Links>,
+    /// The host closed the table: this is its last screen.
+    pub closed: bool,
 }
 
 /// An undo one person asked for, and who has agreed.
@@ -97,6 +99,7 @@ pub struct Screen {
     notice: Option<Notice>,
     links: Option<Links>,
     downloads: bool,
+    closed: bool,
     view: View,
 }
 
@@ -308,7 +311,8 @@ pub fn screen(s: &Session, t: &TableShow, role: Role) -> Screen {
         }),
         notice: t.notice.cloned(),
         links: t.links.clone().filter(|_| role == Role::Host),
-        downloads: may_download(s, role),
+        downloads: may_download(s, role) && !t.closed,
+        closed: t.closed,
         view: v,
     }
 }

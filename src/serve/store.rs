@@ -6,9 +6,10 @@
 //! request from the network (anyone who can write in the folder could
 //! have planted it): a table's number is its files' name, its tokens are
 //! tokens, its game one the server offers. The only files ever removed are
-//! what an interrupted write or opening left: temporary files, and a
-//! table's links with no save beside them (written first, so no one ever
-//! had them).
+//! a table's closed by its host, and what an interrupted write, opening
+//! or closing left: temporary files, a table's links with no save beside
+//! them (written second, so no one ever had them), and a save with no
+//! links beside it (no link leads to it).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,6 +30,11 @@ pub struct Meta {
     pub spectator: String,
     /// By seat: the seat's token, or null for a bot's seat.
     pub seats: Vec<Option<String>>,
+    /// The game was over when last saved: its save (the seed, every
+    /// hidden card) has been everyone's to download since. Written after
+    /// the save that ends the game and before anyone is shown the end.
+    #[serde(default)]
+    pub over: bool,
 }
 
 /// The highest table number: past it a number read from the folder is
@@ -118,13 +124,42 @@ fn meta_path(dir: &Path, id: &str) -> PathBuf {
 /// save: links found with no save beside them were never given out).
 pub fn save(dir: &Path, meta: &Meta, s: &Session) -> Result<()> {
     s.to_replay().save(&save_path(dir, &meta.id))?;
-    let m = meta_path(dir, &meta.id);
-    if !m.exists() {
-        let text = serde_json::to_string_pretty(meta).unwrap_or_default();
-        crate::files::write_atomic(&m, text.as_bytes(), "a table's links")
-            .map_err(|e| Error::new(ErrorKind::Io, format!("{}: {e}", path_text(&m))))?;
+    if !meta_path(dir, &meta.id).exists() {
+        write_links(dir, meta)?;
     }
     Ok(())
+}
+
+/// Write the table's links file (again: to mark its game over).
+pub fn write_links(dir: &Path, meta: &Meta) -> Result<()> {
+    let m = meta_path(dir, &meta.id);
+    let text = serde_json::to_string_pretty(meta).unwrap_or_default();
+    crate::files::write_atomic(&m, text.as_bytes(), "a table's links")
+        .map_err(|e| Error::new(ErrorKind::Io, format!("{}: {e}", path_text(&m))))
+}
+
+/// Remove table `id`'s files: its links first (no token leads to it from
+/// then on), then its save; a save left by an interruption between the
+/// two is removed at the next start.
+pub fn remove(dir: &Path, id: &str) -> Result<()> {
+    for p in [meta_path(dir, id), save_path(dir, id)] {
+        match std::fs::remove_file(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&p, e)),
+        }
+    }
+    Ok(())
+}
+
+/// Remove table `n`'s files, if it has any (`--close N`): whether it had.
+pub fn remove_table(dir: &Path, n: u64) -> Result<bool> {
+    let id = n.to_string();
+    let any = save_path(dir, &id).exists() || meta_path(dir, &id).exists();
+    if any {
+        remove(dir, &id)?;
+    }
+    Ok(any)
 }
 
 /// Every table saved in `dir`, as (tokens, replay, where it is); and what
@@ -177,12 +212,15 @@ pub fn highest_id(dir: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-/// Remove what an interrupted write or opening left in `dir`: temporary
-/// files of atomic writes, and links with no save beside them (a save is
-/// written before its table's links, so those links were never given
-/// out). One sentence for each kind removed.
+/// Remove what an interrupted write, opening or closing left in `dir`:
+/// temporary files of atomic writes; links with no save beside them (a
+/// save is written before its table's links, so those links were never
+/// given out); and saves with no links beside them (written by an
+/// opening killed before its links, or left by a closing killed after
+/// removing them: no token leads to them any more). One sentence for
+/// each kind removed.
 pub fn clean(dir: &Path) -> Vec<String> {
-    let (mut temporary, mut orphans) = (0, Vec::new());
+    let (mut temporary, mut orphans, mut saves) = (0, Vec::new(), Vec::new());
     let names = std::fs::read_dir(dir).into_iter().flatten().flatten();
     for e in names {
         let Ok(name) = e.file_name().into_string() else {
@@ -198,6 +236,14 @@ pub fn clean(dir: &Path) -> Vec<String> {
             && std::fs::remove_file(e.path()).is_ok()
         {
             orphans.push(n);
+        } else if file
+            && name.ends_with(".yaml")
+            && let Some(n) = number_of(&name)
+            && name == format!("{n}.yaml")
+            && !meta_path(dir, &n.to_string()).exists()
+            && std::fs::remove_file(e.path()).is_ok()
+        {
+            saves.push(n);
         }
     }
     let mut said = Vec::new();
@@ -216,5 +262,80 @@ pub fn clean(dir: &Path) -> Vec<String> {
             path_text(dir)
         ));
     }
+    if !saves.is_empty() {
+        saves.sort_unstable();
+        let list: Vec<String> = saves.iter().map(u64::to_string).collect();
+        said.push(format!(
+            "removed the save(s) of table(s) {} in {}, which had no links beside them: no link leads to them (an opening interrupted before its links were written, or a closing after they were removed)",
+            list.join(", "),
+            path_text(dir)
+        ));
+    }
     said
+}
+
+/// What is wrong with a save's seats (`replay`'s, read from `dir`'s save
+/// of table `meta`) against its links, for a game of `players`: each
+/// player is named once; a person's seat has a link, a bot's a kind this
+/// server plays and no link. A hand-edited save that makes a bot's seat
+/// a person's would otherwise bring back a seat no one can play.
+pub fn check_seats(dir: &Path, meta: &Meta, replay: &Replay, players: &[String]) -> Result<()> {
+    let links = path_text(&meta_path(dir, &meta.id));
+    let file = path_text(&save_path(dir, &meta.id));
+    // At the seat's line when the save says where, else naming the file.
+    let wrong = |text: String, i: usize| match replay.seat_positions.get(i).cloned().flatten() {
+        Some(pos) => Error::usage(text).at(Some(pos)),
+        None => Error::usage(format!("{file}: {text}")),
+    };
+    let again = "put back the seat it had, or open a new table from this save in the lobby";
+    if meta.seats.len() != players.len() {
+        return Err(Error::usage(format!(
+            "{links}: its links are for {} seats, the game has {}",
+            meta.seats.len(),
+            players.len()
+        )));
+    }
+    if replay.seats.is_empty() {
+        return Err(Error::usage(format!(
+            "{file}: the save says no seat's player (a table's save has `seats:`, e.g. `seats: {{{}: person}}`)",
+            players[0]
+        )));
+    }
+    let seats = replay.seats.iter().enumerate();
+    if let Some((i, (p, _))) = seats.clone().find(|(_, (p, _))| !players.contains(p)) {
+        let text = format!(
+            "seat `{}` in the save is not a player of this game (players: {})",
+            crate::text::clip(p),
+            players.join(", ")
+        );
+        return Err(wrong(text, i).note(again));
+    }
+    for (p, token) in players.iter().zip(&meta.seats) {
+        let Some((i, (_, kind))) = seats.clone().find(|(_, (q, _))| q == p) else {
+            let text =
+                format!("the save says nothing of seat `{p}` (give it `person` or a bot's kind)");
+            return Err(wrong(text, 0).note(again));
+        };
+        let text = match (kind.as_str(), token) {
+            ("person", Some(_)) => continue,
+            ("person", None) => format!(
+                "seat `{p}` is a person's in the save, but the table's links ({links}) give that seat no link: no one could play it and the game would wait forever"
+            ),
+            (_, Some(_)) => format!(
+                "seat `{p}` is a bot's (`{}`) in the save, but the table's links ({links}) give that seat to a person",
+                crate::text::clip(kind)
+            ),
+            (k, None) if !crate::analysis::bot::valid(k) => format!(
+                "seat `{p}`: `{}` is not a bot's kind (kinds: {})",
+                crate::text::clip(k),
+                crate::analysis::bot::KINDS.join(", ")
+            ),
+            (k, None) => match super::bounded(k) {
+                Ok(()) => continue,
+                Err(e) => format!("seat `{p}`: {}", e.message),
+            },
+        };
+        return Err(wrong(text, i).note(again));
+    }
+    Ok(())
 }

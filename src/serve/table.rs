@@ -43,6 +43,11 @@ pub enum Command {
         full: bool,
         reply: oneshot::Sender<Option<String>>,
     },
+    /// The host closes the table: its files are removed, every page is
+    /// told, and the thread stops.
+    Close {
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     Stop,
 }
 
@@ -52,6 +57,9 @@ pub struct Published {
     /// sends it again from the start.
     pub epoch: u64,
     pub screens: Vec<RoleScreen>,
+    /// The game's rules as `tabula rules` prints them (the same for
+    /// every link), sent with the first screen and after a reload.
+    pub rules: Arc<String>,
 }
 
 /// What one role is shown.
@@ -93,6 +101,9 @@ struct Table {
     /// The bots stop after an error (until the next change), rather than
     /// failing again and again.
     bots_stuck: bool,
+    rules: Arc<String>,
+    /// Closed by the host: the last screen says so.
+    closed: bool,
     out: watch::Sender<Arc<Published>>,
     /// The server's budget: a bot thinks in a place taken there.
     thinking: Arc<Thinking>,
@@ -101,6 +112,27 @@ struct Table {
 /// How long a table waits for a place to think before it looks at its
 /// commands again.
 const THINK_WAIT: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// A game's rules for its pages: as `tabula rules` prints them, with
+/// headings that name no command-line flag.
+fn rules_text(d: &crate::definition::Def) -> String {
+    crate::text::rules_text(d, "Parameters", "Variants")
+}
+
+/// Whether a game may be played on under rules edited since its moves
+/// were made: the host's reload, and a restart that finds the rules
+/// edited, alike. Not once it is over: its save (the seed, so every
+/// hidden card) has been anyone's to download since, and a game reopened
+/// under new rules would be played knowing it.
+pub fn rules_may_change(over: bool) -> Result<(), String> {
+    match over {
+        true => Err(
+            "the game is over: open a new table from its save to play it under the new rules"
+                .into(),
+        ),
+        false => Ok(()),
+    }
+}
 
 /// Start a table's thread; the handle the connections use.
 pub fn start(
@@ -114,7 +146,9 @@ pub fn start(
     let (out, published) = watch::channel(Arc::new(Published {
         epoch: 0,
         screens: Vec::new(),
+        rules: Arc::default(),
     }));
+    let rules = Arc::new(rules_text(session.game.def()));
     let mut t = Table {
         meta: meta.clone(),
         moved_at: vec![session.log.len(); n],
@@ -126,6 +160,8 @@ pub fn start(
         undo: None,
         notice: None,
         bots_stuck: false,
+        rules,
+        closed: false,
         out,
         thinking,
     };
@@ -216,6 +252,19 @@ impl Table {
                     r.seats.clear();
                 }
                 let _ = reply.send(Some(r.to_yaml()));
+            }
+            Command::Close { reply } => {
+                let r = store::remove(&self.state_dir, &self.meta.id).map_err(|e| {
+                    format!(
+                        "the table is closed, but its files could not all be removed (they bring it back at the next start): {}",
+                        e.render(false)
+                    )
+                });
+                self.closed = true;
+                self.note("The host closed this table.".into(), false);
+                self.publish();
+                let _ = reply.send(r);
+                return false;
             }
             Command::Stop => return false,
         }
@@ -334,14 +383,7 @@ impl Table {
 
     /// The REPL's `reload`: on any error the game is kept as it was.
     fn reload(&mut self) -> Result<(), String> {
-        // Once over, anyone may have downloaded the save (the seed): a
-        // game reopened under new rules would be played knowing it.
-        if self.session.state.is_over() {
-            return Err(
-                "the game is over: open a new table from its save to play it under the new rules"
-                    .into(),
-            );
-        }
+        rules_may_change(self.session.state.is_over())?;
         // Said with the outcome: an edit to a built-in game's copy is not
         // what a reload reads.
         let built_in = self
@@ -389,8 +431,10 @@ impl Table {
         Ok(())
     }
 
-    /// After an undo or a reload: the log was rewritten.
+    /// After an undo or a reload: the log was rewritten (and the rules
+    /// may be new).
     fn rewritten(&mut self) {
+        self.rules = Arc::new(rules_text(self.session.game.def()));
         self.epoch += 1;
         let len = self.session.log.len();
         for m in &mut self.moved_at {
@@ -413,7 +457,15 @@ impl Table {
     /// The game changed: save it, and tell everyone.
     fn changed(&mut self) {
         self.bots_stuck = false;
-        if let Err(e) = store::save(&self.state_dir, &self.meta, &self.session) {
+        let mut saved = store::save(&self.state_dir, &self.meta, &self.session);
+        // The end is marked before anyone is shown it (and may download
+        // the save): a restart under edited rules then knows the seed was
+        // given out.
+        if saved.is_ok() && self.session.state.is_over() && !self.meta.over {
+            self.meta.over = true;
+            saved = store::write_links(&self.state_dir, &self.meta);
+        }
+        if let Err(e) = saved {
             self.note(format!("the table could not be saved: {}", e.message), true);
         }
         self.publish();
@@ -436,6 +488,7 @@ impl Table {
             notice: self.notice.as_ref(),
             moved_at: &self.moved_at,
             links: Some(links),
+            closed: self.closed,
         };
         let mut roles = vec![Role::Host, Role::Spectator];
         roles.extend((0..self.session.seats.len()).map(Role::Seat));
@@ -461,6 +514,7 @@ impl Table {
         let _ = self.out.send(Arc::new(Published {
             epoch: self.epoch,
             screens,
+            rules: self.rules.clone(),
         }));
     }
 }

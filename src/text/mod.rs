@@ -5,7 +5,9 @@
 pub mod grid;
 mod parse;
 pub mod phrase;
+mod rules;
 pub mod view;
 
 pub use parse::{clip, label, option_label};
 pub use phrase::phrase;
+pub use rules::rules_text;

@@ -182,7 +182,7 @@
 
   // ---------------------------------------------------------------- table
 
-  const table = { token: "", socket: null, delay: 500, last: null, logCount: 0, clearError: false, noticeHidden: -1, mock: false, moving: false };
+  const table = { closed: false, token: "", socket: null, delay: 500, last: null, logCount: 0, clearError: false, noticeHidden: -1, mock: false, moving: false };
 
   function absolute(link) {
     return new URL(link, location.origin).href;
@@ -199,6 +199,9 @@
       show($("notice"), false);
     });
     $("reload").addEventListener("click", () => send({ type: "reload" }));
+    $("close-table").addEventListener("click", () => {
+      if (confirm("Close this table for everyone? Its links stop working and its save is removed (download it first to keep it).")) send({ type: "close" });
+    });
     renderDownloads(false);
     if (table.mock) {
       window.tabulaSent = [];
@@ -223,6 +226,7 @@
     socket.addEventListener("close", () => {
       if (table.socket !== socket) return;
       table.socket = null;
+      if (table.closed) return setConn(false, "closed");
       setConn(false);
       setTimeout(connect, table.delay);
       table.delay = Math.min(table.delay * 2, 5000);
@@ -262,13 +266,26 @@
   // The whole table from one state message; only the log is incremental.
   function render(s) {
     table.last = s;
+    // The host closed the table: its last screen, and no reconnecting.
+    table.closed = !!s.closed;
+    if (s.closed) {
+      s = Object.assign({}, s, { options: [], undo: null, links: null });
+      setConn(false, "closed");
+    }
     table.moving = false;
     if (table.clearError) show($("error"), false);
     renderTitle(s);
     $("status").textContent = s.status || "";
     $("status").classList.toggle("your-turn", (s.options || []).length > 0);
     $("result").textContent = s.result || "";
+    // The end in this page's words: a seat's loss is not shown as a win.
+    $("result").className = resultClass(s);
     show($("result"), !!s.result);
+    // The rules come with the first screen and after a reload.
+    if (typeof s.rules === "string") {
+      $("rules").textContent = s.rules;
+      show($("rules-panel"), s.rules.length > 0);
+    }
     renderOptions(s);
     renderUndo(s);
     renderBoard(s);
@@ -283,6 +300,13 @@
     renderNotice(s);
     renderLinks(s);
     renderDownloads(!!s.downloads);
+  }
+
+  function resultClass(s) {
+    if (!s.over || s.role !== "seat") return "";
+    const winner = s.view ? s.view.winner : null;
+    if (winner === null || winner === undefined) return "draw";
+    return winner === s.you ? "win" : "loss";
   }
 
   function playerName(s, id) {
@@ -319,7 +343,7 @@
   function renderUndo(s) {
     const bar = $("undo-bar");
     const u = s.undo;
-    if (s.role !== "seat") return bar.replaceChildren();
+    if (s.role !== "seat" || s.over || s.closed) return bar.replaceChildren();
     if (!u) {
       return bar.replaceChildren(el("button", { type: "button", id: "undo", text: "Ask to undo", on: { click: () => send({ type: "undo" }) } }));
     }
