@@ -43,6 +43,7 @@ mod moves;
 mod reference;
 mod repl;
 mod schema;
+mod script_limits;
 mod serve;
 mod serve_network;
 mod serve_store;
