@@ -91,6 +91,15 @@ fn a_helper_called_in_a_loop_is_charged_for_every_value_it_builds() {
         err.contains("the script ran more than 2000000 operations in one call, counting 1804374 charged for the values the game's helpers built"),
         "{err}"
     );
+    // A function called back for each cell (Rhai counts its operations
+    // on a copy it drops) is charged what it runs.
+    let err =
+        first_turn("    let r = cells().map(|c| { let n = 0; for i in 0..1000 { n += 1; } n });\n");
+    assert!(
+        err.contains("the script ran more than 2000000 operations in one call, counting"),
+        "{err}"
+    );
+    assert!(err.contains("and for functions called back"), "{err}");
     // One call of each is fine.
     assert_eq!(
         first_turn("    let n = cells().len() + empty_cells().len();\n"),

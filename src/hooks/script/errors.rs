@@ -43,7 +43,7 @@ impl RhaiHooks {
                 "the script ran more than {MAX_OPERATIONS} operations in one call (an endless loop?)"
             ),
             EvalAltResult::ErrorTerminated(t, _) if t.to_string() == budget::OPERATIONS => format!(
-                "the script ran more than {MAX_OPERATIONS} operations in one call, counting {} charged for the values the game's helpers built or looked at (an endless loop, or a helper such as `cells()` called in a loop?)",
+                "the script ran more than {MAX_OPERATIONS} operations in one call, counting {} charged for the values the game's helpers built or looked at and for functions called back (by `map`, `filter`, `sort_by`...) (an endless loop, or a helper such as `cells()` called in a loop?)",
                 budget::charged()
             ),
             EvalAltResult::ErrorTerminated(t, _) if t.to_string() == budget::PRINTING => {

@@ -405,7 +405,15 @@ fn new_engine(
     // Every 256 operations: a run past its budget is stopped within 256
     // operations more (each makes at most a string's cap).
     engine.on_progress(|ops| {
-        LAST_OPS.with(|o| o.set(ops));
+        // A count that goes down: a copy of it (a function called back)
+        // was dropped after its last operation, the one seen last. (The
+        // same count twice is Rhai making a copy of a copy to call the
+        // function: what the compiled tier counts of a call back is the
+        // function's own operations.)
+        let last = LAST_OPS.with(|o| o.replace(ops));
+        if ops < last {
+            budget::dropped(last + 1 - ops);
+        }
         if ops % 256 != 0 {
             return None;
         }

@@ -100,6 +100,11 @@ impl Run<'_> {
             let last = super::super::LAST_OPS.with(std::cell::Cell::get);
             if last > self.ops {
                 self.peek = Some(last);
+                // Charged, as Rhai's progress callback charges them at its
+                // next operation (after an error there is none).
+                if r.is_ok() {
+                    super::super::budget::dropped(last - self.ops);
+                }
             }
             r
         } else {
