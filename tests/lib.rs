@@ -44,6 +44,7 @@ mod moves;
 mod reference;
 mod repl;
 mod schema;
+mod script_limits;
 mod serve;
 mod serve_lobby;
 mod serve_close;

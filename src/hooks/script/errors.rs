@@ -4,7 +4,10 @@
 
 use rhai::{AST, EvalAltResult};
 
-use super::{MAX_HOOK_BYTES, MAX_OPERATIONS, RhaiHooks, fn_position, texts};
+use super::{
+    MAX_ARRAY, MAX_HOOK_BYTES, MAX_MAP, MAX_OPERATIONS, MAX_STRING, RhaiHooks, budget, fn_position,
+    texts,
+};
 use crate::error::{Error, ErrorKind, Pos};
 
 impl RhaiHooks {
@@ -39,6 +42,14 @@ impl RhaiHooks {
             EvalAltResult::ErrorTooManyOperations(_) => format!(
                 "the script ran more than {MAX_OPERATIONS} operations in one call (an endless loop?)"
             ),
+            EvalAltResult::ErrorTerminated(t, _) if t.to_string() == budget::OPERATIONS => format!(
+                "the script ran more than {MAX_OPERATIONS} operations in one call, counting {} charged for the values the game's helpers built or looked at and for functions called back (by `map`, `filter`, `sort_by`...) (an endless loop, or a helper such as `cells()` called in a loop?)",
+                budget::charged()
+            ),
+            EvalAltResult::ErrorTerminated(t, _) if t.to_string() == budget::PRINTING => {
+                budget::print_spent()
+            }
+            EvalAltResult::ErrorDataTooLarge(what, _) => data_too_large(what),
             EvalAltResult::ErrorTerminated(..) => format!(
                 "the script took more than {} MiB of memory in one call (a list or map that grows without end?)",
                 MAX_HOOK_BYTES >> 20
@@ -69,6 +80,15 @@ impl RhaiHooks {
                     .note(format!("(somewhere in `{running}`, which starts here)"));
             }
         }
+        let stopped = matches!(e, EvalAltResult::ErrorTooManyOperations(_))
+            || matches!(e, EvalAltResult::ErrorTerminated(t, _) if t.to_string() == budget::OPERATIONS);
+        if stopped && budget::printed_bytes() > 0 {
+            error = error.note(format!(
+                "it printed {} KiB before it was stopped (print output is shown up to {} MiB a run of tabula): a `print` in a loop that does not end?",
+                budget::printed_bytes() >> 10,
+                super::MAX_PRINT_BYTES >> 20
+            ));
+        }
         if chain.len() > 1 {
             error = error.note(format!("called through: {}", chain.join(" -> ")));
         }
@@ -81,6 +101,27 @@ impl RhaiHooks {
         }
         error
     }
+}
+
+/// Rhai's size limits in the designer's words (`what` is Rhai's name of
+/// the limit).
+fn data_too_large(what: &str) -> String {
+    let said = if what.starts_with("Length of string") {
+        format!("a text would pass {} KiB", MAX_STRING >> 10)
+    } else if what.starts_with("Size of array") {
+        format!(
+            "a list would pass {} items (counting the items of lists inside it)",
+            budget::thousands(MAX_ARRAY as u64)
+        )
+    } else if what.starts_with("Size of object map") {
+        format!(
+            "a map would pass {} entries (counting those of maps inside it)",
+            budget::thousands(MAX_MAP as u64)
+        )
+    } else {
+        format!("{what} is too large")
+    };
+    format!("{said}, the most a script value may hold")
 }
 
 /// Whether the script's top level declares `name` (`const` or `let`).

@@ -6,6 +6,7 @@
 
 mod api;
 mod braces;
+pub(crate) mod budget;
 mod calls;
 mod ctx;
 mod errors;
@@ -318,8 +319,9 @@ pub(crate) struct Keys {
 
 /// Log text one hook run may write.
 pub const MAX_LOG_BYTES: usize = 1024 * 1024;
-/// Text `print` and `debug` may write in one process (`log` has its own
-/// budget per hook run): a script printing in a loop fills no disk.
+/// Text `print` and `debug` may show in one process (`log` has its own
+/// budget per hook run, and so do they: `budget::MAX_PRINT_RUN_BYTES`): a
+/// script printing in a loop fills no disk.
 pub const MAX_PRINT_BYTES: usize = 1024 * 1024;
 static PRINTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
@@ -327,13 +329,14 @@ static PRINTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize:
 /// escape sequences), until the budget is spent; then one note.
 fn script_output(head: &str, s: &str) {
     let n = head.len() + s.len() + 2;
+    budget::printed(n);
     let before = PRINTED.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     if before + n <= MAX_PRINT_BYTES {
         eprintln!("{head} {}", crate::error::printable(s));
     } else if before <= MAX_PRINT_BYTES {
         eprintln!(
-            "[script] more than {} KiB printed: the rest of print and debug is not shown",
-            MAX_PRINT_BYTES / 1024
+            "[script] print output cut at {} MiB: the rest of print and debug is not shown",
+            MAX_PRINT_BYTES >> 20
         );
     }
 }
@@ -402,9 +405,21 @@ fn new_engine(
     // Every 256 operations: a run past its budget is stopped within 256
     // operations more (each makes at most a string's cap).
     engine.on_progress(|ops| {
-        LAST_OPS.with(|o| o.set(ops));
+        // A count that goes down: a copy of it (a function called back)
+        // was dropped after its last operation, the one seen last. (The
+        // same count twice is Rhai making a copy of a copy to call the
+        // function: what the compiled tier counts of a call back is the
+        // function's own operations.)
+        let last = LAST_OPS.with(|o| o.replace(ops));
+        if ops < last {
+            budget::dropped(last + 1 - ops);
+        }
         if ops % 256 != 0 {
             return None;
+        }
+        // The helpers' charges, a print past its budget, the memory.
+        if let Some(token) = budget::check(ops) {
+            return Some(Dynamic::from(token));
         }
         let floor = HOOK_FLOOR.with(std::cell::Cell::get)?;
         let used = crate::memory::thread_bytes() - floor;
@@ -412,6 +427,14 @@ fn new_engine(
     });
     engine.set_module_resolver(imports::ScriptsOnly::new(scripts_dir, modules.clone()));
     engine.on_print(|s| script_output("[script]", s));
+    // `print` of a text (what nearly every print is) says at its own line
+    // that the run printed past its budget (Rhai then hands the text it
+    // gives back to `on_print`); other values, and `debug`, are stopped
+    // at the next operation.
+    engine.register_fn("print", |s: ImmutableString| -> Fallible<ImmutableString> {
+        budget::may_print()?;
+        Ok(s)
+    });
     engine.on_debug(|s, _, pos| script_output(&format!("[script debug {pos}]"), s));
     let mut natives = tier::natives::Natives::default();
     api::register(&mut tier::natives::Api {
@@ -557,6 +580,7 @@ impl RhaiHooks {
         });
         let lent = Lent(state);
         HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
+        budget::begin();
         let args = match call.args {
             Args::None => vec![],
             Args::Face(f) => vec![ImmutableString::from(f).into()],
@@ -603,6 +627,7 @@ impl RhaiHooks {
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         LAST_OPS.with(|o| o.set(0));
+        budget::set_base(0);
         let r = engine
             .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook, args)
             .map_err(|e| self.runtime_error(hook, *e));

@@ -19,6 +19,29 @@ pub(crate) fn to_value(d: &Dynamic, left: &mut usize) -> Fallible<Value> {
     within(d, left)
 }
 
+/// The text a value holds (map keys included), as an ask would keep it:
+/// counted without copying anything.
+pub(crate) fn text_bytes(d: &Dynamic) -> usize {
+    let mut n = 0;
+    count_text(d, &mut n);
+    n
+}
+
+fn count_text(d: &Dynamic, n: &mut usize) {
+    if let Some(s) = d.read_lock::<ImmutableString>() {
+        *n += s.len();
+    } else if let Some(a) = d.read_lock::<Array>() {
+        for v in a.iter() {
+            count_text(v, n);
+        }
+    } else if let Some(m) = d.read_lock::<Map>() {
+        for (k, v) in m.iter() {
+            *n += k.len();
+            count_text(v, n);
+        }
+    }
+}
+
 /// `n` bytes of text taken from what a kept value may still hold.
 fn take(left: &mut usize, n: usize) -> Fallible<()> {
     *left = left.checked_sub(n).ok_or_else(|| {

@@ -3,6 +3,7 @@
 
 use rhai::{Array, Dynamic, ImmutableString};
 
+use super::super::budget::built;
 use super::super::tier::natives::Api;
 use super::super::{Ctx, Fallible, with_ctx};
 use crate::core::ops::{Read, Val, Write, ix};
@@ -12,12 +13,12 @@ use crate::definition::format::AttrValue;
 pub(super) fn register(engine: &mut Api) {
     register_move_at(engine);
     engine.register_fn("cards", |owner: &str, zone: &str| {
-        zone_ids(owner, zone, Read::Cards)
+        zone_ids(owner, zone, Read::Cards).and_then(|l| built("cards", l))
     });
     // Each card of a zone once, in the YAML's card order: a cheaper read
     // than `cards` when order and copies do not matter.
     engine.register_fn("card_types", |owner: &str, zone: &str| {
-        zone_ids(owner, zone, Read::Distinct)
+        zone_ids(owner, zone, Read::Distinct).and_then(|l| built("card_types", l))
     });
     engine.register_fn("count", |owner: &str, zone: &str| {
         with_ctx(|cx| {

@@ -90,10 +90,11 @@ pub(super) fn register(engine: &mut Api) {
     engine.register_fn("dice", |owner: &str, zone: &str| {
         with_ctx(|cx| {
             let slot = cx.slot(owner, zone)?;
-            Ok(dice_in(cx, slot)
+            let list = dice_in(cx, slot)
                 .into_iter()
                 .map(|(c, d)| face_value(cx, c, d))
-                .collect::<Array>())
+                .collect::<Array>();
+            super::super::budget::built("dice", list)
         })
     });
     // Put every die of a zone back in its box; how many.

@@ -27,7 +27,8 @@ pub(super) fn register(engine: &mut Api) {
             let Val::Cards(v) = cx.read(Read::Entries(ix(slot))) else {
                 return Ok(Array::new());
             };
-            Ok(v.chunks(2)
+            let list = v
+                .chunks(2)
                 .map(|e| {
                     let mut m = rhai::Map::new();
                     m.insert("card".into(), cx.keys.cards[e[0] as usize].clone().into());
@@ -44,7 +45,8 @@ pub(super) fn register(engine: &mut Api) {
                     }
                     Dynamic::from(m)
                 })
-                .collect::<Array>())
+                .collect::<Array>();
+            super::super::budget::built("entries", list)
         })
     });
     // Turn a card over where the zone keeps `faces`: a copy of it that lies

@@ -320,6 +320,8 @@ fn ask(
     then: &str,
     details: Map,
 ) -> Fallible<()> {
+    kept_size(name, &options, &details)?;
+    super::super::budget::memory(&format!("ask `{name}`"))?;
     let (players, logging) = with_ctx(|cx| Ok((deciders(cx, who)?, cx.logging())))?;
     let lists = with_ctx(|cx| per_decider(cx, name, &players, options))?;
     if players.is_empty() || lists.iter().any(Array::is_empty) {
@@ -436,6 +438,26 @@ fn ask(
             secret,
         })))
     })
+}
+
+/// What an ask would keep, measured before anything is converted: its
+/// options' and its data's text (map keys included) against the budget
+/// of a decision, an error naming the ask, the size and the limit.
+fn kept_size(name: &str, options: &Dynamic, details: &Map) -> Fallible<()> {
+    let limit = super::super::value::MAX_KEPT_BYTES;
+    let mut n = super::super::value::text_bytes(options);
+    if let Some(d) = details.get("data") {
+        n += super::super::value::text_bytes(d);
+    }
+    if n > limit {
+        return Err(format!(
+            "ask `{name}`: its options and data hold {:.1} MiB of text (map keys included), more than the {} MiB a decision may keep: hand on less (a key or a number the continuation looks up)",
+            n as f64 / f64::from(1 << 20),
+            limit >> 20
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// One decider's options: converted (and whether to keep the choices

@@ -5,8 +5,9 @@
 
 use rhai::{Array, Dynamic};
 
+use super::super::budget::{self, built, charge};
 use super::super::tier::natives::Api;
-use super::super::{Ctx, Fallible, with_ctx};
+use super::super::{Ctx, Fallible, MAX_ARRAY, with_ctx};
 use crate::core::ops::{Read, Val, ix};
 use crate::definition::Def;
 use crate::definition::{CardIx, Grid};
@@ -16,32 +17,31 @@ pub(super) fn register(engine: &mut Api) {
         with_ctx(|cx| {
             let def = cx.def.clone();
             let g = grid(&def)?;
-            Ok(names(cx, g.cells()))
+            built("cells", names(cx, g.cells()))
         })
     });
     engine.register_fn("columns", || {
         with_ctx(|cx| {
             grid(&cx.def)?;
-            Ok(cx
-                .keys
-                .columns
-                .iter()
-                .cloned()
-                .map(Dynamic::from)
-                .collect::<Array>())
+            built(
+                "columns",
+                cx.keys.columns.iter().cloned().map(Dynamic::from).collect(),
+            )
         })
     });
     engine.register_fn("empty_cells", || {
         with_ctx(|cx| {
             let def = cx.def.clone();
             let g = grid(&def)?;
+            // Charged for every cell it looks at, the names it gives too.
+            charge("empty_cells", g.len(), "cells it looked at")?;
             let mut out = Array::with_capacity(g.len());
             for c in g.cells() {
                 if empty(cx, g, c) {
                     out.push(cell_name(cx, c));
                 }
             }
-            Ok(out)
+            built("empty_cells", out)
         })
     });
     // The top card on a cell (the piece), or () when it is empty.
@@ -58,10 +58,8 @@ pub(super) fn register(engine: &mut Api) {
     engine.register_fn("neighbours", |cell: &str| {
         with_ctx(|cx| {
             let c = cx.cell(cell)?;
-            Ok(names(
-                cx,
-                grid(&cx.def)?.neighbours(c, true, true).into_iter(),
-            ))
+            let list = names(cx, grid(&cx.def)?.neighbours(c, true, true).into_iter());
+            built("neighbours", list)
         })
     });
     engine.register_fn("neighbours", |cell: &str, which: &str| {
@@ -78,7 +76,8 @@ pub(super) fn register(engine: &mut Api) {
                     .into());
                 }
             };
-            Ok(names(cx, grid(&cx.def)?.neighbours(c, o, d).into_iter()))
+            let list = names(cx, grid(&cx.def)?.neighbours(c, o, d).into_iter());
+            built("neighbours", list)
         })
     });
     // The cell `dc` columns right and `dr` rows up (negative: left, down),
@@ -113,10 +112,25 @@ pub(super) fn register(engine: &mut Api) {
                 .ok()
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| format!("lines: {n} cells in a row: give at least 1"))?;
-            Ok(g.lines(n)
+            let lines = g.lines(n);
+            // Counted before they are made: a script value holds so many.
+            let items = lines.len() * (n + 1);
+            if items > MAX_ARRAY {
+                return Err(format!(
+                    "lines: {n} cells in a row make {} lines on this {}x{} grid, {} items in lists, more than the {} a script value may hold (walk the board with `offset` or `in_a_row` instead)",
+                    lines.len(),
+                    g.rows,
+                    g.columns,
+                    budget::thousands(items as u64),
+                    budget::thousands(MAX_ARRAY as u64)
+                )
+                .into());
+            }
+            let list = lines
                 .into_iter()
                 .map(|l| Dynamic::from_array(names(cx, l.into_iter())))
-                .collect::<Array>())
+                .collect();
+            built("lines", list)
         })
     });
     // The most cells in a row through `cell` holding the piece it holds
@@ -126,7 +140,9 @@ pub(super) fn register(engine: &mut Api) {
             let c = cx.cell(cell)?;
             let def = cx.def.clone();
             let g = grid(&def)?;
-            Ok(in_a_row(cx, g, c) as i64)
+            let (run, looked) = in_a_row(cx, g, c);
+            charge("in_a_row", looked, "cells it looked at")?;
+            Ok(run as i64)
         })
     });
     // Where a piece dropped into a column (by its letter) lands: its
@@ -181,16 +197,18 @@ fn top(cx: &mut Ctx, g: &Grid, cell: usize) -> Option<CardIx> {
     }
 }
 
-fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> usize {
+/// The run through `cell` and how many cells it looked at.
+fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> (usize, usize) {
     let Some(piece) = top(cx, g, cell) else {
-        return 0;
+        return (0, 1);
     };
-    let mut best = 1;
+    let (mut best, mut looked) = (1, 1);
     for (dc, dr) in crate::definition::grid::LINE_DIRECTIONS {
         let mut run = 1;
         for sign in [1, -1] {
             let mut at = cell;
             while let Some(next) = g.step(at, dc * sign, dr * sign) {
+                looked += 1;
                 if top(cx, g, next) != Some(piece) {
                     break;
                 }
@@ -200,5 +218,5 @@ fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> usize {
         }
         best = best.max(run);
     }
-    best
+    (best, looked)
 }

@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 
 use rhai::{Array, Dynamic, FnPtr, NativeCallContext};
 
+use super::super::budget::charge;
 use super::super::tier::natives::Api;
 use super::super::{Fallible, with_ctx};
 
@@ -14,6 +15,7 @@ pub(super) fn register(engine: &mut Api) {
     engine.register_fn(
         "sort_by",
         |ctx: NativeCallContext, list: &mut Array, key: FnPtr| -> Fallible<()> {
+            charge("sort_by", list.len(), "items it sorted")?;
             let keys = keys(&ctx, list, &key)?;
             let mut order: Vec<usize> = (0..list.len()).collect();
             let mut bad = None;
@@ -35,16 +37,21 @@ pub(super) fn register(engine: &mut Api) {
     // The first element with the least (greatest) key; () for an empty list.
     engine.register_fn(
         "min_by",
-        |ctx: NativeCallContext, list: Array, key: FnPtr| extreme(&ctx, list, &key, Ordering::Less),
+        |ctx: NativeCallContext, list: Array, key: FnPtr| {
+            charge("min_by", list.len(), "items it compared")?;
+            extreme(&ctx, list, &key, Ordering::Less)
+        },
     );
     engine.register_fn(
         "max_by",
         |ctx: NativeCallContext, list: Array, key: FnPtr| {
+            charge("max_by", list.len(), "items it compared")?;
             extreme(&ctx, list, &key, Ordering::Greater)
         },
     );
     // With the game's RNG, so seed + moves reproduce a game.
     engine.register_fn("shuffle", |list: &mut Array| {
+        charge("shuffle", list.len(), "items it shuffled")?;
         with_ctx(|cx| {
             for i in (1..list.len()).rev() {
                 let j = cx.random_below(i as u64 + 1) as usize;

@@ -9,12 +9,8 @@ use crate::core::ops::{Read, Write};
 pub(super) fn register(engine: &mut Api) {
     engine.register_fn("players", || {
         with_ctx(|cx| {
-            Ok(cx
-                .keys
-                .players
-                .iter()
-                .map(|p| Dynamic::from(p.clone()))
-                .collect::<Array>())
+            let list = cx.keys.players.iter().map(|p| Dynamic::from(p.clone()));
+            super::super::budget::built("players", list.collect())
         })
     });
     // The next player in seat order: `opponent` in a two-player game,
@@ -62,9 +58,10 @@ pub(super) fn register(engine: &mut Api) {
             let crate::core::ops::Val::Cards(o) = cx.read(Read::Order) else {
                 return Ok(Array::new());
             };
-            Ok(o.iter()
-                .map(|&p| Dynamic::from(cx.keys.players[p as usize].clone()))
-                .collect::<Array>())
+            let list = o
+                .iter()
+                .map(|&p| Dynamic::from(cx.keys.players[p as usize].clone()));
+            super::super::budget::built("order", list.collect())
         })
     });
     // Set the turn order: every player once.

@@ -146,7 +146,7 @@ fn too_large(sizes: (usize, usize, usize), pos: Position) -> Result<(), Error> {
 
 /// Array items (and blob bytes), map entries and string bytes: what
 /// Rhai's limits count in a value.
-pub(super) type Sizes = (usize, usize, usize);
+pub(crate) type Sizes = (usize, usize, usize);
 
 /// `list.push(x)` on a list, checked as Rhai checks it: the sizes of the
 /// whole list after. Where the caller knows the list's sizes `before`
@@ -173,7 +173,7 @@ pub(super) fn push(
 }
 
 /// The sizes Rhai's limits count in a value (Rhai's `calc_data_sizes`).
-pub(super) fn sizes_of(v: &Dynamic) -> Sizes {
+pub(crate) fn sizes_of(v: &Dynamic) -> Sizes {
     if v.is_string() {
         return (
             0,

@@ -100,9 +100,16 @@ impl Run<'_> {
             let last = super::super::LAST_OPS.with(std::cell::Cell::get);
             if last > self.ops {
                 self.peek = Some(last);
+                // Charged, as Rhai's progress callback charges them at its
+                // next operation (after an error there is none).
+                if r.is_ok() {
+                    super::super::budget::dropped(last - self.ops);
+                }
             }
             r
         } else {
+            // Where a helper charged for what it builds finds the count.
+            super::super::LAST_OPS.with(|o| o.set(self.ops));
             (n.func)(None, refs)
         }
     }
@@ -154,6 +161,8 @@ impl Run<'_> {
             options = options.bind_this_ptr(t);
         }
         super::super::LAST_OPS.with(|o| o.set(0));
+        // Rhai counts from 0 there: a helper's charge adds this run's.
+        super::super::budget::set_base(self.ops);
         let r = self.engine.call_fn_with_options::<Dynamic>(
             options,
             &mut Scope::new(),
@@ -161,6 +170,7 @@ impl Run<'_> {
             &h.name,
             args,
         );
+        super::super::budget::set_base(0);
         self.set_ops(self.ops + super::super::LAST_OPS.with(std::cell::Cell::get));
         let tier = self.tier;
         r.map_err(|e| match *e {

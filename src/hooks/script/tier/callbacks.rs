@@ -100,6 +100,12 @@ impl Run<'_> {
         self.level -= 1;
         // What Rhai's progress callback saw last, from the dropped copy.
         let last = self.peek.unwrap_or(self.ops);
+        // The last call's operations, charged as Rhai's callback charges
+        // them at its next operation (an API function's own, inside, were
+        // charged as it returned); after an error there is none.
+        if r.is_ok() {
+            crate::hooks::script::budget::dropped(self.ops.saturating_sub(base));
+        }
         self.set_ops(base);
         if last > base {
             self.peek = Some(last);
@@ -145,6 +151,8 @@ impl Run<'_> {
             if callee.with_index {
                 args.push(Dynamic::from_int(i64::try_from(i).unwrap_or(i64::MAX)));
             }
+            // The call before this one's operations, charged (see `call`).
+            crate::hooks::script::budget::dropped(self.ops.saturating_sub(base));
             self.set_ops(base);
             let v = self.call_fn(callee.ix, args, pos)?;
             let yes = || v.as_bool().unwrap_or(false);

@@ -157,6 +157,11 @@ impl<'a> Run<'a> {
         if self.ops > MAX_OPERATIONS {
             return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
         }
+        // The helpers' charges, where Rhai's progress callback looks.
+        if let Some(token) = crate::hooks::script::budget::past(self.ops) {
+            let token = Dynamic::from(token);
+            return Err(EvalAltResult::ErrorTerminated(token, pos).into());
+        }
         if let Some(floor) = super::super::hook_floor() {
             let used = crate::memory::thread_bytes() - floor;
             if used > MAX_HOOK_BYTES {
