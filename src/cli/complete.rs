@@ -1,7 +1,7 @@
 //! Shell completion of values, not only flags: game ids (the folder's and
 //! the built-in ones), variant ids and `--set` parameter names, read from
 //! the game files when the shell asks (`COMPLETE=bash tabula`). Variants
-//! and parameters are the named game's (`tabula play braverats --variant
+//! and parameters are the named game's (`tabula play GAME --variant
 //! <Tab>`), every game's only while no game is typed yet.
 
 use std::path::PathBuf;
@@ -201,16 +201,16 @@ mod tests {
             "--as",
             "red",
             "--hot-seat",
-            "braverats",
+            "some-game",
             "--variant",
         ]);
-        assert_eq!(l.games, ["braverats"]);
+        assert_eq!(l.games, ["some-game"]);
         assert_eq!(l.games_dir, Some(PathBuf::from("g")));
         let l = read(&["sim", "--bot=red=random", "x.yaml", "--games-dir=d"]);
         assert_eq!(l.games, ["x.yaml"]);
         assert_eq!(l.games_dir, Some(PathBuf::from("d")));
         assert_eq!(
-            read(&["play", "--variant", "fast-rat"]).games,
+            read(&["play", "--variant", "some-variant"]).games,
             Vec::<String>::new()
         );
     }
