@@ -65,6 +65,12 @@ impl Game {
         Ok(Script::compile(&self.def.script.files)?.fallbacks())
     }
 
+    /// The script functions the typed VM leaves to the tree tier or to
+    /// Rhai, and why (`check --vm`).
+    pub fn vm_fallbacks(&self) -> Result<Vec<crate::hooks::script::Fallback>> {
+        Ok(Script::compile(&self.def.script.files)?.vm_fallbacks(&self.def))
+    }
+
     /// Load a game by id (in `dir`) or path.
     pub fn load(game: &str, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
         let path = source::find(game, dir)?;

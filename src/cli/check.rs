@@ -21,6 +21,9 @@ pub struct Options {
     pub lint: bool,
     /// List what runs in Rhai; play every playout both ways.
     pub compile: bool,
+    /// The same for the typed VM: what it leaves to the tree tier, and
+    /// every playout in the VM and in Rhai.
+    pub vm: bool,
 }
 
 pub fn run(dir: &Path, paths: &[String], opts: &Options) -> Result<i32> {
@@ -85,7 +88,9 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
         }
     }
     let build = Build {
-        compile: if opts.compile {
+        compile: if opts.vm {
+            tabula::Compile::CheckVm
+        } else if opts.compile {
             tabula::Compile::Check
         } else {
             tabula::Compile::On
@@ -100,6 +105,24 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
             Ok(list) => {
                 println!(
                     "compile {}: {} script function(s) run in Rhai:",
+                    base.def().id,
+                    list.len()
+                );
+                for f in list {
+                    println!("  {}/{}: {}", f.name, f.arity, f.why);
+                }
+            }
+            Err(e) => return vec![e],
+        }
+    }
+    if opts.vm {
+        match base.vm_fallbacks() {
+            Ok(list) if list.is_empty() => {
+                println!("vm {}: every script function runs in the VM", base.def().id)
+            }
+            Ok(list) => {
+                println!(
+                    "vm {}: {} script function(s) run outside the VM:",
                     base.def().id,
                     list.len()
                 );

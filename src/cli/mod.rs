@@ -165,6 +165,11 @@ pub enum Command {
         /// Rhai, reporting the first difference.
         #[arg(long)]
         compile: bool,
+        /// The same for the typed VM (issue 54, in stages): list the
+        /// functions it leaves to the compiled tier or Rhai, and play every
+        /// playout in the VM and in Rhai, reporting the first difference.
+        #[arg(long)]
+        vm: bool,
     },
 }
 
@@ -320,6 +325,7 @@ pub fn main() -> i32 {
             memo,
             lint,
             compile,
+            vm,
         } => check::run(
             &dir,
             &paths,
@@ -329,6 +335,7 @@ pub fn main() -> i32 {
                 memo,
                 lint,
                 compile,
+                vm,
             },
         ),
         Command::Schema => {

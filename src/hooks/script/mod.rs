@@ -70,6 +70,12 @@ pub enum Compile {
     /// result, error, reads and writes, events, state or operations is
     /// an error (the differential test).
     Check,
+    /// The typed VM where it runs a function, the tree tier elsewhere
+    /// (issue 54; a switch until it is whole).
+    Vm,
+    /// `Check` with the VM against Rhai (operations not compared: the VM
+    /// counts its own).
+    CheckVm,
 }
 
 /// A game's hooks as a Rhai script: `Send + Sync`; the compiled script is
@@ -185,6 +191,16 @@ impl Script {
     /// The functions the compiled tier leaves to Rhai, and why.
     pub fn fallbacks(&self) -> Vec<Fallback> {
         tier::Tier::compile(&self.ast, &self.engine, self.natives.clone()).fallbacks
+    }
+
+    /// The functions the typed VM leaves to the tree tier (or Rhai), and
+    /// why: the tree tier's fallbacks first.
+    pub fn vm_fallbacks(&self, def: &Def) -> Vec<Fallback> {
+        let keys = Keys::of(def);
+        let t = tier::Tier::compile_vm(&self.ast, &self.engine, self.natives.clone(), def, &keys);
+        let mut all = t.fallbacks.clone();
+        all.extend(t.vm.map(|vm| vm.fallbacks).unwrap_or_default());
+        all
     }
 
     /// Whether the script defines `name` with `arity` parameters.
@@ -317,6 +333,27 @@ pub(crate) struct Keys {
     pub columns: Vec<ImmutableString>,
 }
 
+impl Keys {
+    pub(crate) fn of(def: &Def) -> Keys {
+        Keys {
+            players: def.players.iter().map(|p| p.id.as_str().into()).collect(),
+            cards: def.cards.iter().map(|c| c.id.as_str().into()).collect(),
+            cells: def
+                .grid
+                .iter()
+                .flat_map(|g| g.names.iter().map(|n| n.as_str().into()))
+                .collect(),
+            columns: def
+                .grid
+                .iter()
+                .flat_map(|g| {
+                    (0..g.columns).map(|c| crate::definition::column_name(c).to_string().into())
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Log text one hook run may write.
 pub const MAX_LOG_BYTES: usize = 1024 * 1024;
 /// Text `print` and `debug` may show in one process (`log` has its own
@@ -447,35 +484,28 @@ fn new_engine(
 impl RhaiHooks {
     /// Hooks running `script` on states of `def`.
     pub fn new(def: Arc<Def>, script: Script, compile: Compile) -> RhaiHooks {
-        let keys = Keys {
-            players: def.players.iter().map(|p| p.id.as_str().into()).collect(),
-            cards: def.cards.iter().map(|c| c.id.as_str().into()).collect(),
-            cells: def
-                .grid
-                .iter()
-                .flat_map(|g| g.names.iter().map(|n| n.as_str().into()))
-                .collect(),
-            columns: def
-                .grid
-                .iter()
-                .flat_map(|g| {
-                    (0..g.columns).map(|c| crate::definition::column_name(c).to_string().into())
-                })
-                .collect(),
-        };
-        let tier = (compile != Compile::Off).then(|| {
-            Arc::new(tier::Tier::compile(
+        let keys = Keys::of(&def);
+        let tier = match compile {
+            Compile::Off => None,
+            Compile::On | Compile::Check => Some(Arc::new(tier::Tier::compile(
                 &script.ast,
                 &script.engine,
                 script.natives,
-            ))
-        });
+            ))),
+            Compile::Vm | Compile::CheckVm => Some(Arc::new(tier::Tier::compile_vm(
+                &script.ast,
+                &script.engine,
+                script.natives,
+                &def,
+                &keys,
+            ))),
+        };
         let engines = ThreadLocal::new();
         engines.get_or(|| script.engine);
         RhaiHooks {
             def,
             tier,
-            check: compile == Compile::Check,
+            check: matches!(compile, Compile::Check | Compile::CheckVm),
             ast: Arc::new(script.ast),
             keys: Arc::new(keys),
             engines,

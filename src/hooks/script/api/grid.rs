@@ -181,12 +181,12 @@ fn cell_name(cx: &Ctx, cell: usize) -> Dynamic {
 
 /// Whether a cell holds nothing (a traced read of its count: what it
 /// holds does not matter, and the memo keys on less).
-fn empty(cx: &mut Ctx, g: &Grid, cell: usize) -> bool {
+pub(crate) fn empty(cx: &mut Ctx, g: &Grid, cell: usize) -> bool {
     cx.read_int(Read::Count(ix(cx.def.slot(g.zone, cell)))) == 0
 }
 
 /// The top card on a cell (a traced read of its cards).
-fn top(cx: &mut Ctx, g: &Grid, cell: usize) -> Option<CardIx> {
+pub(crate) fn top(cx: &mut Ctx, g: &Grid, cell: usize) -> Option<CardIx> {
     let slot = cx.def.slot(g.zone, cell);
     if let Some(cards) = cx.untraced_cards(slot) {
         return cards.last().copied();
@@ -198,7 +198,7 @@ fn top(cx: &mut Ctx, g: &Grid, cell: usize) -> Option<CardIx> {
 }
 
 /// The run through `cell` and how many cells it looked at.
-fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> (usize, usize) {
+pub(crate) fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> (usize, usize) {
     let Some(piece) = top(cx, g, cell) else {
         return (0, 1);
     };

@@ -7,7 +7,7 @@ mod chance;
 mod dice;
 mod faces;
 pub(crate) mod flow;
-mod grid;
+pub(crate) mod grid;
 mod kept_options;
 mod lists;
 mod players;

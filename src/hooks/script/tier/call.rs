@@ -68,7 +68,7 @@ impl Run<'_> {
 
     // Out of line: an anchor for where_time_goes.py.
     #[inline(never)]
-    fn native(
+    pub(super) fn native(
         &mut self,
         n: &super::natives::Native,
         args: &mut [Dynamic],

@@ -21,6 +21,7 @@ mod lower;
 pub(crate) mod natives;
 mod run;
 mod tree;
+pub(crate) mod vm;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -65,6 +66,8 @@ pub(crate) struct Tier {
     /// The script's functions, for API functions that call one.
     lib: rhai::Shared<rhai::Module>,
     pub fallbacks: Vec<Fallback>,
+    /// The typed VM over these functions, when asked for (`Compile::Vm`).
+    pub(crate) vm: Option<vm::Vm>,
 }
 
 /// The statements of one function's body.
@@ -170,7 +173,29 @@ impl Tier {
             helpers,
             lib: ast.shared_lib().clone(),
             fallbacks,
+            vm: None,
         }
+    }
+
+    /// The same, with the typed VM over what it runs (the rest in the tree
+    /// tier, the rest of that in Rhai).
+    pub fn compile_vm(
+        ast: &AST,
+        engine: &Engine,
+        natives: Arc<Natives>,
+        def: &crate::definition::Def,
+        keys: &crate::hooks::script::Keys,
+    ) -> Tier {
+        let mut tier = Tier::compile(ast, engine, natives);
+        tier.vm = Some(vm::Vm::compile(&tier, def, keys));
+        tier
+    }
+
+    /// The number of parameters of function `ix`.
+    fn arity(&self, ix: usize) -> usize {
+        (self.index.iter())
+            .find(|&(_, &i)| i == ix)
+            .map_or(0, |((_, a), _)| *a)
     }
 
     /// Whether `name` is one of the script's functions (its closures too).
@@ -204,6 +229,14 @@ impl Tier {
             return Err(args);
         }
         let mut run = run::Run::new(self, engine);
+        if let Some(vm) = self.vm.as_ref().filter(|vm| vm.runs(ix)) {
+            let r = vm.call(&mut run, ix, args).map_err(|e| match *e {
+                EvalAltResult::ErrorInFunctionCall(name, _, inner, _) if name == hook => inner,
+                other => other.into(),
+            });
+            // The VM counts its own operations (vm/run.rs): not Rhai's.
+            return Ok((r, None));
+        }
         let r = run
             .call_fn(ix, args.into_iter().collect(), Position::NONE)
             // As `call_fn` does, the hook's own frame is not in the chain.

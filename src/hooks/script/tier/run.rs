@@ -652,7 +652,7 @@ impl<'a> Run<'a> {
     }
 
     /// A value as an interpolation writes it, through Rhai.
-    fn text_of(&mut self, v: Dynamic, pos: Position) -> Result<String, Error> {
+    pub(super) fn text_of(&mut self, v: Dynamic, pos: Position) -> Result<String, Error> {
         let h = Helper {
             name: super::TO_TEXT.into(),
             this: false,

@@ -1,0 +1,127 @@
+//! The VM's form of a function: the tier's tree (tree.rs) with its
+//! constants as VM values (texts as symbols), calls to the API bound to
+//! their typed entry points where they have one, and the closures handed
+//! to list methods called as compiled functions.
+
+use rhai::{Dynamic, Identifier, ImmutableString, Map, Position};
+
+use super::super::tree::{Bin, Helper, Un};
+use super::api::Typed;
+use super::value::V;
+
+pub(crate) struct Code {
+    pub name: ImmutableString,
+    pub slots: usize,
+    pub body: Vec<S>,
+}
+
+pub(crate) struct S {
+    pub kind: SKind,
+    pub pos: Position,
+}
+
+pub(crate) enum SKind {
+    Noop,
+    Expr(X),
+    Let(usize, X),
+    /// An operation counted, nothing done (a declaration folded away).
+    Counted,
+    Assign(usize, X),
+    /// `slot op= value`.
+    OpAssign(Box<(usize, Bin, X, Position, Helper)>),
+    /// `slot[key] = value` / `slot.name = value`, on a list or a map.
+    SetPart(Box<SetPart>),
+    If(Box<(X, Vec<S>, Vec<S>)>),
+    While(Option<X>, Vec<S>),
+    Do(Vec<S>, X, bool),
+    For(Box<For>),
+    Break,
+    Continue,
+    Return(Option<X>),
+    Throw(Option<X>),
+    Block(Vec<S>),
+}
+
+pub(crate) struct SetPart {
+    pub slot: usize,
+    pub key: Key,
+    pub op: Option<Bin>,
+    pub value: X,
+    pub op_pos: Position,
+    pub helper: Helper,
+}
+
+pub(crate) enum Key {
+    Index(X),
+    Prop,
+}
+
+pub(crate) struct For {
+    pub var: usize,
+    pub counter: Option<usize>,
+    pub var_pos: Position,
+    pub iter: X,
+    pub body: Vec<S>,
+}
+
+pub(crate) struct X {
+    pub kind: XKind,
+    pub pos: Position,
+}
+
+pub(crate) enum XKind {
+    Const(V),
+    Local(usize),
+    Interp(Vec<X>),
+    Array(Vec<X>),
+    Map(Box<(Map, Vec<(Identifier, X)>)>),
+    And(Vec<X>),
+    Or(Vec<X>),
+    Binary(Box<(Bin, X, X, Helper)>),
+    Unary(Box<(Un, X, Helper)>),
+    /// A compiled function, by the tier's index.
+    Script(usize, Vec<X>),
+    /// An API function: its typed entry point if it has one, else its
+    /// overloads (`Natives`) as the tree tier calls them.
+    Api(Box<Api>),
+    /// Through Rhai (a function of its packages).
+    Rhai(Box<(Helper, Vec<X>, Option<usize>)>),
+    /// A closure: the pointer to its function, and the values it captured.
+    Curry(Box<(Dynamic, Vec<X>)>),
+    Chain(Box<Chain>),
+    Block(Vec<S>),
+    Log(Option<Box<X>>, Box<X>),
+}
+
+pub(crate) struct Api {
+    pub typed: Option<Typed>,
+    /// The overloads' list in `Natives`, and the helper for Rhai.
+    pub native: usize,
+    pub helper: Helper,
+    pub args: Vec<X>,
+    pub first_local: Option<usize>,
+    pub writes_first: bool,
+    pub name: ImmutableString,
+}
+
+pub(crate) struct Chain {
+    pub root: Root,
+    pub steps: Vec<Step>,
+}
+
+pub(crate) enum Root {
+    Local(usize),
+    Value(X),
+}
+
+pub(crate) enum Step {
+    Index(X, Position),
+    Prop(ImmutableString, Position, Helper),
+    Method {
+        name: ImmutableString,
+        args: Vec<X>,
+        pos: Position,
+        helper: Helper,
+        native: Option<usize>,
+    },
+}

@@ -1,0 +1,233 @@
+//! The tier's tree of a function (tree.rs) lowered to the VM's (ir.rs):
+//! constants become VM values (texts symbols), `param("x")` of a number
+//! the number (parameters are fixed for a built game), and API calls are
+//! bound to their typed entry points. What the VM does not run is refused
+//! with the reason; that function runs in the tree tier.
+
+use crate::definition::Def;
+
+use super::super::tree::*;
+use super::api;
+use super::ir::{self, SKind, XKind};
+use super::syms::Syms;
+use super::value::V;
+
+pub(crate) type Refusal = String;
+
+pub(crate) struct Lowering<'a> {
+    pub def: &'a Def,
+    pub syms: &'a mut Syms,
+    /// The script functions called (by the tier's index).
+    pub calls: Vec<usize>,
+}
+
+impl Lowering<'_> {
+    pub fn function(&mut self, f: &Func) -> Result<ir::Code, Refusal> {
+        Ok(ir::Code {
+            name: f.name.clone(),
+            slots: f.slots,
+            body: self.block(&f.body)?,
+        })
+    }
+
+    fn block(&mut self, b: &Block) -> Result<Vec<ir::S>, Refusal> {
+        b.0.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn value(&mut self, d: &rhai::Dynamic) -> V {
+        if d.is_string()
+            && let Some(t) = d.read_lock::<rhai::ImmutableString>()
+        {
+            return V::Sym(self.syms.intern(self.def, &t));
+        }
+        V::of(d.clone(), self.syms)
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<ir::S, Refusal> {
+        let kind = match &s.kind {
+            StmtKind::Noop => SKind::Noop,
+            StmtKind::Expr(e) | StmtKind::Bare(e) => SKind::Expr(self.expr(e)?),
+            StmtKind::Let(slot, e) => SKind::Let(*slot, self.expr(e)?),
+            StmtKind::Counted(_) => SKind::Counted,
+            StmtKind::Assign(slot, e, _) => SKind::Assign(*slot, self.expr(e)?),
+            StmtKind::OpAssign(x) => SKind::OpAssign(Box::new((
+                x.slot,
+                x.op,
+                self.expr(&x.value)?,
+                x.op_pos,
+                x.helper.clone(),
+            ))),
+            StmtKind::SetPart(x) => SKind::SetPart(Box::new(ir::SetPart {
+                slot: x.slot,
+                key: match &x.key {
+                    Key::Index(e) => ir::Key::Index(self.expr(e)?),
+                    Key::Prop(_) => ir::Key::Prop,
+                },
+                op: x.op,
+                value: self.expr(&x.value)?,
+                op_pos: x.op_pos,
+                helper: x.helper.clone(),
+            })),
+            StmtKind::If(x) => {
+                let (c, a, b) = &**x;
+                SKind::If(Box::new((self.expr(c)?, self.block(a)?, self.block(b)?)))
+            }
+            StmtKind::While(g, body) => SKind::While(
+                match g {
+                    Some(g) => Some(self.expr(g)?),
+                    None => None,
+                },
+                self.block(body)?,
+            ),
+            StmtKind::Do(body, c, until) => SKind::Do(self.block(body)?, self.expr(c)?, *until),
+            StmtKind::For(f) => SKind::For(Box::new(ir::For {
+                var: f.var,
+                counter: f.counter,
+                var_pos: f.var_pos,
+                iter: self.expr(&f.iter)?,
+                body: self.block(&f.body)?,
+            })),
+            StmtKind::Switch(_) => return Err("uses `switch`".into()),
+            StmtKind::Break => SKind::Break,
+            StmtKind::Continue => SKind::Continue,
+            StmtKind::Return(e) => SKind::Return(self.opt(e.as_ref())?),
+            StmtKind::Throw(e) => SKind::Throw(self.opt(e.as_ref())?),
+            StmtKind::Block(b) => SKind::Block(self.block(b)?),
+        };
+        Ok(ir::S { kind, pos: s.pos })
+    }
+
+    fn opt(&mut self, e: Option<&Expr>) -> Result<Option<ir::X>, Refusal> {
+        e.map(|e| self.expr(e)).transpose()
+    }
+
+    fn exprs(&mut self, es: &[Expr]) -> Result<Vec<ir::X>, Refusal> {
+        es.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<ir::X, Refusal> {
+        let kind = match &e.kind {
+            ExprKind::Const(d) => XKind::Const(self.value(d)),
+            ExprKind::Local(s) => XKind::Local(*s),
+            ExprKind::Interp(parts) => XKind::Interp(self.exprs(parts)?),
+            ExprKind::Array(items) => XKind::Array(self.exprs(items)?),
+            ExprKind::Map(x) => {
+                let mut fields = Vec::new();
+                for (k, v) in &x.1 {
+                    fields.push((k.clone(), self.expr(v)?));
+                }
+                XKind::Map(Box::new((x.0.clone(), fields)))
+            }
+            ExprKind::And(xs) => XKind::And(self.exprs(xs)?),
+            ExprKind::Or(xs) => XKind::Or(self.exprs(xs)?),
+            ExprKind::Binary(x) => {
+                let (op, a, b, h) = &**x;
+                XKind::Binary(Box::new((*op, self.expr(a)?, self.expr(b)?, h.clone())))
+            }
+            ExprKind::Unary(x) => {
+                let (op, a, h) = &**x;
+                XKind::Unary(Box::new((*op, self.expr(a)?, h.clone())))
+            }
+            ExprKind::Call(c) => return self.call(c),
+            ExprKind::Curry(x) => {
+                let (_, f, args) = &**x;
+                let ExprKind::Const(p) = &f.kind else {
+                    return Err("makes a closure of a computed function".into());
+                };
+                XKind::Curry(Box::new((p.clone(), self.exprs(args)?)))
+            }
+            ExprKind::Chain(c) => XKind::Chain(Box::new(self.chain(c)?)),
+            ExprKind::Block(b) => XKind::Block(self.block(b)?),
+            ExprKind::Log(to, text) => XKind::Log(
+                match to {
+                    Some(t) => Some(Box::new(self.expr(t)?)),
+                    None => None,
+                },
+                Box::new(self.expr(text)?),
+            ),
+        };
+        Ok(ir::X { kind, pos: e.pos })
+    }
+
+    fn call(&mut self, c: &Call) -> Result<ir::X, Refusal> {
+        let args = self.exprs(&c.args)?;
+        let kind = match &c.target {
+            Target::Script(ix) => {
+                self.calls.push(*ix);
+                XKind::Script(*ix, args)
+            }
+            Target::Native(ix, helper) => {
+                if let Some(v) = self.folded(&c.name, &args) {
+                    return Ok(ir::X {
+                        kind: XKind::Const(v),
+                        pos: c.pos,
+                    });
+                }
+                XKind::Api(Box::new(ir::Api {
+                    typed: api::typed(&c.name, args.len()),
+                    native: *ix,
+                    helper: helper.clone(),
+                    args,
+                    first_local: c.first_local,
+                    writes_first: c.writes_first,
+                    name: c.name.clone(),
+                }))
+            }
+            Target::Rhai(helper) => XKind::Rhai(Box::new((helper.clone(), args, c.first_local))),
+        };
+        Ok(ir::X { kind, pos: c.pos })
+    }
+
+    /// A call whose value the game fixes at load: `param` of a literal
+    /// name (a parameter that does not exist stays a call, for its error).
+    fn folded(&mut self, name: &str, args: &[ir::X]) -> Option<V> {
+        match (name, args) {
+            (
+                "param",
+                [
+                    ir::X {
+                        kind: XKind::Const(V::Sym(s)),
+                        ..
+                    },
+                ],
+            ) => {
+                let p = self.def.param(self.syms.text(*s))?;
+                Some(if p.values.is_empty() {
+                    V::Int(p.value)
+                } else {
+                    let shown = p.show(p.value);
+                    V::Sym(self.syms.intern(self.def, &shown))
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn chain(&mut self, c: &Chain) -> Result<ir::Chain, Refusal> {
+        let root = match &c.root {
+            Root::Local(s, _) => ir::Root::Local(*s),
+            Root::Value(e) => ir::Root::Value(self.expr(e)?),
+        };
+        let mut steps = Vec::new();
+        for s in &c.steps {
+            steps.push(match s {
+                Step::Index(e, pos) => ir::Step::Index(self.expr(e)?, *pos),
+                Step::Prop(name, pos, h) => ir::Step::Prop(name.clone(), *pos, h.clone()),
+                Step::Method {
+                    name,
+                    args,
+                    pos,
+                    helper,
+                    native,
+                } => ir::Step::Method {
+                    name: name.clone(),
+                    args: self.exprs(args)?,
+                    pos: *pos,
+                    helper: helper.clone(),
+                    native: *native,
+                },
+            });
+        }
+        Ok(ir::Chain { root, steps })
+    }
+}

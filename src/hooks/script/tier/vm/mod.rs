@@ -1,0 +1,126 @@
+//! The typed VM (issue 54): the tier's compiled functions run on unboxed
+//! values, with every id the game defines a symbol (an integer) from load
+//! on and the hot API functions called through typed entry points. It
+//! sits on the tree tier: each function it cannot run (syms.rs, lower.rs
+//! say what it takes) runs in the tree tier as before, and
+//! `tabula check --compile` lists it with the reason; whatever has no
+//! fast path in a function it runs is handed to the tree tier's machinery
+//! value by value.
+//!
+//! Modules, each using only those before it: syms, value, api, ir, lower,
+//! run.
+
+mod api;
+mod ir;
+mod lower;
+mod run;
+mod syms;
+mod value;
+
+use rhai::{Dynamic, Position};
+
+use super::{Fallback, Ran, Tier};
+use crate::definition::Def;
+use crate::hooks::script::Keys;
+
+pub(crate) struct Vm {
+    syms: syms::Syms,
+    /// By the tier's function index; None where it runs in the tree tier.
+    codes: Vec<Option<ir::Code>>,
+    pub fallbacks: Vec<Fallback>,
+}
+
+impl Vm {
+    /// Every function the tree tier compiled that the VM runs.
+    pub fn compile(tier: &Tier, def: &Def, keys: &Keys) -> Vm {
+        let mut syms = syms::Syms::new(def, keys);
+        let n = tier.fns.len();
+        let mut codes: Vec<Option<ir::Code>> = Vec::with_capacity(n);
+        let mut calls: Vec<Vec<usize>> = Vec::with_capacity(n);
+        let mut why: Vec<Option<String>> = Vec::with_capacity(n);
+        for f in &tier.fns {
+            let Some(f) = f else {
+                codes.push(None);
+                calls.push(Vec::new());
+                why.push(None);
+                continue;
+            };
+            let mut l = lower::Lowering {
+                def,
+                syms: &mut syms,
+                calls: Vec::new(),
+            };
+            match l.function(f) {
+                Ok(code) => {
+                    calls.push(std::mem::take(&mut l.calls));
+                    codes.push(Some(code));
+                    why.push(None);
+                }
+                Err(reason) => {
+                    calls.push(Vec::new());
+                    codes.push(None);
+                    why.push(Some(reason));
+                }
+            }
+        }
+        // A function that calls one the VM does not run is not run either.
+        loop {
+            let mut changed = false;
+            for i in 0..codes.len() {
+                if codes[i].is_none() {
+                    continue;
+                }
+                if let Some(&j) = calls[i].iter().find(|&&j| codes[j].is_none()) {
+                    codes[i] = None;
+                    let name = tier.fns[j].as_ref().map_or("?", |f| f.name.as_str());
+                    why[i] = Some(format!("calls `{name}`, which the VM does not run"));
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut fallbacks: Vec<Fallback> = Vec::new();
+        for (i, w) in why.iter().enumerate() {
+            let (Some(w), Some(f)) = (w, tier.fns[i].as_ref()) else {
+                continue;
+            };
+            if f.name.starts_with("anon$") {
+                continue;
+            }
+            fallbacks.push(Fallback {
+                name: f.name.to_string(),
+                arity: tier.arity(i),
+                why: w.clone(),
+            });
+        }
+        fallbacks.sort_by(|a, b| (&a.name, a.arity).cmp(&(&b.name, b.arity)));
+        Vm {
+            syms,
+            codes,
+            fallbacks,
+        }
+    }
+
+    /// Whether the VM runs function `ix`.
+    pub fn runs(&self, ix: usize) -> bool {
+        self.codes.get(ix).is_some_and(Option::is_some)
+    }
+
+    /// Run hook `ix` in the VM within the tree tier's run `run`.
+    pub(super) fn call<'a>(
+        &'a self,
+        run: &mut super::run::Run<'a>,
+        ix: usize,
+        args: Vec<Dynamic>,
+    ) -> Ran {
+        let vals: run::Args = args
+            .into_iter()
+            .map(|d| value::V::of(d, &self.syms))
+            .collect();
+        let mut vm = run::VmRun::new(run, self);
+        let r = vm.call_fn(ix, vals, Position::NONE);
+        r.map(|v| v.into_dynamic(&self.syms))
+    }
+}

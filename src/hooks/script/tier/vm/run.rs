@@ -1,0 +1,809 @@
+//! Running a function in the VM: the tree tier's meaning (run.rs there)
+//! on unboxed values. Numbers, truth values and symbols never become Rhai
+//! values; what has no fast path here is handed to the tree tier's own
+//! machinery (its Rhai helpers, its native calls, its closures) as Rhai
+//! values, and the result taken back. The operations counted are the
+//! VM's own: one per statement, loop round and call (about a third of
+//! Rhai's count), under the same limit and the same memory checks.
+
+use rhai::{Array, Dynamic, EvalAltResult, FnPtr, ImmutableString, Map, Position};
+use smallvec::SmallVec;
+
+use super::super::builtins::{index_fast, int_op, method_fast};
+use super::super::natives::choose;
+use super::super::run::{Run, at};
+use super::super::tree::{Bin, Helper, Un};
+use super::Vm;
+use super::ir::*;
+use super::value::V;
+use crate::hooks::script::{LAST_OPS, MAX_CALL_LEVELS};
+
+type Error = Box<EvalAltResult>;
+
+pub(crate) enum Flow {
+    Err(Error),
+    Break,
+    Continue,
+    Return(V),
+}
+
+impl From<Error> for Flow {
+    fn from(e: Error) -> Flow {
+        Flow::Err(e)
+    }
+}
+
+type R<T> = Result<T, Flow>;
+pub(crate) type Args = SmallVec<[V; 4]>;
+
+pub(crate) struct VmRun<'r, 'a> {
+    /// The tree tier's run: the count, the call level, Rhai's helpers.
+    pub run: &'r mut Run<'a>,
+    vm: &'a Vm,
+    stack: Vec<V>,
+    base: usize,
+}
+
+fn type_name(v: &V) -> &'static str {
+    match v {
+        V::Unit => "()",
+        V::Bool(_) => "bool",
+        V::Int(_) => "i64",
+        V::Sym(_) => "string",
+        V::List(_) => "array",
+        V::Dyn(d) => d.type_name(),
+    }
+}
+
+impl<'r, 'a> VmRun<'r, 'a> {
+    pub fn new(run: &'r mut Run<'a>, vm: &'a Vm) -> Self {
+        VmRun {
+            run,
+            vm,
+            stack: Vec::with_capacity(32),
+            base: 0,
+        }
+    }
+
+    fn dynamic(&self, v: V) -> Dynamic {
+        v.into_dynamic(&self.vm.syms)
+    }
+
+    fn of(&self, d: Dynamic) -> V {
+        V::of(d, &self.vm.syms)
+    }
+
+    /// Call function `ix` (the VM's form of it) as Rhai calls a script
+    /// function.
+    pub fn call_fn(&mut self, ix: usize, args: Args, pos: Position) -> Result<V, Error> {
+        self.run.level += 1;
+        let r = self.call_inner(ix, args, pos);
+        self.run.level -= 1;
+        r
+    }
+
+    fn call_inner(&mut self, ix: usize, args: Args, pos: Position) -> Result<V, Error> {
+        self.run.track(pos)?;
+        if self.run.level > MAX_CALL_LEVELS + 1 {
+            return Err(EvalAltResult::ErrorStackOverflow(pos).into());
+        }
+        let vm = self.vm;
+        let Some(code) = vm.codes[ix].as_ref() else {
+            unreachable!("the VM calls only functions it compiled")
+        };
+        if code.body.is_empty() {
+            return Ok(V::Unit);
+        }
+        let base = self.stack.len();
+        self.stack.extend(args);
+        self.stack.resize(base + code.slots, V::Unit);
+        let outer = std::mem::replace(&mut self.base, base);
+        let r = self.block(&code.body);
+        self.base = outer;
+        self.stack.truncate(base);
+        match r {
+            Ok(v) | Err(Flow::Return(v)) => Ok(v),
+            Err(Flow::Err(mut e)) => {
+                if e.is_system_exception() {
+                    e.set_position(pos);
+                    Err(e)
+                } else {
+                    Err(EvalAltResult::ErrorInFunctionCall(
+                        code.name.to_string(),
+                        String::new(),
+                        e,
+                        pos,
+                    )
+                    .into())
+                }
+            }
+            Err(Flow::Break | Flow::Continue) => Ok(V::Unit),
+        }
+    }
+
+    #[inline]
+    fn slot(&mut self, s: usize) -> &mut V {
+        &mut self.stack[self.base + s]
+    }
+
+    fn block(&mut self, b: &[S]) -> R<V> {
+        let mut last = V::Unit;
+        for s in b {
+            last = self.stmt(s)?;
+        }
+        Ok(last)
+    }
+
+    fn truth(&mut self, x: &X) -> R<bool> {
+        match self.expr(x)? {
+            V::Bool(b) => Ok(b),
+            other => Err(Flow::Err(
+                EvalAltResult::ErrorMismatchDataType(
+                    self.run.engine.map_type_name("bool").into(),
+                    type_name(&other).into(),
+                    x.pos,
+                )
+                .into(),
+            )),
+        }
+    }
+
+    fn stmt(&mut self, s: &S) -> R<V> {
+        self.run.track(s.pos)?;
+        match &s.kind {
+            SKind::Noop | SKind::Counted => Ok(V::Unit),
+            SKind::Expr(x) => self.expr(x),
+            SKind::Block(b) => self.block(b),
+            SKind::Let(slot, x) | SKind::Assign(slot, x) => {
+                let v = self.expr(x)?;
+                *self.slot(*slot) = v;
+                Ok(V::Unit)
+            }
+            SKind::OpAssign(x) => {
+                let (slot, op, value, op_pos, helper) = &**x;
+                let v = self.expr(value)?;
+                if let (V::Int(a), V::Int(b)) = (&*self.slot(*slot), &v)
+                    && let Some(r) = int_op(*op, *a, *b)
+                {
+                    let r = r.map_err(|e| at(e, *op_pos))?;
+                    *self.slot(*slot) = self.of(r);
+                    return Ok(V::Unit);
+                }
+                let mut this = self.take_dynamic(*slot);
+                let arg = self.dynamic(v);
+                let r = self.run.helper(helper, Some(&mut this), vec![arg], *op_pos);
+                *self.slot(*slot) = self.of(this);
+                r.map(|_| V::Unit).map_err(Flow::Err)
+            }
+            SKind::SetPart(x) => self.set_part(x),
+            SKind::If(x) => {
+                let (c, a, b) = &**x;
+                if self.truth(c)? {
+                    self.block(a)
+                } else {
+                    self.block(b)
+                }
+            }
+            SKind::While(guard, body) => loop {
+                if let Some(g) = guard
+                    && !self.truth(g)?
+                {
+                    return Ok(V::Unit);
+                }
+                if body.is_empty() {
+                    self.run.track(s.pos)?;
+                    continue;
+                }
+                match self.block(body) {
+                    Ok(_) | Err(Flow::Continue) => {}
+                    Err(Flow::Break) => return Ok(V::Unit),
+                    Err(e) => return Err(e),
+                }
+            },
+            SKind::Do(body, cond, until) => loop {
+                match self.block(body) {
+                    Ok(_) | Err(Flow::Continue) => {}
+                    Err(Flow::Break) => return Ok(V::Unit),
+                    Err(e) => return Err(e),
+                }
+                if self.truth(cond)? == *until {
+                    return Ok(V::Unit);
+                }
+            },
+            SKind::For(f) => self.for_loop(f, s.pos),
+            SKind::Break => Err(Flow::Break),
+            SKind::Continue => Err(Flow::Continue),
+            SKind::Return(x) => {
+                let v = match x {
+                    Some(x) => self.expr(x)?,
+                    None => V::Unit,
+                };
+                Err(Flow::Return(v))
+            }
+            SKind::Throw(x) => {
+                let v = match x {
+                    Some(x) => self.expr(x)?,
+                    None => V::Unit,
+                };
+                let d = self.dynamic(v);
+                Err(Flow::Err(
+                    EvalAltResult::ErrorRuntime(d.flatten(), s.pos).into(),
+                ))
+            }
+        }
+    }
+
+    fn take_dynamic(&mut self, slot: usize) -> Dynamic {
+        let v = std::mem::take(self.slot(slot));
+        self.dynamic(v)
+    }
+
+    /// `x[k] (op)= v`, `x.name (op)= v`: a list's item set in place;
+    /// anything else by Rhai.
+    fn set_part(&mut self, x: &SetPart) -> R<V> {
+        let value = self.expr(&x.value)?;
+        let key = match &x.key {
+            Key::Index(k) => Some(self.expr(k)?),
+            Key::Prop => None,
+        };
+        if let (None, Some(V::Int(i)), V::List(l)) = (x.op, &key, &mut *self.slot(x.slot)) {
+            let len = l.len() as i64;
+            let at = if *i < 0 { len + i } else { *i };
+            if at < 0 || at >= len {
+                return Err(Flow::Err(
+                    EvalAltResult::ErrorArrayBounds(l.len(), *i, x.op_pos).into(),
+                ));
+            }
+            l[at as usize] = value;
+            return Ok(V::Unit);
+        }
+        let mut this = self.take_dynamic(x.slot);
+        let mut args = Vec::with_capacity(2);
+        if let Some(k) = key {
+            args.push(self.dynamic(k));
+        }
+        args.push(self.dynamic(value));
+        let r = self.run.helper(&x.helper, Some(&mut this), args, x.op_pos);
+        *self.slot(x.slot) = self.of(this);
+        r.map(|_| V::Unit).map_err(Flow::Err)
+    }
+
+    fn for_loop(&mut self, f: &For, pos: Position) -> R<V> {
+        let iter = self.expr(&f.iter)?;
+        match iter {
+            V::List(items) => self.for_items(f, pos, items.into_iter()),
+            V::Dyn(d) => {
+                if d.is::<std::ops::Range<i64>>() {
+                    let r = d.cast::<std::ops::Range<i64>>();
+                    self.for_items(f, pos, r.map(V::Int))
+                } else if d.is::<std::ops::RangeInclusive<i64>>() {
+                    let r = d.cast::<std::ops::RangeInclusive<i64>>();
+                    self.for_items(f, pos, r.map(V::Int))
+                } else if d.is_array() {
+                    let syms = &self.vm.syms;
+                    let items: Vec<V> = d
+                        .cast::<Array>()
+                        .into_iter()
+                        .map(|x| V::of(x, syms))
+                        .collect();
+                    self.for_items(f, pos, items.into_iter())
+                } else if d.is_string() {
+                    let s = d.cast::<ImmutableString>();
+                    let chars: Vec<V> = s.chars().map(|c| V::Dyn(Dynamic::from(c))).collect();
+                    self.for_items(f, pos, chars.into_iter())
+                } else {
+                    Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into()))
+                }
+            }
+            V::Sym(s) => {
+                let text = self.vm.syms.text(s).clone();
+                let chars: Vec<V> = text.chars().map(|c| V::Dyn(Dynamic::from(c))).collect();
+                self.for_items(f, pos, chars.into_iter())
+            }
+            _ => Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into())),
+        }
+    }
+
+    fn for_items(&mut self, f: &For, pos: Position, items: impl Iterator<Item = V>) -> R<V> {
+        let mut index: i64 = -1;
+        for v in items {
+            if f.body.is_empty() {
+                self.run.track(pos)?;
+                continue;
+            }
+            index = index.checked_add(1).ok_or_else(|| -> Error {
+                EvalAltResult::ErrorArithmetic(
+                    format!("for-loop counter overflow: {index}"),
+                    f.var_pos,
+                )
+                .into()
+            })?;
+            if let Some(c) = f.counter {
+                *self.slot(c) = V::Int(index);
+            }
+            *self.slot(f.var) = v;
+            match self.block(&f.body) {
+                Ok(_) | Err(Flow::Continue) => {}
+                Err(Flow::Break) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(V::Unit)
+    }
+
+    pub(crate) fn expr(&mut self, x: &X) -> R<V> {
+        match &x.kind {
+            XKind::Const(v) => Ok(v.clone()),
+            XKind::Local(s) => Ok(self.stack[self.base + s].clone()),
+            XKind::Binary(b) => {
+                let (op, a, b, helper) = &**b;
+                let a = self.expr(a)?;
+                let b = self.expr(b)?;
+                self.binary(*op, a, b, helper, x.pos)
+            }
+            XKind::And(xs) => {
+                for e in xs {
+                    if !self.truth(e)? {
+                        return Ok(V::Bool(false));
+                    }
+                }
+                Ok(V::Bool(true))
+            }
+            XKind::Or(xs) => {
+                for e in xs {
+                    if self.truth(e)? {
+                        return Ok(V::Bool(true));
+                    }
+                }
+                Ok(V::Bool(false))
+            }
+            XKind::Unary(u) => {
+                let (op, a, helper) = &**u;
+                let a = self.expr(a)?;
+                match (op, &a) {
+                    (Un::Neg, V::Int(n)) => {
+                        return n.checked_neg().map(V::Int).ok_or_else(|| {
+                            Flow::Err(
+                                EvalAltResult::ErrorArithmetic("integer overflow".into(), x.pos)
+                                    .into(),
+                            )
+                        });
+                    }
+                    (Un::Not, V::Bool(b)) => return Ok(V::Bool(!b)),
+                    _ => {}
+                }
+                let a = self.dynamic(a);
+                let r = self.run.helper(helper, None, vec![a], x.pos)?;
+                Ok(self.of(r))
+            }
+            XKind::Script(ix, args) => {
+                let mut vals = Args::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
+                }
+                Ok(self.call_fn(*ix, vals, x.pos)?)
+            }
+            XKind::Api(api) => self.api(api, x.pos),
+            XKind::Rhai(r) => {
+                let (helper, args, first_local) = &**r;
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    let v = self.expr(a)?;
+                    vals.push(self.dynamic(v));
+                }
+                self.through_rhai(helper, vals, *first_local, x.pos)
+            }
+            XKind::Interp(parts) => self.interp(parts),
+            XKind::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.expr(item)?);
+                }
+                if out.len() > crate::hooks::script::MAX_ARRAY {
+                    super::super::builtins::limit((out.len(), 0, 0), x.pos)?;
+                }
+                Ok(V::List(out))
+            }
+            XKind::Map(m) => {
+                let mut map: Map = m.0.clone();
+                for (k, ve) in &m.1 {
+                    let v = self.expr(ve)?;
+                    let d = self.dynamic(v);
+                    map.insert(k.clone(), d);
+                }
+                let d = Dynamic::from_map(map);
+                let sizes = super::super::builtins::sizes_of(&d);
+                super::super::builtins::limit(sizes, x.pos)?;
+                Ok(V::Dyn(d))
+            }
+            XKind::Curry(c) => {
+                let (f, args) = &**c;
+                let mut p = f.clone().cast::<FnPtr>();
+                for a in args {
+                    let v = self.expr(a)?;
+                    p.add_curry(self.dynamic(v));
+                }
+                Ok(V::Dyn(p.into()))
+            }
+            XKind::Chain(c) => self.chain(c),
+            XKind::Block(b) => self.block(b),
+            XKind::Log(to, text) => self.log(to.as_deref(), text),
+        }
+    }
+
+    fn binary(&mut self, op: Bin, a: V, b: V, helper: &Helper, pos: Position) -> R<V> {
+        match (&a, &b) {
+            (V::Int(x), V::Int(y)) => {
+                if let Some(r) = int_op(op, *x, *y) {
+                    let d = r.map_err(|e| at(e, pos))?;
+                    return Ok(self.of(d));
+                }
+            }
+            (V::Sym(x), V::Sym(y)) => match op {
+                Bin::Eq => return Ok(V::Bool(x == y)),
+                Bin::Ne => return Ok(V::Bool(x != y)),
+                _ => {}
+            },
+            (V::Bool(x), V::Bool(y)) => match op {
+                Bin::Eq => return Ok(V::Bool(x == y)),
+                Bin::Ne => return Ok(V::Bool(x != y)),
+                _ => {}
+            },
+            (V::Unit, _) | (_, V::Unit) => {
+                let both = matches!(a, V::Unit) && matches!(b, V::Unit);
+                match op {
+                    Bin::Eq => return Ok(V::Bool(both)),
+                    Bin::Ne => return Ok(V::Bool(!both)),
+                    Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => return Ok(V::Bool(false)),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        let (a, b) = (self.dynamic(a), self.dynamic(b));
+        let fast = super::super::builtins::fast_binary(self.run.engine, op, &a, &b);
+        let d = match fast {
+            Some(r) => r.map_err(|e| at(e, pos))?,
+            None => self.run.helper(helper, None, vec![a, b], pos)?,
+        };
+        Ok(self.of(d))
+    }
+
+    /// A call through Rhai, `this` bound to the first local if it takes it.
+    fn through_rhai(
+        &mut self,
+        helper: &Helper,
+        mut args: Vec<Dynamic>,
+        first_local: Option<usize>,
+        pos: Position,
+    ) -> R<V> {
+        if helper.this {
+            let slot = first_local.unwrap_or_default();
+            let mut this = self.take_dynamic(slot);
+            let _ = args.remove(0);
+            let r = self.run.helper(helper, Some(&mut this), args, pos);
+            *self.slot(slot) = self.of(this);
+            Ok(self.of(r?))
+        } else {
+            let r = self.run.helper(helper, None, args, pos)?;
+            Ok(self.of(r))
+        }
+    }
+
+    fn api(&mut self, api: &Api, pos: Position) -> R<V> {
+        let mut vals = Args::new();
+        for a in &api.args {
+            vals.push(self.expr(a)?);
+        }
+        if let Some(typed) = api.typed {
+            self.run.track(pos)?;
+            LAST_OPS.with(|o| o.set(self.run.ops));
+            let syms = &self.vm.syms;
+            let r = crate::hooks::script::with_ctx(|cx| Ok(typed(cx, syms, &vals)));
+            match r {
+                Ok(Some(Ok(v))) => return Ok(v),
+                Ok(Some(Err(e))) | Err(e) => return Err(Flow::Err(at(e, pos))),
+                // Not its types: the Rhai form's way, counted once.
+                Ok(None) => self.run.set_ops(self.run.ops - 1),
+            }
+        }
+        let mut args: super::super::run::Args = vals.into_iter().map(|v| self.dynamic(v)).collect();
+        let tier = self.run.tier;
+        let Some(n) = choose(tier.natives.list(api.native), &args) else {
+            return self.through_rhai(&api.helper, args.into_vec(), api.first_local, pos);
+        };
+        self.run.track(pos)?;
+        let by_ref = n.method && api.first_local.is_some() && api.writes_first;
+        let r = if by_ref {
+            let slot = api.first_local.unwrap_or_default();
+            args[0] = self.take_dynamic(slot);
+            let r = self.run.native(n, &mut args, &api.name, pos);
+            let back = std::mem::take(&mut args[0]);
+            *self.slot(slot) = self.of(back);
+            r
+        } else {
+            self.run.native(n, &mut args, &api.name, pos)
+        };
+        let v = r
+            .and_then(|v| {
+                self.run.engine.ensure_data_size_within_limits(&v)?;
+                Ok(v)
+            })
+            .map_err(|e| at(e, pos))?;
+        Ok(self.of(v))
+    }
+
+    fn interp(&mut self, parts: &[X]) -> R<V> {
+        let mut out = String::new();
+        for p in parts {
+            let v = self.expr(p)?;
+            match &v {
+                V::Sym(s) => out.push_str(self.vm.syms.text(*s)),
+                V::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
+                V::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+                V::Dyn(d) if d.is_string() => {
+                    if let Some(t) = d.read_lock::<ImmutableString>() {
+                        out.push_str(&t);
+                    }
+                }
+                _ => {
+                    let d = self.dynamic(v);
+                    let text = self.run.text_of(d, p.pos)?;
+                    out.push_str(&text);
+                }
+            }
+            super::super::builtins::limit((0, 0, out.len()), p.pos)?;
+        }
+        Ok(match self.vm.syms.find(&out) {
+            Some(s) => V::Sym(s),
+            None => V::Dyn(crate::hooks::script::interned::script_text(&out).into()),
+        })
+    }
+
+    fn log(&mut self, to: Option<&X>, text: &X) -> R<V> {
+        if !crate::hooks::script::with_ctx(|cx| Ok(cx.logging()))? {
+            return Ok(V::Unit);
+        }
+        let to = match to {
+            Some(e) => {
+                let v = self.expr(e)?;
+                Some(
+                    self.dynamic(v)
+                        .into_immutable_string()
+                        .map_err(|t| -> Error { t.into() })?,
+                )
+            }
+            None => None,
+        };
+        let v = self.expr(text)?;
+        let text = self.dynamic(v).to_string();
+        crate::hooks::script::log_line(to.as_deref(), &text)?;
+        Ok(V::Unit)
+    }
+
+    /// `a.b[c].d(e)`: the steps' arguments first, then the root, then each
+    /// step, on VM values where the step has a fast path here.
+    fn chain(&mut self, c: &Chain) -> R<V> {
+        let mut vals: SmallVec<[Args; 3]> = SmallVec::with_capacity(c.steps.len());
+        for step in &c.steps {
+            let mut a = Args::new();
+            match step {
+                Step::Index(k, _) => a.push(self.expr(k)?),
+                Step::Prop(..) => {}
+                Step::Method { args, .. } => {
+                    for x in args {
+                        a.push(self.expr(x)?);
+                    }
+                }
+            }
+            vals.push(a);
+        }
+        let (mut value, root) = match &c.root {
+            Root::Local(s) => (V::Unit, Some(*s)),
+            Root::Value(e) => (self.expr(e)?, None),
+        };
+        for (i, (step, args)) in c.steps.iter().zip(vals).enumerate() {
+            self.run.track(Position::NONE)?;
+            let on_var = if i == 0 { root } else { None };
+            value = match step {
+                Step::Index(_, pos) => {
+                    let k = args.into_iter().next().unwrap_or_default();
+                    let target = match on_var {
+                        Some(s) => self.stack[self.base + s].clone(),
+                        None => std::mem::take(&mut value),
+                    };
+                    self.index(target, k, *pos)?
+                }
+                Step::Prop(name, pos, helper) => {
+                    let target = match on_var {
+                        Some(s) => self.stack[self.base + s].clone(),
+                        None => std::mem::take(&mut value),
+                    };
+                    let field = match &target {
+                        V::Dyn(d) => d
+                            .read_lock::<Map>()
+                            .map(|m| m.get(name.as_str()).cloned().unwrap_or_default()),
+                        _ => None,
+                    };
+                    match field {
+                        Some(f) => self.of(f),
+                        None => {
+                            let mut this = self.dynamic(target);
+                            let r = self.run.helper(helper, Some(&mut this), vec![], *pos)?;
+                            self.of(r)
+                        }
+                    }
+                }
+                Step::Method {
+                    name,
+                    pos,
+                    helper,
+                    native,
+                    ..
+                } => {
+                    let mut this = match on_var {
+                        Some(s) => std::mem::take(self.slot(s)),
+                        None => std::mem::take(&mut value),
+                    };
+                    let r = self.method(name, &mut this, args, *pos, helper, *native);
+                    if let Some(s) = on_var {
+                        *self.slot(s) = this;
+                    }
+                    r?
+                }
+            };
+        }
+        Ok(value)
+    }
+
+    fn index(&mut self, target: V, k: V, pos: Position) -> R<V> {
+        match (&target, &k) {
+            (V::List(l), V::Int(i)) => {
+                let len = l.len() as i64;
+                let at = if *i < 0 { len + i } else { *i };
+                if at < 0 || at >= len {
+                    return Err(Flow::Err(
+                        EvalAltResult::ErrorArrayBounds(l.len(), *i, pos).into(),
+                    ));
+                }
+                let V::List(mut l) = target else {
+                    unreachable!()
+                };
+                Ok(l.swap_remove(at as usize))
+            }
+            (V::Dyn(d), V::Sym(s)) if d.is_map() => {
+                let syms = &self.vm.syms;
+                let m = d.read_lock::<Map>();
+                let got = m.and_then(|m| m.get(syms.text(*s).as_str()).cloned());
+                Ok(got.map_or(V::Unit, |g| V::of(g, syms)))
+            }
+            _ => {
+                let (t, k) = (self.dynamic(target), self.dynamic(k));
+                let d = match index_fast(&t, &k, pos) {
+                    Some(r) => r?,
+                    None => {
+                        let mut this = t;
+                        let h = Helper {
+                            name: super::super::INDEX.into(),
+                            this: true,
+                        };
+                        self.run.helper(&h, Some(&mut this), vec![k], pos)?
+                    }
+                };
+                Ok(self.of(d))
+            }
+        }
+    }
+
+    /// `this.name(args)`: a list's own methods here (a compiled closure
+    /// called in the VM), the rest as the tree tier runs them.
+    fn method(
+        &mut self,
+        name: &str,
+        this: &mut V,
+        args: Args,
+        pos: Position,
+        helper: &Helper,
+        native: Option<usize>,
+    ) -> R<V> {
+        if let V::List(l) = this {
+            match (name, args.as_slice()) {
+                ("len", []) => return Ok(V::Int(l.len() as i64)),
+                ("is_empty", []) => return Ok(V::Bool(l.is_empty())),
+                ("push", [_]) => {
+                    if l.len() >= crate::hooks::script::MAX_ARRAY {
+                        super::super::builtins::limit((l.len() + 1, 0, 0), pos)?;
+                    }
+                    let mut args = args;
+                    l.push(args.pop().unwrap_or_default());
+                    return Ok(V::Unit);
+                }
+                _ => {}
+            }
+            if let Some(r) = self.list_closure(name, l, &args, pos) {
+                return r;
+            }
+        }
+        let mut d = self.dynamic(std::mem::take(this));
+        let dargs: super::super::run::Args = args.into_iter().map(|v| self.dynamic(v)).collect();
+        let mut dargs = dargs;
+        let fast = method_fast(name, &mut d, &dargs, pos)
+            .or_else(|| self.run.with_closure(name, &d, &dargs, pos))
+            .or_else(|| {
+                let ix = native?;
+                self.run.method_native(ix, name, &mut d, &mut dargs, pos)
+            });
+        let r = match fast {
+            Some(r) => r,
+            None => self.run.helper(helper, Some(&mut d), dargs.into_vec(), pos),
+        };
+        *this = self.of(d);
+        Ok(self.of(r?))
+    }
+
+    /// `filter`, `map`, `all` and `some` of a VM list with a closure the
+    /// VM compiled: each item handed to it as a VM value. None where the
+    /// closure is not one (the tree tier's way then).
+    fn list_closure(&mut self, name: &str, list: &[V], args: &[V], pos: Position) -> Option<R<V>> {
+        let [V::Dyn(f)] = args else { return None };
+        let kind = match name {
+            "filter" => 0,
+            "map" => 1,
+            "all" => 2,
+            "some" => 3,
+            _ => return None,
+        };
+        let (ix, curry) = {
+            let ptr = f.read_lock::<FnPtr>()?;
+            let (ix, params) = self.run.tier.closure(ptr.fn_name())?;
+            self.vm.codes[ix].as_ref()?;
+            let curry: Args = ptr.curry().iter().map(|d| self.of(d.clone())).collect();
+            if params != curry.len() + 1 {
+                return None;
+            }
+            (ix, curry)
+        };
+        let frame = ["filter", "map", "all", "some"][kind];
+        self.run.level += 1;
+        let mut out = Vec::new();
+        let mut r = Ok(None);
+        for item in list {
+            let mut a = curry.clone();
+            a.push(item.clone());
+            match self.call_fn(ix, a, pos) {
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+                Ok(v) => {
+                    let yes = matches!(v, V::Bool(true));
+                    match kind {
+                        0 if yes => out.push(item.clone()),
+                        1 => out.push(v),
+                        2 if !yes => {
+                            r = Ok(Some(V::Bool(false)));
+                            break;
+                        }
+                        3 if yes => {
+                            r = Ok(Some(V::Bool(true)));
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        self.run.level -= 1;
+        Some(match r {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Ok(match kind {
+                0 | 1 => V::List(out),
+                2 => V::Bool(true),
+                _ => V::Bool(false),
+            }),
+            Err(e) => Err(Flow::Err(
+                EvalAltResult::ErrorInFunctionCall(frame.into(), String::new(), e, pos).into(),
+            )),
+        })
+    }
+}

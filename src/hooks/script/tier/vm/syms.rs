@@ -1,0 +1,118 @@
+//! The symbol table of a compiled script: every id the game defines (its
+//! players, cards, zones, cells, columns, stats, vars and parameters) and
+//! every text the script writes as a literal, each held once and named by
+//! a small integer. Inside the VM a text that is a symbol stays that
+//! integer: comparing two is comparing numbers, and an API function finds
+//! the card or cell it names in an array, not a hash map. A text becomes a
+//! Rhai string again only where it leaves the VM.
+
+use rhai::ImmutableString;
+use rustc_hash::FxHashMap;
+
+use crate::definition::Def;
+use crate::hooks::script::Keys;
+
+/// Not of that kind.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// What a symbol names, kind by kind (`NONE` where it names none).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kinds {
+    pub player: u32,
+    pub cell: u32,
+    pub column: u32,
+    pub stat: u32,
+    pub var: u32,
+}
+
+pub(crate) struct Syms {
+    texts: Vec<ImmutableString>,
+    by_text: FxHashMap<Box<str>, u32>,
+    kinds: Vec<Kinds>,
+    /// Each player's, cell's and column's symbol, by index.
+    pub players: Vec<u32>,
+    pub cells: Vec<u32>,
+    pub columns: Vec<u32>,
+    pub cards: Vec<u32>,
+}
+
+impl Syms {
+    /// Every id of `def`, the strings `keys` already made reused (a symbol
+    /// that leaves the VM shares its text, not a copy).
+    pub fn new(def: &Def, keys: &Keys) -> Syms {
+        let mut s = Syms {
+            texts: Vec::new(),
+            by_text: FxHashMap::default(),
+            kinds: Vec::new(),
+            players: Vec::new(),
+            cells: Vec::new(),
+            columns: Vec::new(),
+            cards: Vec::new(),
+        };
+        let players: Vec<u32> = keys.players.iter().map(|t| s.add(def, t.clone())).collect();
+        let cards: Vec<u32> = keys.cards.iter().map(|t| s.add(def, t.clone())).collect();
+        let cells: Vec<u32> = keys.cells.iter().map(|t| s.add(def, t.clone())).collect();
+        let columns: Vec<u32> = keys.columns.iter().map(|t| s.add(def, t.clone())).collect();
+        for z in &def.zones {
+            s.intern(def, &z.id);
+        }
+        for x in &def.stats {
+            s.intern(def, &x.id);
+        }
+        for x in &def.vars {
+            s.intern(def, &x.id);
+        }
+        for x in &def.params {
+            s.intern(def, &x.id);
+        }
+        s.players = players;
+        s.cards = cards;
+        s.cells = cells;
+        s.columns = columns;
+        s
+    }
+
+    /// The symbol of `text`, made if new (at load: a literal of the
+    /// script).
+    pub fn intern(&mut self, def: &Def, text: &str) -> u32 {
+        match self.by_text.get(text) {
+            Some(&s) => s,
+            None => self.add(def, text.into()),
+        }
+    }
+
+    fn add(&mut self, def: &Def, text: ImmutableString) -> u32 {
+        if let Some(&s) = self.by_text.get(text.as_str()) {
+            return s;
+        }
+        let n = u32::try_from(self.texts.len()).unwrap_or(NONE);
+        let ix = |o: Option<usize>| o.map_or(NONE, |i| u32::try_from(i).unwrap_or(NONE));
+        let grid = def.grid.as_ref();
+        self.kinds.push(Kinds {
+            player: ix(def.player(&text)),
+            cell: ix(grid.and_then(|g| g.cell(&text))),
+            column: ix(grid.and_then(|g| g.column(&text))),
+            stat: ix(def.stat(&text)),
+            var: ix(def.var(&text)),
+        });
+        self.by_text.insert(text.as_str().into(), n);
+        self.texts.push(text);
+        n
+    }
+
+    /// The symbol of a text made as the script runs, if it is one.
+    #[inline]
+    pub fn find(&self, text: &str) -> Option<u32> {
+        self.by_text.get(text).copied()
+    }
+
+    #[inline]
+    pub fn text(&self, s: u32) -> &ImmutableString {
+        &self.texts[s as usize]
+    }
+
+    #[inline]
+    pub fn kinds(&self, s: u32) -> &Kinds {
+        &self.kinds[s as usize]
+    }
+}

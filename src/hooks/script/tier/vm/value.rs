@@ -1,0 +1,62 @@
+//! The VM's values: numbers, truth values and symbols unboxed, lists of
+//! them as vectors, and anything else as Rhai's own `Dynamic`.
+
+use rhai::{Array, Dynamic, ImmutableString};
+
+use super::syms::Syms;
+
+#[derive(Clone, Debug, Default)]
+pub(crate) enum V {
+    #[default]
+    Unit,
+    Bool(bool),
+    Int(i64),
+    /// A text of the symbol table (syms.rs).
+    Sym(u32),
+    /// A list the VM made (a Rhai array when it leaves).
+    List(Vec<V>),
+    /// Anything else: text that is no symbol, maps, ranges, closures.
+    Dyn(Dynamic),
+}
+
+impl V {
+    /// A Rhai value as the VM holds it: a text that is a symbol becomes
+    /// it (so every text that could be a symbol is one, and a symbol
+    /// never equals a text held as `Dyn`).
+    pub fn of(d: Dynamic, syms: &Syms) -> V {
+        if d.is_int() {
+            return d.as_int().map_or(V::Unit, V::Int);
+        }
+        if d.is_bool() {
+            return d.as_bool().map_or(V::Unit, V::Bool);
+        }
+        if d.is_unit() {
+            return V::Unit;
+        }
+        if d.is_string()
+            && let Some(s) = d.read_lock::<ImmutableString>().and_then(|t| syms.find(&t))
+        {
+            return V::Sym(s);
+        }
+        if d.is_shared() {
+            return V::of(d.flatten(), syms);
+        }
+        V::Dyn(d)
+    }
+
+    /// As Rhai holds it, where the value leaves the VM.
+    pub fn into_dynamic(self, syms: &Syms) -> Dynamic {
+        match self {
+            V::Unit => Dynamic::UNIT,
+            V::Bool(b) => Dynamic::from_bool(b),
+            V::Int(i) => Dynamic::from_int(i),
+            V::Sym(s) => Dynamic::from(syms.text(s).clone()),
+            V::List(l) => Dynamic::from_array(
+                l.into_iter()
+                    .map(|v| v.into_dynamic(syms))
+                    .collect::<Array>(),
+            ),
+            V::Dyn(d) => d,
+        }
+    }
+}
