@@ -164,6 +164,9 @@ enum Property {
     /// Every hook compiled runs as Rhai runs it (`Compile::Check` compares
     /// each run), and the same games end alike compiled and not.
     TiersEqual,
+    /// Every hook run in the typed VM runs as in Rhai (`Compile::CheckVm`),
+    /// and the same games end alike in the VM and not.
+    VmEqual,
     /// The search bot plays a whole game in every seat.
     BotsPlay,
 }
@@ -200,7 +203,8 @@ fn check(property: Property, case: &Case) {
             }
         }
         Property::MemoEqual => memo_equal(case),
-        Property::TiersEqual => tiers_equal(case),
+        Property::TiersEqual => tiers_equal(case, Compile::Check, Compile::On),
+        Property::VmEqual => tiers_equal(case, Compile::CheckVm, Compile::Vm),
         Property::BotsPlay => {
             // The search bots make the first SEARCHED decisions, random
             // bots the rest: a search on Othello takes seconds a move in
@@ -259,6 +263,11 @@ fn every_game_plays_alike_with_the_memo_and_without() {
 #[test]
 fn every_game_plays_alike_compiled_and_in_rhai() {
     holds(Property::TiersEqual);
+}
+
+#[test]
+fn every_game_plays_alike_in_the_vm_and_in_rhai() {
+    holds(Property::VmEqual);
 }
 
 #[test]
@@ -455,11 +464,13 @@ fn tallies(
     (run(with), run(without))
 }
 
-fn tiers_equal(case: &Case) {
+/// Each hook run compared (`check`), and the same games played with
+/// `fast` and in Rhai.
+fn tiers_equal(case: &Case, check: Compile, fast: Compile) {
     for memo in [false, true] {
         let checked = case.load(Build {
             memo,
-            compile: Compile::Check,
+            compile: check,
         });
         for seed in 0..case.games(&checked, 20) {
             if let Err(e) = play_random(&checked, seed, memo) {
@@ -479,7 +490,7 @@ fn tiers_equal(case: &Case) {
             compile,
         })
     };
-    let (on, off) = (plain(Compile::On), plain(Compile::Off));
+    let (on, off) = (plain(fast), plain(Compile::Off));
     for seed in 0..case.games(&on, 10) {
         assert_eq!(
             play_random(&on, seed, false),

@@ -59,4 +59,5 @@ mod the_path_rewrite;
 mod tier;
 mod tutorial;
 mod typing;
+mod vm;
 mod yaml_errors;

@@ -10,7 +10,7 @@ use crate::every_game::play_random as play;
 
 use tabula::{Build, Compile, Game, Settings};
 
-const YAML: &str = "id: failing
+pub(crate) const YAML: &str = "id: failing
 name: Failing
 players: [{id: a, name: A}, {id: b, name: B}]
 params:
@@ -26,7 +26,7 @@ script: ../scripts/failing.rhai
 
 /// Each case fails (or not) in its own way; the check compares the two
 /// errors' texts and positions.
-const SCRIPT: &str = r#"
+pub(crate) const SCRIPT: &str = r#"
 fn helper(x) { if x > 2 { x / (x - x) } else { helper(x + 1) } }
 fn deep(n) { deep(n + 1) }
 fn step() {

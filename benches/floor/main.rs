@@ -9,7 +9,8 @@
 //!     FLOOR_RUN=connect-four:native:2000 valgrind --tool=callgrind \
 //!         target/release/deps/floor-HASH               # instructions, one run
 //!
-//! `FLOOR_RUN=GAME:HOOKS:N` (HOOKS `native`, `script` or `memo`) plays N
+//! `FLOOR_RUN=GAME:HOOKS:N` (HOOKS `native`, `script`, `memo` or `vm`:
+//! the typed VM of issue 54, memo off) plays N
 //! random games and prints the decisions made, for instructions per move.
 //! Before any timing, every game is played both ways over 200 seeds and
 //! must make the same moves and end the same.
@@ -63,13 +64,17 @@ fn build(id: &str, dir: &str, native: Native, hooks: &str) -> Game {
     let memo = hooks == "memo";
     let build = Build {
         memo,
-        ..Build::default()
+        compile: if hooks == "vm" {
+            tabula::Compile::Vm
+        } else {
+            tabula::Compile::On
+        },
     };
     let game = Game::load(id, &dir, &Settings::default(), build).expect("the game loads");
     match hooks {
         "native" => game.with_hooks(native(game.def())),
-        "script" | "memo" => game,
-        other => panic!("hooks are native, script or memo, not {other}"),
+        "script" | "memo" | "vm" => game,
+        other => panic!("hooks are native, script, memo or vm, not {other}"),
     }
 }
 
@@ -107,11 +112,12 @@ fn check_same(id: &str, native: &Game, script: &Game) {
 
 fn floor(c: &mut Criterion) {
     for &(id, dir, native) in GAMES {
-        let games: Vec<(&str, Game)> = ["native", "script", "memo"]
+        let games: Vec<(&str, Game)> = ["native", "script", "memo", "vm"]
             .into_iter()
             .map(|h| (h, build(id, dir, native, h)))
             .collect();
         check_same(id, &games[0].1, &games[1].1);
+        check_same(id, &games[3].1, &games[1].1);
         for (hooks, game) in &games {
             let mut seed = 0u64;
             c.bench_function(&format!("{id} {hooks}"), |b| {

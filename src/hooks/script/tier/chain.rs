@@ -188,7 +188,7 @@ impl Run<'_> {
 /// A list's item by number or a map's field by text set or changed in
 /// place, as Rhai does (a negative number counts from the end; a missing
 /// field is added); None for what Rhai decides.
-fn set_fast(
+pub(super) fn set_fast(
     this: &mut Dynamic,
     k: &Dynamic,
     op: Option<Bin>,

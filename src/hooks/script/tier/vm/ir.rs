@@ -48,12 +48,13 @@ pub(crate) struct SetPart {
     pub op: Option<Bin>,
     pub value: X,
     pub op_pos: Position,
+    pub var_pos: Position,
     pub helper: Helper,
 }
 
 pub(crate) enum Key {
     Index(X),
-    Prop,
+    Prop(ImmutableString),
 }
 
 pub(crate) struct For {

@@ -34,11 +34,18 @@ impl Lowering<'_> {
         b.0.iter().map(|s| self.stmt(s)).collect()
     }
 
+    /// A constant as the VM holds it: a text a symbol (made if new), a
+    /// list of constants a VM list.
     fn value(&mut self, d: &rhai::Dynamic) -> V {
         if d.is_string()
             && let Some(t) = d.read_lock::<rhai::ImmutableString>()
         {
             return V::Sym(self.syms.intern(self.def, &t));
+        }
+        if !d.is_shared()
+            && let Some(items) = d.read_lock::<rhai::Array>()
+        {
+            return V::List(items.iter().map(|x| self.value(x)).collect());
         }
         V::of(d.clone(), self.syms)
     }
@@ -61,11 +68,12 @@ impl Lowering<'_> {
                 slot: x.slot,
                 key: match &x.key {
                     Key::Index(e) => ir::Key::Index(self.expr(e)?),
-                    Key::Prop(_) => ir::Key::Prop,
+                    Key::Prop(p) => ir::Key::Prop(p.clone()),
                 },
                 op: x.op,
                 value: self.expr(&x.value)?,
                 op_pos: x.op_pos,
+                var_pos: x.var_pos,
                 helper: x.helper.clone(),
             })),
             StmtKind::If(x) => {

@@ -242,30 +242,42 @@ impl<'r, 'a> VmRun<'r, 'a> {
     /// anything else by Rhai.
     fn set_part(&mut self, x: &SetPart) -> R<V> {
         let value = self.expr(&x.value)?;
-        let key = match &x.key {
-            Key::Index(k) => Some(self.expr(k)?),
-            Key::Prop => None,
+        let (key, k_pos) = match &x.key {
+            Key::Index(k) => (Some(self.expr(k)?), k.pos),
+            Key::Prop(_) => (None, x.var_pos),
         };
         if let (None, Some(V::Int(i)), V::List(l)) = (x.op, &key, &mut *self.slot(x.slot)) {
             let len = l.len() as i64;
             let at = if *i < 0 { len + i } else { *i };
             if at < 0 || at >= len {
                 return Err(Flow::Err(
-                    EvalAltResult::ErrorArrayBounds(l.len(), *i, x.op_pos).into(),
+                    EvalAltResult::ErrorArrayBounds(l.len(), *i, k_pos).into(),
                 ));
             }
             l[at as usize] = value;
             return Ok(V::Unit);
         }
         let mut this = self.take_dynamic(x.slot);
-        let mut args = Vec::with_capacity(2);
-        if let Some(k) = key {
-            args.push(self.dynamic(k));
-        }
-        args.push(self.dynamic(value));
-        let r = self.run.helper(&x.helper, Some(&mut this), args, x.op_pos);
+        let k = match (&x.key, key) {
+            (Key::Prop(name), _) => Dynamic::from(name.clone()),
+            (_, k) => self.dynamic(k.unwrap_or_default()),
+        };
+        let v = self.dynamic(value);
+        let set = super::super::chain::set_fast(&mut this, &k, x.op, v.clone(), k_pos, x.op_pos);
+        let r = match set {
+            Some(r) => r,
+            None => {
+                let args = match x.key {
+                    Key::Prop(_) => vec![v],
+                    Key::Index(_) => vec![k, v],
+                };
+                self.run
+                    .helper(&x.helper, Some(&mut this), args, x.op_pos)
+                    .map(|_| ())
+            }
+        };
         *self.slot(x.slot) = self.of(this);
-        r.map(|_| V::Unit).map_err(Flow::Err)
+        r.map(|()| V::Unit).map_err(Flow::Err)
     }
 
     fn for_loop(&mut self, f: &For, pos: Position) -> R<V> {
@@ -399,10 +411,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 for item in items {
                     out.push(self.expr(item)?);
                 }
-                if out.len() > crate::hooks::script::MAX_ARRAY {
-                    super::super::builtins::limit((out.len(), 0, 0), x.pos)?;
-                }
-                Ok(V::List(out))
+                let list = V::List(out);
+                super::super::builtins::limit(list.sizes(&self.vm.syms), x.pos)?;
+                Ok(list)
             }
             XKind::Map(m) => {
                 let mut map: Map = m.0.clone();
@@ -609,17 +620,27 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 Step::Index(_, pos) => {
                     let k = args.into_iter().next().unwrap_or_default();
                     let target = match on_var {
-                        Some(s) => self.stack[self.base + s].clone(),
-                        None => std::mem::take(&mut value),
+                        Some(s) => &self.stack[self.base + s],
+                        None => &value,
                     };
-                    self.index(target, k, *pos)?
+                    // A local is read where it is, not copied.
+                    match self.index_in(target, &k, *pos) {
+                        Some(r) => r?,
+                        None => {
+                            let target = match on_var {
+                                Some(s) => self.stack[self.base + s].clone(),
+                                None => std::mem::take(&mut value),
+                            };
+                            self.index(target, k, *pos)?
+                        }
+                    }
                 }
                 Step::Prop(name, pos, helper) => {
                     let target = match on_var {
-                        Some(s) => self.stack[self.base + s].clone(),
-                        None => std::mem::take(&mut value),
+                        Some(s) => &self.stack[self.base + s],
+                        None => &value,
                     };
-                    let field = match &target {
+                    let field = match target {
                         V::Dyn(d) => d
                             .read_lock::<Map>()
                             .map(|m| m.get(name.as_str()).cloned().unwrap_or_default()),
@@ -628,6 +649,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
                     match field {
                         Some(f) => self.of(f),
                         None => {
+                            let target = target.clone();
                             let mut this = self.dynamic(target);
                             let r = self.run.helper(helper, Some(&mut this), vec![], *pos)?;
                             self.of(r)
@@ -656,43 +678,47 @@ impl<'r, 'a> VmRun<'r, 'a> {
         Ok(value)
     }
 
-    fn index(&mut self, target: V, k: V, pos: Position) -> R<V> {
-        match (&target, &k) {
+    /// `target[k]` where the VM answers it on the value in place: a list
+    /// by number, a map by a symbol, a Rhai list by number.
+    fn index_in(&self, target: &V, k: &V, pos: Position) -> Option<Result<V, Error>> {
+        let syms = &self.vm.syms;
+        match (target, k) {
             (V::List(l), V::Int(i)) => {
                 let len = l.len() as i64;
                 let at = if *i < 0 { len + i } else { *i };
                 if at < 0 || at >= len {
-                    return Err(Flow::Err(
-                        EvalAltResult::ErrorArrayBounds(l.len(), *i, pos).into(),
-                    ));
+                    return Some(Err(EvalAltResult::ErrorArrayBounds(l.len(), *i, pos).into()));
                 }
-                let V::List(mut l) = target else {
-                    unreachable!()
-                };
-                Ok(l.swap_remove(at as usize))
+                Some(Ok(l[at as usize].clone()))
             }
             (V::Dyn(d), V::Sym(s)) if d.is_map() => {
-                let syms = &self.vm.syms;
-                let m = d.read_lock::<Map>();
-                let got = m.and_then(|m| m.get(syms.text(*s).as_str()).cloned());
-                Ok(got.map_or(V::Unit, |g| V::of(g, syms)))
+                let m = d.read_lock::<Map>()?;
+                let got = m.get(syms.text(*s).as_str()).cloned();
+                Some(Ok(got.map_or(V::Unit, |g| V::of(g, syms))))
             }
-            _ => {
-                let (t, k) = (self.dynamic(target), self.dynamic(k));
-                let d = match index_fast(&t, &k, pos) {
-                    Some(r) => r?,
-                    None => {
-                        let mut this = t;
-                        let h = Helper {
-                            name: super::super::INDEX.into(),
-                            this: true,
-                        };
-                        self.run.helper(&h, Some(&mut this), vec![k], pos)?
-                    }
-                };
-                Ok(self.of(d))
+            (V::Dyn(d), V::Int(i)) if d.is_array() => {
+                let r = index_fast(d, &Dynamic::from_int(*i), pos)?;
+                Some(r.map(|g| V::of(g, syms)))
             }
+            _ => None,
         }
+    }
+
+    /// `target[k]` as Rhai has it, where `index_in` does not answer.
+    fn index(&mut self, target: V, k: V, pos: Position) -> R<V> {
+        let (t, k) = (self.dynamic(target), self.dynamic(k));
+        let d = match index_fast(&t, &k, pos) {
+            Some(r) => r?,
+            None => {
+                let mut this = t;
+                let h = Helper {
+                    name: super::super::INDEX.into(),
+                    this: true,
+                };
+                self.run.helper(&h, Some(&mut this), vec![k], pos)?
+            }
+        };
+        Ok(self.of(d))
     }
 
     /// `this.name(args)`: a list's own methods here (a compiled closure
@@ -711,11 +737,10 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 ("len", []) => return Ok(V::Int(l.len() as i64)),
                 ("is_empty", []) => return Ok(V::Bool(l.is_empty())),
                 ("push", [_]) => {
-                    if l.len() >= crate::hooks::script::MAX_ARRAY {
-                        super::super::builtins::limit((l.len() + 1, 0, 0), pos)?;
-                    }
                     let mut args = args;
                     l.push(args.pop().unwrap_or_default());
+                    // Rhai's limits on the whole list after.
+                    super::super::builtins::limit(this.sizes(&self.vm.syms), pos)?;
                     return Ok(V::Unit);
                 }
                 _ => {}
@@ -796,11 +821,14 @@ impl<'r, 'a> VmRun<'r, 'a> {
         self.run.level -= 1;
         Some(match r {
             Ok(Some(v)) => Ok(v),
-            Ok(None) => Ok(match kind {
-                0 | 1 => V::List(out),
-                2 => V::Bool(true),
-                _ => V::Bool(false),
-            }),
+            Ok(None) if kind < 2 => {
+                let list = V::List(out);
+                match super::super::builtins::limit(list.sizes(&self.vm.syms), pos) {
+                    Ok(()) => Ok(list),
+                    Err(e) => Err(Flow::Err(e)),
+                }
+            }
+            Ok(None) => Ok(V::Bool(kind == 2)),
             Err(e) => Err(Flow::Err(
                 EvalAltResult::ErrorInFunctionCall(frame.into(), String::new(), e, pos).into(),
             )),

@@ -44,6 +44,19 @@ impl V {
         V::Dyn(d)
     }
 
+    /// The sizes Rhai's limits count in the value (`sizes_of`).
+    pub fn sizes(&self, syms: &Syms) -> super::super::builtins::Sizes {
+        match self {
+            V::Sym(s) => (0, 0, syms.text(*s).len()),
+            V::List(l) => l.iter().fold((0, 0, 0), |acc, x| {
+                let s = x.sizes(syms);
+                (acc.0 + 1 + s.0, acc.1 + s.1, acc.2 + s.2)
+            }),
+            V::Dyn(d) => super::super::builtins::sizes_of(d),
+            _ => (0, 0, 0),
+        }
+    }
+
     /// As Rhai holds it, where the value leaves the VM.
     pub fn into_dynamic(self, syms: &Syms) -> Dynamic {
         match self {

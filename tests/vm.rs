@@ -1,0 +1,68 @@
+//! The typed VM (src/hooks/script/tier/vm) against Rhai. `Compile::CheckVm`
+//! runs every hook in the VM and in Rhai from the same state and fails on
+//! the first difference in result or error (text and position), reads and
+//! writes, events or the state after (not the operations: the VM counts
+//! its own). tests/every_game.rs plays every game that way; these tests
+//! run the tier's failing cases (tests/tier.rs) through the VM.
+
+use crate::common;
+use crate::every_game::play_random as play;
+use crate::tier::{SCRIPT, YAML};
+
+use tabula::{Build, Compile, Game, Settings};
+
+/// The tier's failing script without its `switch` cases (the VM leaves a
+/// function with `switch` to the tree tier: the check would then compare
+/// the tree tier with Rhai).
+fn script() -> String {
+    SCRIPT
+        .lines()
+        .filter(|l| !l.contains("switch"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_failing_hook_fails_alike_in_the_vm_and_in_rhai() {
+    let script = script();
+    let (_tmp, path) = common::game_folder("failing", YAML, &script);
+    let dir = path.parent().unwrap().to_path_buf();
+    let (_t, game) = common::load_folder("failing", YAML, &script);
+    // Every function runs in the VM: the check compares the VM with Rhai.
+    assert_eq!(game.vm_fallbacks().unwrap(), []);
+    let mut failed = 0;
+    for case in 0..=78 {
+        if SCRIPT.contains(&format!("c == {case} {{ set_var(\"v\", switch"))
+            || SCRIPT
+                .lines()
+                .any(|l| l.contains(&format!("c == {case} ")) && l.contains("switch"))
+        {
+            continue;
+        }
+        let settings = Settings {
+            variants: vec![],
+            sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
+        };
+        let load = |compile| {
+            Game::load_path(
+                &path,
+                &dir,
+                &settings,
+                Build {
+                    memo: false,
+                    compile,
+                },
+            )
+            .unwrap()
+        };
+        let (check, off) = (load(Compile::CheckVm), load(Compile::Off));
+        let checked = play(&check, 1, false);
+        if let Err(e) = &checked {
+            assert!(!e.contains("differs from Rhai"), "case {case}: {e}");
+            failed += 1;
+        }
+        assert_eq!(checked, play(&off, 1, false), "case {case}");
+    }
+    // The cases that throw do throw (the check compares their errors).
+    assert!(failed >= 30, "only {failed} cases failed");
+}
