@@ -164,7 +164,7 @@ pub(super) fn register(engine: &mut Api) {
 }
 
 /// The game's grid, or an error that says it has none.
-pub(super) fn grid(def: &Def) -> Fallible<&Grid> {
+pub(crate) fn grid(def: &Def) -> Fallible<&Grid> {
     def.grid
         .as_ref()
         .ok_or_else(|| "the game has no grid (a zone with `grid:`)".into())

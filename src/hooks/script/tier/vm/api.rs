@@ -15,6 +15,15 @@ use super::value::V;
 
 pub(crate) type Typed = fn(&mut Ctx, &Syms, &[V]) -> Option<Fallible<V>>;
 
+/// The typed form of `name()` whose list is only asked `method()` of
+/// (`empty_cells().is_empty()`): answered without building the list.
+pub(crate) fn tested(name: &str, method: &str) -> Option<Typed> {
+    Some(match (name, method) {
+        ("empty_cells", "is_empty") => no_empty_cell,
+        _ => return None,
+    })
+}
+
 /// The typed entry point of API function `name` of `arity`, if it has one.
 pub(crate) fn typed(name: &str, arity: usize) -> Option<Typed> {
     Some(match (name, arity) {
@@ -188,6 +197,26 @@ fn in_a_row(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
         crate::hooks::script::budget::charge("in_a_row", looked, "cells it looked at")
             .map(|()| V::Int(run as i64)),
     )
+}
+
+/// `empty_cells().is_empty()`: whether no cell is empty, the list not
+/// built (charged as `empty_cells` charges).
+/// Never None: its call has no other way (the game's lack of a grid is
+/// said as `empty_cells` says it).
+fn no_empty_cell(cx: &mut Ctx, _: &Syms, _: &[V]) -> Option<Fallible<V>> {
+    let def = cx.def.clone();
+    let g = match grid::grid(&def) {
+        Ok(g) => g,
+        Err(e) => return Some(Err(e)),
+    };
+    if let Err(e) =
+        crate::hooks::script::budget::charge("empty_cells", g.len(), "cells it looked at")
+    {
+        return Some(Err(e));
+    }
+    // Every cell read, as `empty_cells` reads them: the same trace.
+    let empties = g.cells().filter(|&c| grid::empty(cx, g, c)).count();
+    Some(Ok(V::Bool(empties == 0)))
 }
 
 fn empty_cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {

@@ -144,7 +144,10 @@ impl Lowering<'_> {
                 };
                 XKind::Curry(Box::new((p.clone(), self.exprs(args)?)))
             }
-            ExprKind::Chain(c) => XKind::Chain(Box::new(self.chain(c)?)),
+            ExprKind::Chain(c) => match self.tested(c) {
+                Some(x) => return Ok(x),
+                None => XKind::Chain(Box::new(self.chain(c)?)),
+            },
             ExprKind::Block(b) => XKind::Block(self.block(b)?),
             ExprKind::Log(to, text) => XKind::Log(
                 match to {
@@ -209,6 +212,35 @@ impl Lowering<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `f().m()` where the API's `f` answers `m` of its list without
+    /// building it (api::tested): one typed call.
+    fn tested(&mut self, c: &Chain) -> Option<ir::X> {
+        let (Root::Value(root), [Step::Method { name, args, .. }]) = (&c.root, &c.steps[..]) else {
+            return None;
+        };
+        let ExprKind::Call(call) = &root.kind else {
+            return None;
+        };
+        let (Target::Native(ix, helper), true, true) =
+            (&call.target, call.args.is_empty(), args.is_empty())
+        else {
+            return None;
+        };
+        let typed = api::tested(&call.name, name)?;
+        Some(ir::X {
+            kind: XKind::Api(Box::new(ir::Api {
+                typed: Some(typed),
+                native: *ix,
+                helper: helper.clone(),
+                args: Vec::new(),
+                first_local: None,
+                writes_first: false,
+                name: call.name.clone(),
+            })),
+            pos: root.pos,
+        })
     }
 
     fn chain(&mut self, c: &Chain) -> Result<ir::Chain, Refusal> {
