@@ -66,3 +66,33 @@ fn a_failing_hook_fails_alike_in_the_vm_and_in_rhai() {
     // The cases that throw do throw (the check compares their errors).
     assert!(failed >= 30, "only {failed} cases failed");
 }
+
+/// `check --vm` names what the VM leaves to the tree tier and why, and
+/// plays the rest in the VM against Rhai.
+#[test]
+fn check_vm_lists_what_runs_outside_the_vm() {
+    let script = r#"
+fn step() { end_game(pick(param("case"))); }
+fn pick(n) { switch n { 0 => "a", _ => "b" } }
+fn unused() { let t = 0; for i in 0..3 { t += i; } t }
+"#;
+    let (_tmp, path) = common::game_folder("failing", YAML, script);
+    let (_t, game) = common::load_folder("failing", YAML, script);
+    let list: Vec<String> = (game.vm_fallbacks().unwrap().iter())
+        .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
+        .collect();
+    assert_eq!(
+        list,
+        [
+            "pick/1: uses `switch`",
+            "step/0: calls `pick`, which the VM does not run"
+        ]
+    );
+    common::Test::new()
+        .args(["check", "--vm", "--playouts", "3"])
+        .arg(&path)
+        .stdout_has("vm failing: 2 script function(s) run outside the VM:")
+        .stdout_has("  pick/1: uses `switch`")
+        .stdout_has("ok failing")
+        .run();
+}
