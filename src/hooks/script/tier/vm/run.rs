@@ -44,6 +44,21 @@ pub(crate) struct VmRun<'r, 'a> {
     base: usize,
 }
 
+/// Drop a value, the plain ones (a number, a truth value, a symbol, `()`)
+/// inline: dropping a `V` is otherwise a call, whatever it holds.
+#[inline(always)]
+fn discard(v: V) {
+    if matches!(v, V::Unit | V::Bool(_) | V::Int(_) | V::Sym(_)) {
+        std::mem::forget(v);
+    }
+}
+
+/// Set a place, the old value dropped as `discard` drops it.
+#[inline(always)]
+fn set(place: &mut V, v: V) {
+    discard(std::mem::replace(place, v));
+}
+
 fn type_name(v: &V) -> &'static str {
     match v {
         V::Unit => "()",
@@ -100,7 +115,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
         let outer = std::mem::replace(&mut self.base, base);
         let r = self.block(&code.body);
         self.base = outer;
-        self.stack.truncate(base);
+        for v in self.stack.drain(base..) {
+            discard(v);
+        }
         match r {
             Ok(v) | Err(Flow::Return(v)) => Ok(v),
             Err(Flow::Err(mut e)) => {
@@ -129,7 +146,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
     fn block(&mut self, b: &[S]) -> R<V> {
         let mut last = V::Unit;
         for s in b {
-            last = self.stmt(s)?;
+            let v = self.stmt(s)?;
+            set(&mut last, v);
         }
         Ok(last)
     }
@@ -156,7 +174,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             SKind::Block(b) => self.block(b),
             SKind::Let(slot, x) | SKind::Assign(slot, x) => {
                 let v = self.expr(x)?;
-                *self.slot(*slot) = v;
+                set(self.slot(*slot), v);
                 Ok(V::Unit)
             }
             SKind::OpAssign(x) => {
@@ -331,9 +349,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 .into()
             })?;
             if let Some(c) = f.counter {
-                *self.slot(c) = V::Int(index);
+                set(self.slot(c), V::Int(index));
             }
-            *self.slot(f.var) = v;
+            set(self.slot(f.var), v);
             match self.block(&f.body) {
                 Ok(_) | Err(Flow::Continue) => {}
                 Err(Flow::Break) => break,
