@@ -15,7 +15,14 @@ fn hearts_north(input: &str) -> Test {
         .games_dir(root().join("tests/reference/games"))
         .args(["play", "hearts", "--as", "north", "--seed", "3"])
         .args(["--set", "pass_cards=0"])
-        .args(["--bot", "east=random", "--bot", "south=random", "--bot", "west=random"])
+        .args([
+            "--bot",
+            "east=random",
+            "--bot",
+            "south=random",
+            "--bot",
+            "west=random",
+        ])
         .stdin(input)
 }
 
@@ -75,7 +82,7 @@ fn the_save_keeps_card_ids() {
     let dir = tempfile::tempdir().unwrap();
     hearts_north("3c\nsave g.yaml\nquit\n")
         .current_dir(dir.path())
-        .file_has("g.yaml", "north: 3c")
+        .file_has("g.yaml", "{north: \"3c\"}")
         .run();
 }
 
@@ -83,8 +90,7 @@ fn the_save_keeps_card_ids() {
 /// they are written.
 #[test]
 fn a_bad_show_or_sort_is_refused_with_its_place() {
-    let yaml =
-        std::fs::read_to_string(root().join("tests/reference/games/hearts.yaml")).unwrap();
+    let yaml = std::fs::read_to_string(root().join("tests/reference/games/hearts.yaml")).unwrap();
     for (from, to, says) in [
         (
             "show: yes-no}",
@@ -132,36 +138,73 @@ async fn the_page_shows_cards_as_the_repl_does() {
     let state = tempfile::tempdir().unwrap();
     let r = Running::start(&root().join("tests/reference/games"), &[], state.path()).await;
     let t = r
-        .open(json!({"game": "hearts", "seed": 3, "sets": {"pass_cards": 0},
-            "seats": {"north": "person", "east": "random", "south": "random", "west": "random"}}))
+        .open(
+            json!({"game": "hearts", "seed": 3, "sets": {"pass_cards": 0},
+            "seats": {"north": "person", "east": "random", "south": "random", "west": "random"}}),
+        )
         .await;
     let mut north = Client::connect(&r.ws(t["seats"]["north"].as_str().unwrap())).await;
     let s = north
         .state_where(|v| !v["options"].as_array().unwrap().is_empty())
         .await;
     let ids = |v: &Value| -> Vec<String> {
-        v.as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect()
     };
     let me = &s["players"][0];
-    let hand = me["zones"].as_array().unwrap().iter().find(|z| z["id"] == "hand").unwrap();
+    let hand = me["zones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|z| z["id"] == "hand")
+        .unwrap();
     assert_eq!(
         ids(&hand["cards"]),
-        ["3c", "4c", "7c", "8c", "qc", "ac", "2d", "qd", "kd", "ad", "ts", "ks", "9h"]
+        [
+            "3c", "4c", "7c", "8c", "qc", "ac", "2d", "qd", "kd", "ad", "ts", "ks", "9h"
+        ]
     );
-    let options: Vec<&str> =
-        s["options"].as_array().unwrap().iter().map(|o| o["text"].as_str().unwrap()).collect();
+    let options: Vec<&str> = s["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["text"].as_str().unwrap())
+        .collect();
     assert_eq!(options, ["3c", "4c", "7c", "8c", "qc", "ac"]);
-    let trick = s["zones"].as_array().unwrap().iter().find(|z| z["id"] == "trick").unwrap();
-    let from: Vec<&str> =
-        trick["cards"].as_array().unwrap().iter().map(|c| c["from"].as_str().unwrap()).collect();
+    let trick = s["zones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|z| z["id"] == "trick")
+        .unwrap();
+    let from: Vec<&str> = trick["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["from"].as_str().unwrap())
+        .collect();
     assert_eq!(from, ["South", "West"]);
     assert_eq!(s["view"]["from"]["trick"][""], json!(["south", "west"]));
     let vars: Vec<(&str, &str)> = (s["vars"].as_array().unwrap().iter())
         .map(|v| (v["id"].as_str().unwrap(), v["text"].as_str().unwrap()))
         .collect();
-    assert_eq!(vars, [("pass", "no pass"), ("hearts_broken", "no"), ("tricks_played", "0")]);
-    let stats: Vec<&str> =
-        me["stats"].as_array().unwrap().iter().map(|st| st["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        vars,
+        [
+            ("pass", "no pass"),
+            ("hearts_broken", "no"),
+            ("tricks_played", "0")
+        ]
+    );
+    let stats: Vec<&str> = me["stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|st| st["id"].as_str().unwrap())
+        .collect();
     assert_eq!(stats, ["points", "tricks", "score"]);
     // `--json` keeps every stat.
     assert!(s["view"]["players"]["north"]["point_tricks"].is_number());

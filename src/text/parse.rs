@@ -102,7 +102,9 @@ impl State {
             [one] => Ok((*one).clone()),
             [] => {
                 let mut e = illegal(format!("`{}` is not a legal choice", clip(text)));
-                let all = names();
+                // What a save writes (the ids), and what the prompt shows.
+                let mut all: Vec<String> = legal.iter().map(|c| c.text(game).to_string()).collect();
+                all.extend(legal.iter().map(|c| label(game, c, player)));
                 if let Some(hint) = did_you_mean(text, all.iter().map(|s| s.as_str())) {
                     e = e.note(hint);
                 }
