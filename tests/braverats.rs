@@ -322,7 +322,7 @@ fn a_card_already_played_is_refused() {
         .arg(&f)
         .status(1)
         .stderr_has("move 2: red: `7` is not playable now")
-        .stderr_has("legal: musician, princess, spy, assassin, ambassador, wizard, general")
+        .stderr_has("legal: Musician, Princess, Spy, Assassin, Ambassador, Wizard, General")
         .run()
         .stderr;
     assert!(!err.contains("panicked"));

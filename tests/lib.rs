@@ -17,6 +17,7 @@ mod best;
 mod bots;
 mod braverats;
 mod browser;
+mod card_display;
 mod cfr;
 mod cli;
 mod deal;

@@ -89,7 +89,8 @@ fn a_choice_is_typed_in_any_case_and_by_the_players_own_names() {
         st.parse(&base, 0, "GEN").unwrap(),
         Choice::Card(base.def().card("general").unwrap())
     );
-    assert_eq!(tabula::text::label(&base, &st.legal(0)[6], 0), "general");
+    // By its name: plain to type, so no id beside it.
+    assert_eq!(tabula::text::label(&base, &st.legal(0)[6], 0), "General");
     let e = st.parse(&base, 0, "NOPE").unwrap_err();
     assert!(e.message.contains("not a legal choice"), "{e}");
 }

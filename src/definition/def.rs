@@ -30,6 +30,10 @@ pub struct Stat {
     pub names: Vec<String>,
     /// Shown with the value (`Wounds 19/20`).
     pub limit: Option<i64>,
+    /// Shown to players (`show: false` hides it; `--json` keeps it).
+    pub show: bool,
+    /// How its value reads (`show: yes-no`, words).
+    pub shown: super::display::Shown,
 }
 
 impl Stat {
@@ -45,6 +49,8 @@ pub struct Var {
     pub id: String,
     pub name: String,
     pub show: bool,
+    /// How its value reads (`show: yes-no`, words).
+    pub shown: super::display::Shown,
     pub start: i64,
     pub doc: String,
 }
@@ -116,6 +122,8 @@ pub struct Zone {
     pub show: bool,
     /// Each card here records the player whose zone it came from.
     pub records_from: bool,
+    /// The keys its cards are listed by to players (empty: as they lie).
+    pub sort: Vec<super::display::SortKey>,
     /// Each card here lies face up or down; None: all lie as `visibility`
     /// says.
     pub faces: Option<Faces>,

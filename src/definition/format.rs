@@ -192,6 +192,9 @@ pub struct StatDef {
     /// A limit shown with the value (`Wounds 19/20`): a number or
     /// `{param: NAME}`. Display only: the script enforces the rule.
     pub limit: Option<At<StartValue>>,
+    /// How the value shows: `true` (the number), `false` (not shown; `--json`
+    /// keeps it), `yes-no`, or a word per value from 0.
+    pub show: Option<At<super::display::ShowDef>>,
 }
 
 impl StatDef {
@@ -201,6 +204,7 @@ impl StatDef {
         self.start = top.start.or(self.start);
         self.doc = top.doc.or(self.doc);
         self.limit = top.limit.or(self.limit);
+        self.show = top.show.or(self.show);
         self.names.extend(top.names);
         self
     }
@@ -224,8 +228,10 @@ pub struct VarDef {
     pub name: Option<String>,
     #[serde(default)]
     pub start: i64,
-    /// Shown to players on the board (default true); bookkeeping vars say false.
-    pub show: Option<bool>,
+    /// How it shows on the board: `true` (the number, the default), `false`
+    /// (bookkeeping: not shown; `--json` keeps it), `yes-no`, or a word per
+    /// value from 0.
+    pub show: Option<At<super::display::ShowDef>>,
     pub doc: Option<String>,
 }
 
@@ -363,6 +369,11 @@ pub struct ZoneDef {
     /// Each card here records the player whose zone it came from (an enemy
     /// remembers who played it): the script's `entries()` reads it.
     pub records_from: Option<bool>,
+    /// The order the cards are listed in to players: `order` (the cards'
+    /// order in this file), `id`, `name`, an attribute (`-rank`: high
+    /// first), a list of these, or `none` (as they lie). Default: `order`
+    /// in a hand only its owner sees, `none` elsewhere. Display only.
+    pub sort: Option<At<super::display::SortDef>>,
     /// Each card here lies face up or face down, and enters this way
     /// (`up` or `down`); the script turns cards over (`reveal`, `conceal`).
     pub faces: Option<Face>,
@@ -404,6 +415,7 @@ impl ZoneDef {
         self.unordered = top.unordered.or(self.unordered);
         self.show = top.show.or(self.show);
         self.records_from = top.records_from.or(self.records_from);
+        self.sort = top.sort.or(self.sort);
         self.faces = top.faces.or(self.faces);
         self.face_down = top.face_down.or(self.face_down);
         self.grid = top.grid.or(self.grid);

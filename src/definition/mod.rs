@@ -5,6 +5,7 @@
 pub mod analyze;
 pub mod bounds;
 mod def;
+pub mod display;
 pub mod format;
 pub mod grid;
 mod ids;

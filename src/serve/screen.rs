@@ -131,6 +131,8 @@ struct StatShow {
     id: String,
     name: String,
     value: i64,
+    /// The value as the game shows it (`yes`, a word, the number).
+    text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     limit: Option<i64>,
 }
@@ -151,6 +153,9 @@ enum CardShow {
         id: String,
         name: String,
         text: String,
+        /// Who played it (a trick's cards), in zones that record it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
     },
     Hidden {
         hidden: bool,
@@ -246,10 +251,12 @@ pub fn screen(s: &Session, t: &TableShow, role: Role) -> Screen {
             connected: t.connected.get(p).is_some_and(|&n| n > 0),
             waiting: waiting.contains(&p),
             stats: (def.stats.iter().enumerate())
+                .filter(|(_, st)| st.show)
                 .map(|(i, st)| StatShow {
                     id: st.id.clone(),
                     name: st.name_for(Some(p)).to_string(),
                     value: state.stat(game, p, i),
+                    text: st.shown.text(state.stat(game, p, i)),
                     limit: st.limit,
                 })
                 .collect(),
@@ -290,6 +297,7 @@ pub fn screen(s: &Session, t: &TableShow, role: Role) -> Screen {
                 id: x.id.clone(),
                 name: x.name.clone(),
                 value: state.var(i),
+                text: x.shown.text(state.var(i)),
                 limit: None,
             })
             .collect(),
@@ -338,9 +346,8 @@ fn options(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Vec<OptionSh
     let def = game.def();
     let cell_names = def.grid.as_ref().map(|g| &g.names);
     let columns = def.grid.as_ref().map_or(0, |g| g.columns);
-    state
-        .legal(p)
-        .iter()
+    crate::text::cards::offered(game, state, p, state.legal(p))
+        .into_iter()
         .map(|c| {
             let text = c.text(game).to_string();
             let card = match c {
@@ -377,12 +384,18 @@ fn zones_of(
     owner_ix: Option<PlayerIx>,
 ) -> Vec<ZoneShow> {
     let def = game.def();
-    let card = |id: &str| {
+    let card = |id: &str, from: Option<&String>| {
         let c = def.card(id).map(|i| &def.cards[i as usize]);
+        // Who played it, unless it is the owner's own card.
+        let from = from
+            .filter(|f| f.as_str() != owner)
+            .and_then(|f| def.players.iter().find(|p| p.id == *f))
+            .map(|p| p.name.clone());
         CardShow::Seen {
             id: id.to_string(),
             name: c.map_or(id, |c| c.name_for(owner_ix)).to_string(),
             text: c.map(|c| c.text.clone()).unwrap_or_default(),
+            from,
         }
     };
     def.zones
@@ -390,20 +403,27 @@ fn zones_of(
         .filter(|z| z.per == per && z.show)
         .filter_map(|z| {
             let seen = v.zones.get(&z.id)?.get(owner)?;
+            let from = v.from.get(&z.id).and_then(|f| f.get(owner));
+            let from = |i: usize| from.and_then(|f| f.get(i)?.as_ref());
             let (hidden, count, cards) = match seen {
                 ZoneView::Count { count } => (true, *count, None),
                 ZoneView::Cards(ids) => (
                     false,
                     ids.len(),
-                    Some(ids.iter().map(|c| card(c)).collect()),
+                    Some(
+                        ids.iter()
+                            .enumerate()
+                            .map(|(i, c)| card(c, from(i)))
+                            .collect(),
+                    ),
                 ),
                 ZoneView::Faces(ids) => (
                     false,
                     ids.len(),
                     Some(
-                        ids.iter()
-                            .map(|c| match c {
-                                Some(c) => card(c),
+                        (ids.iter().enumerate())
+                            .map(|(i, c)| match c {
+                                Some(c) => card(c, from(i)),
                                 None => CardShow::Hidden { hidden: true },
                             })
                             .collect(),

@@ -2,6 +2,7 @@
 //! (parse.rs), events phrased as sentences (phrase.rs), a state rendered for
 //! a viewer (view.rs).
 
+pub mod cards;
 pub mod grid;
 mod parse;
 pub mod phrase;

@@ -17,8 +17,8 @@ impl State {
         let text = text.trim();
         let legal = self.legal(player);
         let names = || {
-            legal
-                .iter()
+            super::cards::offered(game, self, player, legal)
+                .into_iter()
                 .map(|c| option_label(game, self, c, player))
                 .collect::<Vec<_>>()
         };
@@ -102,7 +102,9 @@ impl State {
             [one] => Ok((*one).clone()),
             [] => {
                 let mut e = illegal(format!("`{}` is not a legal choice", clip(text)));
-                let all = names();
+                // What a save writes (the ids), and what the prompt shows.
+                let mut all: Vec<String> = legal.iter().map(|c| c.text(game).to_string()).collect();
+                all.extend(legal.iter().map(|c| label(game, c, player)));
                 if let Some(hint) = did_you_mean(text, all.iter().map(|s| s.as_str())) {
                     e = e.note(hint);
                 }
@@ -120,18 +122,29 @@ impl State {
     }
 }
 
-/// How `player` knows a choice: a card by their faction's name for it when
-/// the game gives one (`names:`), a numbered card by its name, else by its
-/// id; a word as it is.
+/// How `player` knows a choice: a card by its name (their faction's name
+/// for it when the game gives one), with its id in brackets when the name
+/// is not plain to type (a letter off the keyboard) and does not begin
+/// with the id or an alias (`7♣ [7c]`, but `Musician`); a numbered card by
+/// its name; a word as it is.
 pub fn label(game: &(impl AsDef + ?Sized), c: &Choice, player: PlayerIx) -> String {
     match c {
         Choice::Card(ix) => {
             let card = &game.def().cards[*ix as usize];
-            match card.names.get(player).filter(|n| !n.is_empty()) {
-                Some(n) => n.clone(),
-                // A numbered card by its name (`7`), not its id (`bid-7`).
-                None if card.family.is_some() => card.name.clone(),
-                None => card.id.clone(),
+            let name = card.name_for(Some(player));
+            // A numbered card by its name (`7`), not its id (`bid-7`).
+            if card.family.is_some() {
+                return name.to_string();
+            }
+            let plain = |w: &str| w.to_lowercase().replace(['-', '_'], " ");
+            let typed = plain(name);
+            let typeable = name.is_ascii()
+                || std::iter::once(&card.id)
+                    .chain(&card.aliases)
+                    .any(|w| typed.starts_with(&plain(w)));
+            match typeable {
+                true => name.to_string(),
+                false => format!("{name} [{}]", card.id),
             }
         }
         Choice::Word(w) => w.to_string(),

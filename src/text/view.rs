@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::core::{Outcome, State, face_down_visible, zone_visible};
 use crate::definition::format::Per;
-use crate::definition::{Board, PlayerIx};
+use crate::definition::{Board, CardIx, PlayerIx};
 use crate::game::Game;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -32,6 +32,11 @@ pub struct View {
     pub vars: IndexMap<String, i64>,
     /// Zone id -> owner (player id, or "" for a shared zone) -> contents.
     pub zones: IndexMap<String, IndexMap<String, ZoneView>>,
+    /// Zone id -> owner -> for each card listed in `zones`, the player it
+    /// came from (who played it), or null: zones that record it
+    /// (`records_from`), where the viewer sees the cards.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub from: IndexMap<String, IndexMap<String, Vec<Option<String>>>>,
     /// The grid board, row by row, when the game has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grid: Option<super::grid::GridView>,
@@ -41,7 +46,8 @@ pub struct View {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum ZoneView {
-    /// Card ids, bottom to top.
+    /// Card ids, bottom to top, or in the zone's `sort:` order when it has
+    /// one (a hand only its owner sees: the game's card order).
     Cards(Vec<String>),
     /// Hidden: only how many.
     Count { count: usize },
@@ -83,8 +89,10 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
         players.insert(pl.id.clone(), stats);
     }
     let mut zones = IndexMap::new();
+    let mut from = IndexMap::new();
     for (z, zone) in def.zones.iter().enumerate() {
         let mut by_owner = IndexMap::new();
+        let mut from_owner = IndexMap::new();
         for p in def.owners(z) {
             let owner = (zone.per == Per::Player).then_some(p);
             let cell = def.grid.as_ref().filter(|_| zone.per == Per::Cell);
@@ -106,10 +114,10 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
                         .collect(),
                 )
             } else {
+                let order = super::cards::listed(def, z, cards, owner);
                 ZoneView::Cards(
-                    cards
-                        .iter()
-                        .map(|&c| def.cards[c as usize].id.clone())
+                    (order.iter())
+                        .map(|&i| def.cards[cards[i] as usize].id.clone())
                         .collect(),
                 )
             };
@@ -118,11 +126,29 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
                 (None, Some(g)) => g.names[p].clone(),
                 (None, None) => String::new(),
             };
+            if zone.records_from && matches!(v, ZoneView::Cards(_) | ZoneView::Faces(_)) {
+                let origins: Vec<Option<PlayerIx>> = state.origins(def.slot(z, p)).collect();
+                let order = match zone.faces {
+                    Some(_) => (0..cards.len()).collect(),
+                    None => super::cards::listed(def, z, cards, owner),
+                };
+                let who: Vec<Option<String>> = (order.iter())
+                    .map(|&i| origins[i].map(|f| def.players[f].id.clone()))
+                    .collect();
+                if who.iter().any(Option::is_some) {
+                    from_owner.insert(key.clone(), who);
+                }
+            }
             by_owner.insert(key, v);
         }
         zones.insert(zone.id.clone(), by_owner);
+        if !from_owner.is_empty() {
+            from.insert(zone.id.clone(), from_owner);
+        }
     }
-    let mine = viewer.map_or(&[][..], |v| state.legal(v));
+    let mine = viewer.map_or(Vec::new(), |v| {
+        super::cards::offered(game, state, v, state.legal(v))
+    });
     let decision = state.decision().map(|d| DecisionView {
         name: d.name.to_string(),
         prompt: d.prompt.to_string(),
@@ -183,6 +209,7 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
             .map(|(i, v)| (v.id.clone(), state.var(i)))
             .collect(),
         zones,
+        from,
         grid: super::grid::grid_view(game, state, viewer),
         decision,
     }
@@ -223,16 +250,19 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
     let _ = writeln!(out);
     for (p, pl) in def.players.iter().enumerate() {
         let me = if viewer == Some(p) { " (you)" } else { "" };
-        let stats: Vec<String> = def
-            .stats
-            .iter()
-            .enumerate()
+        let stats: Vec<String> = (def.stats.iter().enumerate())
+            .filter(|(_, st)| st.show)
             .map(|(s, st)| {
                 let limit = st.limit.map(|l| format!("/{l}")).unwrap_or_default();
-                format!("{} {}{limit}", st.name_for(Some(p)), state.stat(game, p, s))
+                let value = st.shown.text(state.stat(game, p, s));
+                format!("{} {value}{limit}", st.name_for(Some(p)))
             })
             .collect();
-        let _ = writeln!(out, "  {}{me}: {}", pl.name, stats.join(", "));
+        match stats.is_empty() {
+            true => writeln!(out, "  {}{me}", pl.name),
+            false => writeln!(out, "  {}{me}: {}", pl.name, stats.join(", ")),
+        }
+        .ok();
         for (z, zone) in def.zones.iter().enumerate() {
             if zone.per != Per::Player || !zone.show || state.zone(game, z, p).is_empty() {
                 continue;
@@ -258,7 +288,7 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
         let _ = writeln!(out, "{}", super::grid::grid_text(game, state, viewer, "  "));
     }
     for (i, var) in def.vars.iter().enumerate().filter(|(_, v)| v.show) {
-        let _ = writeln!(out, "  {}: {}", var.name, state.var(i));
+        let _ = writeln!(out, "  {}: {}", var.name, var.shown.text(state.var(i)));
     }
     out.trim_end().to_string()
 }
@@ -352,20 +382,26 @@ fn zone_text(
     }
     let slot = def.slot(z, p);
     let down_seen = face_down_visible(zone, owner, viewer);
-    cards
-        .iter()
+    let cards: Vec<_> = (cards.iter())
         .zip(state.origins(slot))
         .zip(state.face_down(slot))
-        .map(|((&c, from), down)| {
+        .collect();
+    let ids: Vec<CardIx> = cards.iter().map(|((c, _), _)| **c).collect();
+    super::cards::listed(def, z, &ids, owner)
+        .into_iter()
+        .map(|i| {
+            let ((&c, from), down) = cards[i];
             if down && !down_seen {
                 return "a face-down card".to_string();
             }
             let name = def.cards[c as usize].name_for(owner);
             // A card another player put here says who (an enemy played
-            // on you); a player's own cards do not.
-            let from = match from.filter(|&f| owner.is_some_and(|o| o != f)) {
-                Some(f) => format!(" (from {})", def.players[f].name),
-                None => String::new(),
+            // on you); a player's own cards do not. In a shared zone
+            // (a trick) each card says who played it.
+            let from = match (from, owner) {
+                (Some(f), Some(o)) if o != f => format!(" (from {})", def.players[f].name),
+                (Some(f), None) => format!(" ({})", def.players[f].name),
+                _ => String::new(),
             };
             let face = if down { " (face down)" } else { "" };
             format!("{name}{from}{face}")

@@ -410,11 +410,14 @@ impl Repl {
     /// Legal choices of `p` with their aliases, for completion.
     fn legal_words(&self, p: PlayerIx) -> Vec<String> {
         let game = &self.s.game;
+        let state = &self.s.state;
+        // In the order the prompt lists them (a hand's order).
+        let offered = tabula::text::cards::offered(game, state, p, state.legal(p));
         let mut out = Vec::new();
-        for c in self.s.state.legal(p) {
+        for c in &offered {
             out.push(c.text(game).to_string());
         }
-        for c in self.s.state.legal(p) {
+        for c in offered {
             if let tabula::Choice::Card(ix) = c {
                 out.extend(game.def().cards[*ix as usize].aliases.iter().cloned());
             }

@@ -221,12 +221,10 @@ impl Repl {
                 }
             }
         }
-        let legal: Vec<String> = self
-            .s
-            .state
-            .legal(p)
-            .iter()
-            .map(|c| tabula::text::option_label(game, &self.s.state, c, p))
+        let state = &self.s.state;
+        let legal: Vec<String> = tabula::text::cards::offered(game, state, p, state.legal(p))
+            .into_iter()
+            .map(|c| tabula::text::option_label(game, state, c, p))
             .collect();
         let prompt = if d.prompt.is_empty() {
             &d.name

@@ -140,7 +140,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
     let vars = vars(&mut a, &file);
     let mut dice = dice::desugar(&mut a, &mut file, &params);
     let cards = cards::analyze(&mut a, &file, &players, &listed, &params);
-    let (zones, slots, grid) = zones::analyze(&mut a, &file, players.len(), &params);
+    let (zones, slots, grid) = zones::analyze(&mut a, &file, players.len(), &params, &cards);
     dice::link(&mut dice, &cards, &zones);
     let board = board::analyze(&mut a, &file, &params);
     let setup = setup::analyze(&mut a, &file, &cards, &zones, grid.as_ref(), &params);
@@ -335,16 +335,39 @@ fn match_keep(a: &mut Analyzer, file: &GameFile) -> crate::definition::MatchKeep
 /// Vars: game-wide integers (nothing to resolve).
 fn vars(a: &mut Analyzer, file: &GameFile) -> Vec<Var> {
     a.names.declare(Kind::Var, file.vars.keys().cloned());
-    file.vars
-        .iter()
-        .map(|(id, v)| Var {
+    let mut vars = Vec::new();
+    for (id, v) in &file.vars {
+        let (show, shown) = show(a, &format!("var `{id}`"), v.show.as_ref());
+        vars.push(Var {
             id: id.clone(),
             name: v.name.clone().unwrap_or_else(|| id.clone()),
-            show: v.show.unwrap_or(true),
+            show,
+            shown,
             start: v.start,
             doc: v.doc.clone().unwrap_or_default(),
-        })
-        .collect()
+        });
+    }
+    vars
+}
+
+/// A var's or stat's `show:`: whether it is shown and how it reads (the
+/// number where the problem is noted).
+fn show(
+    a: &mut Analyzer,
+    what: &str,
+    def: Option<&crate::definition::format::At<crate::definition::display::ShowDef>>,
+) -> (bool, crate::definition::display::Shown) {
+    use crate::definition::display::{Shown, shown};
+    let Some(def) = def else {
+        return (true, Shown::Number);
+    };
+    match shown(&def.value) {
+        Ok(s) => s,
+        Err(msg) => {
+            a.invalid(format!("{what}: {msg}"), &def.pos);
+            (true, Shown::Number)
+        }
+    }
 }
 
 /// `{param}` in the texts players read (rules, summary, card texts, variant

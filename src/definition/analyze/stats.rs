@@ -47,9 +47,12 @@ pub(super) fn analyze(
             super::cards::faction_names(a, &format!("stat `{id}`"), &s.names, players, listed);
         let limit =
             (s.limit.as_ref()).and_then(|l| a.number(&format!("stat `{id}`: `limit`"), l, params));
+        let (show, shown) = super::show(a, &format!("stat `{id}`"), s.show.as_ref());
         stats.push(Stat {
             names,
             limit,
+            show,
+            shown,
             id: id.clone(),
             name: s.name.clone().unwrap_or_else(|| id.clone()),
             doc: s.doc.clone().unwrap_or_default(),

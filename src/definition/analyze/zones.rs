@@ -4,10 +4,11 @@
 use super::Analyzer;
 use super::names::Kind;
 use crate::definition::bounds::{self, Bound};
+use crate::definition::display::{SortKey, sort_keys};
 use crate::definition::format::{
     At, Face, FaceDown, GameFile, GridDef, Per, StartValue, Visibility,
 };
-use crate::definition::{Faces, Grid, Param, Zone};
+use crate::definition::{Card, Faces, Grid, Param, Zone};
 
 /// The zones, the number of slots they take, and the grid (a zone whose
 /// places are its cells).
@@ -16,6 +17,7 @@ pub(super) fn analyze(
     file: &GameFile,
     nplayers: usize,
     params: &[Param],
+    cards: &[Card],
 ) -> (Vec<Zone>, usize, Option<Grid>) {
     let mut zones = Vec::new();
     let mut slots = 0;
@@ -54,11 +56,33 @@ pub(super) fn analyze(
                 (None, None) => {}
             }
         }
+        let visibility = z.visibility.unwrap_or(Visibility::Public);
+        let faces = z.faces.is_some() || z.face_down.is_some();
+        // A hand only its owner sees reads best in the game's card order.
+        let mut sort = if per == Per::Player && visibility == Visibility::Owner && !faces {
+            vec![SortKey::Order]
+        } else {
+            Vec::new()
+        };
+        if let Some(s) = &z.sort {
+            let has = |k: &str| cards.iter().any(|c| c.attr(k).is_some());
+            match sort_keys(&s.value, has) {
+                // Sorted face-down cards would tell what they are by where
+                // they lie.
+                Ok(keys) if faces && !keys.is_empty() => a.invalid(
+                    format!("zone `{id}` keeps faces: its cards stay where they lie (a face-down card's place would tell what it is), so it takes no `sort:`"),
+                    &s.pos,
+                ),
+                Ok(keys) => sort = keys,
+                Err(msg) => a.invalid(format!("zone `{id}`: {msg}"), &s.pos),
+            }
+        }
         zones.push(Zone {
+            sort,
             id: id.clone(),
             name: z.name.clone().unwrap_or_else(|| id.clone()),
             per,
-            visibility: z.visibility.unwrap_or(Visibility::Public),
+            visibility,
             unordered: z.unordered.unwrap_or(false),
             show: z.show.unwrap_or(true),
             records_from: z.records_from.unwrap_or(false),

@@ -294,7 +294,7 @@
     $("zones").replaceChildren(...(s.zones || []).map(renderZone));
     show($("zones-panel"), (s.zones || []).length > 0);
     $("vars").replaceChildren(...(s.vars || []).map((v) =>
-      el("li", { data: { var: v.id } }, el("span", { class: "var-name", text: `${v.name}: ` }), el("b", { text: v.value }))));
+      el("li", { data: { var: v.id } }, el("span", { class: "var-name", text: `${v.name}: ` }), el("b", { text: v.text ?? v.value }))));
     show($("vars-panel"), (s.vars || []).length > 0);
     renderLog(s);
     renderNotice(s);
@@ -445,7 +445,7 @@
       p.seat === "person" ? el("span", { class: p.connected ? "dot on" : "dot off", title: p.connected ? "connected" : "not connected" }) : null,
       p.waiting ? el("span", { class: "waiting", text: "to choose" }) : null);
     const stats = (p.stats || []).map((st) =>
-      el("li", { data: { stat: st.id } }, `${st.name} `, el("b", { text: st.limit === null || st.limit === undefined ? st.value : `${st.value}/${st.limit}` })));
+      el("li", { data: { stat: st.id } }, `${st.name} `, el("b", { text: st.limit === null || st.limit === undefined ? st.text ?? st.value : `${st.text ?? st.value}/${st.limit}` })));
     return el("section", { class: p.you ? "panel player me" : "panel player", data: { player: p.id } },
       head,
       stats.length ? el("ul", { class: "stats" }, stats) : null,
@@ -460,7 +460,9 @@
     }
     const cards = z.cards.map((c) => c.hidden
       ? el("div", { class: "card back", title: "hidden" })
-      : el("div", { class: "card", data: { card: c.id } }, el("b", { text: c.name || c.id }), c.text ? el("small", { text: c.text }) : null));
+      : el("div", { class: "card", data: { card: c.id } }, el("b", { text: c.name || c.id }),
+        c.from ? el("small", { class: "from", text: c.from }) : null,
+        c.text ? el("small", { text: c.text }) : null));
     return el("div", { class: "zone", data: { zone: z.id } }, head,
       el("div", { class: "cards" }, cards.length ? cards : el("span", { class: "muted", text: "empty" })));
   }
