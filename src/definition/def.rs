@@ -116,6 +116,8 @@ pub struct Zone {
     pub show: bool,
     /// Each card here records the player whose zone it came from.
     pub records_from: bool,
+    /// A card entering from a player's zone stays known to that player.
+    pub known_by_passer: bool,
     /// Each card here lies face up or down; None: all lie as `visibility`
     /// says.
     pub faces: Option<Faces>,

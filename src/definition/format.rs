@@ -363,6 +363,11 @@ pub struct ZoneDef {
     /// Each card here records the player whose zone it came from (an enemy
     /// remembers who played it): the script's `entries()` reads it.
     pub records_from: Option<bool>,
+    /// A card that enters here from a player's zone stays known to that
+    /// player (the passer: they saw it there), wherever it goes next, as
+    /// if shown to them (`show_to`): three cards passed in Hearts, a hand
+    /// traded in Love Letter. A shuffle forgets it.
+    pub known_by_passer: Option<bool>,
     /// Each card here lies face up or face down, and enters this way
     /// (`up` or `down`); the script turns cards over (`reveal`, `conceal`).
     pub faces: Option<Face>,
@@ -404,6 +409,7 @@ impl ZoneDef {
         self.unordered = top.unordered.or(self.unordered);
         self.show = top.show.or(self.show);
         self.records_from = top.records_from.or(self.records_from);
+        self.known_by_passer = top.known_by_passer.or(self.known_by_passer);
         self.faces = top.faces.or(self.faces);
         self.face_down = top.face_down.or(self.face_down);
         self.grid = top.grid.or(self.grid);

@@ -392,6 +392,16 @@ fn zones_of(
             let seen = v.zones.get(&z.id)?.get(owner)?;
             let (hidden, count, cards) = match seen {
                 ZoneView::Count { count } => (true, *count, None),
+                // The cards this seat knows, then the others face down.
+                ZoneView::Known { count, known } => (
+                    false,
+                    *count,
+                    Some(
+                        (known.iter().map(|c| card(c)))
+                            .chain((known.len()..*count).map(|_| CardShow::Hidden { hidden: true }))
+                            .collect(),
+                    ),
+                ),
                 ZoneView::Cards(ids) => (
                     false,
                     ids.len(),
