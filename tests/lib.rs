@@ -35,6 +35,7 @@ mod hostile;
 mod hostile_files;
 mod hostile_output;
 mod hostile_play;
+mod knowledge;
 mod language;
 mod library;
 mod matches;

@@ -164,3 +164,32 @@ impl State {
         }
     }
 }
+
+impl State {
+    /// Show a copy of `card` in `owner`'s `zone` to player `to`, by ids
+    /// (for scenarios that start from a position; a script says
+    /// `show_to`).
+    pub fn show_card(
+        &mut self,
+        game: &(impl super::AsDef + ?Sized),
+        to: &str,
+        owner: &str,
+        zone: &str,
+        card: &str,
+    ) -> crate::error::Result<()> {
+        use crate::error::Error;
+        let def = game.def();
+        let (Some(p), Some(z), Some(c)) = (def.player(to), def.zone(zone), def.card(card)) else {
+            return Err(Error::usage(format!(
+                "no player `{to}`, no zone `{zone}` or no card `{card}`"
+            )));
+        };
+        let at = def
+            .place(z, owner)
+            .ok_or_else(|| Error::usage(format!("no owner `{owner}` of zone `{zone}`")))?;
+        let slot = def.slot(z, at);
+        self.know(KnowAt::Card(c), slot, bit(p))
+            .map(|_| ())
+            .ok_or_else(|| Error::usage(format!("no `{card}` in {owner} {zone}")))
+    }
+}
