@@ -193,3 +193,91 @@ impl State {
             .ok_or_else(|| Error::usage(format!("no `{card}` in {owner} {zone}")))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::ops::{Read, Stash, Write};
+    use super::*;
+
+    /// A state of two slots, the first holding cards 1, 2, 3, 2.
+    fn two_slots() -> State {
+        use rand_chacha::rand_core::SeedableRng;
+        State {
+            stats: Vec::new(),
+            vars: Vec::new(),
+            zones: vec![vec![1, 2, 3, 2], vec![]],
+            origins: Vec::new(),
+            known: Vec::new(),
+            rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
+            forced: None,
+            unshuffled: Vec::new(),
+            cursor: 0,
+            turn: 0,
+            active: 0,
+            order: Vec::new(),
+            pending: std::collections::VecDeque::new(),
+            reveal_first: None,
+            outcome: None,
+            end_reason: None,
+            logging: false,
+            game_no: 1,
+            match_wins: Vec::new(),
+            starter: 0,
+            completed: 0,
+        }
+    }
+
+    #[test]
+    fn knowledge_goes_with_its_card_and_comes_back_on_undo() {
+        let mut s = two_slots();
+        let mut stash = Stash::new();
+        let show = Write::Know {
+            at: KnowAt::Card(2),
+            slot: 0,
+            players: bit(1),
+        };
+        let u1 = s.write_undoable(&show, &mut stash).unwrap();
+        assert_eq!(s.known_sets(0).collect::<Vec<_>>(), [0, 2, 0, 0]);
+        // The next copy not yet known to that player.
+        assert!(s.write(&show));
+        assert_eq!(s.known_sets(0).collect::<Vec<_>>(), [0, 2, 0, 2]);
+        // A card moved by id takes its set (the top-most copy: place 3).
+        let mv = Write::MoveCard {
+            card: 2,
+            from: 0,
+            to: 1,
+            by: None,
+        };
+        let u2 = s.write_undoable(&mv, &mut stash).unwrap();
+        assert_eq!(s.known_sets(1).collect::<Vec<_>>(), [2]);
+        assert_eq!(s.known_sets(0).collect::<Vec<_>>(), [0, 2, 0]);
+        s.undo(u2, &mut stash);
+        assert_eq!(s.known_sets(0).collect::<Vec<_>>(), [0, 2, 0, 2]);
+        assert_eq!(s.known_sets(1).count(), 0);
+        // A draw takes the top card's; all cards, theirs.
+        let (_, u3) = s.read_undoable(&Read::Draw {
+            from: 0,
+            to: 1,
+            by: None,
+        });
+        assert_eq!(s.known_sets(1).collect::<Vec<_>>(), [2]);
+        let u4 = (s.write_undoable(
+            &Write::MoveAll {
+                from: 0,
+                to: 1,
+                by: None,
+            },
+            &mut stash,
+        ))
+        .unwrap();
+        assert_eq!(s.known_sets(1).collect::<Vec<_>>(), [2, 0, 2, 0]);
+        s.undo(u4, &mut stash);
+        s.undo(u3.unwrap(), &mut stash);
+        assert_eq!(s.known_sets(0).collect::<Vec<_>>(), [0, 2, 0, 2]);
+        // A shuffle forgets.
+        s.shuffle_slot(0);
+        assert!(!s.any_known(0));
+        s.undo(u1, &mut stash);
+        assert!(!s.any_known(0));
+    }
+}
