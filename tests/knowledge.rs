@@ -321,3 +321,65 @@ fn love_letters_king_leaves_each_knowing_the_card_they_gave() {
         ZoneView::Count { count: 1 }
     ));
 }
+
+const SHOWN: &str = "id: shown
+script: ../scripts/shown.rhai
+players: [{id: red}, {id: blue}]
+cards: {a: {}, b: {}}
+zones:
+  deck: {per: game, visibility: hidden}
+  hand: {per: player, visibility: owner}
+setup:
+  - put: {zone: deck, cards: all}
+  - hook: start
+flow:
+  turn:
+    - hook: turn
+";
+
+/// The game above whose `start` hook runs `body`: its error, if any.
+fn shown(body: &str) -> Option<String> {
+    let script = format!("fn start() {{\n{body}\n}}\nfn turn() {{ end_game(); }}\n");
+    let (_tmp, game) = common::load_folder("shown", SHOWN, &script);
+    State::new(&game, 1).err().map(|e| e.render(false))
+}
+
+#[test]
+fn show_to_says_what_is_wrong() {
+    let err = shown(r#"show_to("green", "", "deck");"#).unwrap();
+    assert!(err.contains("unknown player `green`"), "{err}");
+    let err = shown(r#"show_to("red", "", "deck", "c");"#).unwrap();
+    assert!(err.contains("unknown card `c`"), "{err}");
+    let err = shown(r#"draw("", "deck", "red", "hand"); show_to("blue", "", "deck", "b");"#);
+    let err = err.unwrap();
+    assert!(
+        err.contains("show_to: no `b` in  deck") || err.contains("show_to: no `b` in "),
+        "{err}"
+    );
+    let err = shown(r#"show_to("blue", "", "deck", 5);"#).unwrap();
+    assert!(err.contains("has no card at place 5 (it holds 2"), "{err}");
+    let err = shown(r#"show_to([1], "", "deck");"#).unwrap();
+    assert!(err.contains("players are named by id"), "{err}");
+    assert_eq!(
+        shown(r#"show_to(["red", "blue"], "", "deck", ["a", "b"]);"#),
+        None
+    );
+}
+
+#[test]
+fn a_shuffle_forgets_who_knew_the_pile() {
+    let body =
+        r#"show_to("red", "", "deck"); draw("", "deck", "blue", "hand"); shuffle("", "deck");"#;
+    let script = format!("fn start() {{\n{body}\n}}\nfn turn() {{ end_game(); }}\n");
+    let (_tmp, game) = common::load_folder("shown", SHOWN, &script);
+    let (st, _) = State::new(&game, 1).unwrap();
+    // The card drawn is still known; the one shuffled is not.
+    assert!(matches!(
+        hand_of(&game, &st, "blue", Some(0)),
+        ZoneView::Known { count: 1, .. }
+    ));
+    assert!(matches!(
+        view(&game, &st, Some(0)).zones["deck"][""],
+        ZoneView::Count { count: 1 }
+    ));
+}

@@ -102,15 +102,20 @@ fn show(cx: &mut Ctx, players: u64, owner: &str, zone: &str, at: KnowAt) -> Fall
     }
     cx.write(Write::Know { at, slot, players }).map_err(|_| {
         let n = cx.read_int(Read::Count(ix(slot)));
+        // A shared zone by its id alone.
+        let at_zone = match owner {
+            "" => zone.to_string(),
+            _ => format!("{owner} {zone}"),
+        };
         match at {
             KnowAt::Card(c) => format!(
-                "show_to: no `{}` in {owner} {zone}",
+                "show_to: no `{}` in {at_zone}",
                 cx.def.cards[c as usize].id
             ),
             KnowAt::Index(i) => format!(
-                "show_to: {owner} {zone} has no card at place {i} (it holds {n}; places count from 0 at the bottom)"
+                "show_to: {at_zone} has no card at place {i} (it holds {n}; places count from 0 at the bottom)"
             ),
-            KnowAt::Top(_) | KnowAt::All => format!("show_to: {owner} {zone} holds no card"),
+            KnowAt::Top(_) | KnowAt::All => format!("show_to: {at_zone} holds no card"),
         }
         .into()
     })
