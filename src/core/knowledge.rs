@@ -195,6 +195,7 @@ impl State {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::super::ops::{Read, Stash, Write};
     use super::*;
