@@ -301,8 +301,19 @@ fn check_views(case: &Case, game: &Game, st: &State, seed: u64) {
                     Visibility::Owner => mine,
                     Visibility::Hidden => false,
                 };
+                // Cards a viewer knows (shown to them, or passed by
+                // them) are the only ones a hidden zone shows.
+                if let ZoneView::Known { known, .. } = zv {
+                    let z = game.def().zone(&zone.id).unwrap();
+                    let slot = game.def().slot(z, game.def().place(z, owner).unwrap_or(0));
+                    let knows: Vec<String> = (st.slot(slot).iter().enumerate())
+                        .filter(|&(i, _)| st.knows(slot, i, Some(viewer)))
+                        .map(|(_, &c)| game.def().cards[c as usize].id.clone())
+                        .collect();
+                    assert_eq!(known, &knows, "{case} seed {seed}: {} of {owner}", zone.id);
+                }
                 assert!(
-                    may_see || matches!(zv, ZoneView::Count { .. }),
+                    may_see || matches!(zv, ZoneView::Count { .. } | ZoneView::Known { .. }),
                     "{case} seed {seed}: shows {owner}'s {} to {}",
                     zone.id,
                     game.def().players[viewer].id

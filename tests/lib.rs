@@ -36,6 +36,7 @@ mod hostile;
 mod hostile_files;
 mod hostile_output;
 mod hostile_play;
+mod knowledge;
 mod language;
 mod library;
 mod matches;

@@ -335,8 +335,9 @@ pub fn observation(game: &Game, st: &State, p: PlayerIx) -> u64 {
 /// What `p` sees at `st`, in words: the cards only they see, `[a b]`
 /// (a card of theirs laid face down included), then each zone everyone
 /// sees that holds cards, `(Public card: q; second Shown: 3)`, a face-down
-/// card only its owner sees as `?`. The moves so far are the rest of an
-/// information set.
+/// card only its owner sees as `?`; a hidden card `p` knows by where it
+/// lies, `Q♠@east Hand`. The moves so far are the rest of an information
+/// set.
 pub fn label(game: &Game, st: &State, p: PlayerIx) -> String {
     use crate::core::{face_down_visible, zone_visible};
     use crate::definition::format::Per;
@@ -347,6 +348,19 @@ pub fn label(game: &Game, st: &State, p: PlayerIx) -> String {
     for (z, zone) in def.zones.iter().enumerate() {
         for o in def.owners(z) {
             let owner = (zone.per == Per::Player).then_some(o);
+            if zone.show && !zone_visible(zone.visibility, owner, Some(p)) {
+                // Cards hidden here that `p` knows: `q@east Hand`.
+                let slot = def.slot(z, o);
+                let whose = owner.map_or(String::new(), |o| format!("{} ", def.players[o].id));
+                for (i, &c) in st.zone(game, z, o).iter().enumerate() {
+                    if st.knows(slot, i, Some(p)) {
+                        own.push(format!(
+                            "{}@{whose}{}",
+                            def.cards[c as usize].name, zone.name
+                        ));
+                    }
+                }
+            }
             if !zone.show || !zone_visible(zone.visibility, owner, Some(p)) {
                 continue;
             }

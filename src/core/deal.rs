@@ -112,6 +112,7 @@ impl State {
         order.extend(top.into_iter().rev());
         let cards: Vec<_> = order.iter().map(|&i| self.zones[slot][i]).collect();
         self.zones[slot] = cards;
+        self.forget_known(slot);
         if self.records(slot) {
             let by: Vec<u8> = order.iter().map(|&i| self.origins[slot][i]).collect();
             self.origins[slot] = by;

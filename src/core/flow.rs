@@ -36,6 +36,7 @@ impl State {
         }
         self.vars = def.vars.iter().map(|v| v.start).collect();
         self.zones = vec![Vec::new(); def.slots];
+        self.known = Vec::new();
         self.origins = if def.zones.iter().any(|z| z.records()) {
             vec![Vec::new(); def.slots]
         } else {

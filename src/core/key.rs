@@ -56,6 +56,21 @@ impl State {
                         both(&|h| s.hash(h));
                     }
                 }
+                // Who knows which card, where anyone knows one: with each
+                // card, as a multiset where the order does not matter.
+                if st.any_known(slot) {
+                    let mut s: Vec<(usize, CardIx, u64)> = (cards.iter().enumerate())
+                        .map(|(i, &c)| {
+                            (
+                                if zone.unordered { 0 } else { i },
+                                c,
+                                st.known_mask(slot, i),
+                            )
+                        })
+                        .collect();
+                    s.sort_unstable();
+                    both(&|h| (slot, &s).hash(h));
+                }
             }
         }
         both(&|h| (turn, st.active, st.cursor, st.game_no).hash(h));

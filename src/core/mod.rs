@@ -10,6 +10,7 @@ mod event;
 mod flow;
 mod hooks;
 mod key;
+pub mod knowledge;
 pub mod ops;
 mod rng;
 mod scenario;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::knowledge::KnowAt;
 use super::{Ask, Decision, Outcome, State};
 use crate::definition::{CardIx, FACE_DOWN, PlayerIx};
 
@@ -111,6 +112,13 @@ pub enum Write {
         slot: usize,
         down: bool,
     },
+    /// Make cards of `slot` known to `players` (a bit per player), as
+    /// `at` says (`State::know`); the sets go with the cards as they move.
+    Know {
+        at: KnowAt,
+        slot: usize,
+        players: u64,
+    },
     SetActive(PlayerIx),
     SetOrder(Vec<PlayerIx>),
     /// End the game, and why (a script's words: "deck ran out").
@@ -149,6 +157,8 @@ pub struct Undo(UndoKind);
 pub struct Stash {
     bytes: Vec<u8>,
     reasons: Vec<Option<Arc<str>>>,
+    /// Former knowledge sets (`Write::Know`).
+    masks: Vec<u64>,
 }
 
 impl Stash {
@@ -158,9 +168,10 @@ impl Stash {
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.reasons.clear();
+        self.masks.clear();
     }
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty() && self.reasons.is_empty()
+        self.bytes.is_empty() && self.reasons.is_empty() && self.masks.is_empty()
     }
     /// The last `n` bytes, taken off.
     fn take(&mut self, n: usize) -> Vec<u8> {
@@ -200,6 +211,13 @@ enum UndoKind {
     /// stash's last bytes, one per card.
     TurnAll {
         slot: u32,
+    },
+    /// `n` cards of `slot` from `first` were made known to more players:
+    /// their sets before are the stash's last `n` masks.
+    Know {
+        slot: u32,
+        first: u32,
+        n: u32,
     },
     Active(PlayerIx),
     /// The turn order before is the stash's last `n` bytes.
@@ -329,6 +347,10 @@ fn read(state: &mut State, key: &Read) -> Val {
             if state.records(from) {
                 state.origins[from].remove(pos);
             }
+            if !state.known.is_empty() {
+                let m = state.known_take(from, pos);
+                state.known_push(to, m);
+            }
             let c = state.zones[from].remove(pos);
             state.zones[to].push(c);
             if let Some(b) = by {
@@ -343,6 +365,10 @@ fn read(state: &mut State, key: &Read) -> Val {
             }
             match state.zones[from].pop() {
                 Some(c) => {
+                    if !state.known.is_empty() {
+                        let m = state.known_pop(from);
+                        state.known_push(to, m);
+                    }
                     state.zones[to].push(c);
                     if let Some(b) = by {
                         state.origins[to].push(*b);
@@ -489,6 +515,10 @@ fn apply(state: &mut State, w: &Write, stash: Option<&mut Stash>) -> Option<Undo
             } else {
                 move_origin(state, *from, pos, *to, *by)
             };
+            if !state.known.is_empty() {
+                let m = state.known_take(*from, pos);
+                state.known_push(*to, m);
+            }
             state.zones[*from].remove(pos);
             state.zones[*to].push(*card);
             UndoKind::Move {
@@ -515,6 +545,7 @@ fn apply(state: &mut State, w: &Write, stash: Option<&mut Stash>) -> Option<Undo
                 // Keep both zones' buffers: they fill again next turn.
                 let mut moved = std::mem::take(&mut state.zones[*from]);
                 let n = moved.len();
+                state.known_move_all(*from, *to);
                 state.zones[*to].extend_from_slice(&moved);
                 moved.clear();
                 state.zones[*from] = moved;
@@ -533,6 +564,18 @@ fn apply(state: &mut State, w: &Write, stash: Option<&mut Stash>) -> Option<Undo
         }
         Write::Turn { at, slot, down } => turn(state, *at, *slot, *down)?,
         Write::TurnAll { slot, down } => turn_all(state, *slot, *down, stash)?,
+        Write::Know { at, slot, players } => {
+            let (first, old) = state.know(*at, *slot, *players)?;
+            let n = old.len();
+            if let Some(s) = stash {
+                s.masks.extend(old);
+            }
+            UndoKind::Know {
+                slot: ix(*slot),
+                first: ix(first),
+                n: ix(n),
+            }
+        }
         Write::SetActive(p) => UndoKind::Active(std::mem::replace(&mut state.active, *p)),
         Write::SetOrder(o) => {
             let old = std::mem::replace(&mut state.order, o.clone());
@@ -573,6 +616,10 @@ fn undo(state: &mut State, u: UndoKind, stash: &mut Stash) {
                 if to_by {
                     state.origins[to].pop();
                 }
+                if !state.known.is_empty() {
+                    let m = state.known_pop(to);
+                    state.known_insert(from, pos, m);
+                }
                 state.zones[from].insert(pos, c);
                 if let Some(b) = by {
                     state.origins[from].insert(pos, b);
@@ -591,6 +638,7 @@ fn undo(state: &mut State, u: UndoKind, stash: &mut Stash) {
                 let at = state.zones[to].len() - n;
                 let back = state.zones[to].split_off(at);
                 state.zones[from] = back;
+                state.known_move_back(from, to, n);
                 if to_by {
                     state.origins[to].truncate(at);
                 }
@@ -605,6 +653,11 @@ fn undo(state: &mut State, u: UndoKind, stash: &mut Stash) {
             if n > 0 {
                 state.origins[slot as usize] = stash.take(n);
             }
+        }
+        UndoKind::Know { slot, first, n } => {
+            let at = stash.masks.len() - n as usize;
+            let old = stash.masks.split_off(at);
+            state.unknow(slot as usize, first as usize, &old);
         }
         UndoKind::Active(p) => state.active = p,
         UndoKind::Order(n) => {

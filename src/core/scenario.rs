@@ -111,6 +111,7 @@ impl State {
             self.origins[slot] = vec![b; ixs.len()];
         }
         self.zones[slot] = ixs;
+        self.forget_known(slot);
         Ok(())
     }
 

@@ -31,6 +31,10 @@ pub struct State {
     /// `FACE_DOWN` bit (`faces`). Empty for other slots, and no slots at all
     /// in a game that records nowhere (nothing to copy with a state).
     pub(super) origins: Vec<Vec<u8>>,
+    /// Who knows each card, by slot, a bit per player (`knowledge.rs`):
+    /// empty until a card is first shown, then one set per card of every
+    /// slot.
+    pub(super) known: Vec<Vec<u64>>,
     pub(super) rng: ChaCha8Rng,
     /// Draws given in place of the RNG's (`Forced`): chance enumerated.
     pub(super) forced: Option<super::Forced>,
@@ -95,6 +99,7 @@ impl State {
             vars: Vec::new(),
             zones: Vec::new(),
             origins: Vec::new(),
+            known: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced,
             unshuffled: Vec::new(),
@@ -287,6 +292,8 @@ impl State {
         };
         super::rng::shuffle_by(&mut |n| self.random_below(n), &mut cards, &mut by);
         self.zones[slot] = cards;
+        // A shuffled pile's cards are no longer known where they lie.
+        self.forget_known(slot);
         if !by.is_empty() {
             self.origins[slot] = by;
         }
@@ -298,6 +305,7 @@ impl State {
     /// player gets at once (`arrange_deal`); otherwise it is
     /// `shuffle_slot`.
     pub fn shuffle_later(&mut self, slot: usize) {
+        self.forget_known(slot);
         if self.forced.is_some() && self.zones[slot].len() > 1 {
             if !self.unshuffled.contains(&(slot as u32)) {
                 self.unshuffled.push(slot as u32);
@@ -542,6 +550,7 @@ impl State {
             vars: Vec::new(),
             zones: Vec::new(),
             origins: Vec::new(),
+            known: Vec::new(),
             rng: self.rng.clone(),
             forced: None,
             unshuffled: Vec::new(),

@@ -77,9 +77,13 @@ impl State {
                     if self.zones[slot].is_empty() {
                         return false;
                     }
-                    !zone_visible(zone.visibility, owner, Some(viewer))
-                        || (!face_down_visible(zone, owner, Some(viewer))
-                            && self.face_down(slot).any(|down| down))
+                    // A card they know is no secret to them, wherever it is.
+                    let unknown = |i: usize| !self.knows(slot, i, Some(viewer));
+                    if !zone_visible(zone.visibility, owner, Some(viewer)) {
+                        return (0..self.zones[slot].len()).any(unknown);
+                    }
+                    !face_down_visible(zone, owner, Some(viewer))
+                        && (self.face_down(slot).enumerate()).any(|(i, down)| down && unknown(i))
                 })
             })
     }
@@ -87,7 +91,8 @@ impl State {
     /// A state `viewer` cannot tell from this one, drawn with `rng`: every
     /// card they cannot see dealt again at random into the hidden places
     /// (keeping how many cards each holds), others' secret choices taken
-    /// back, the RNG (the future: decks to come, dice) reseeded. Built from
+    /// back, the RNG (the future: decks to come, dice) reseeded. A card the
+    /// viewer knows (`State::knows`) stays where it is. Built from
     /// the viewer's view alone: the unseen cards are sorted before they are
     /// dealt, so two states that look the same give the same samples. The
     /// sample records no events.
@@ -108,15 +113,25 @@ impl State {
             for p in def.owners(z) {
                 let owner = (zone.per == Per::Player).then_some(p);
                 let slot = def.slot(z, p);
-                if !zone_visible(zone.visibility, owner, Some(viewer)) {
+                let any_known = s.any_known(slot);
+                let unseen = !zone_visible(zone.visibility, owner, Some(viewer));
+                if unseen && !any_known {
                     hidden.push((slot, s.zones[slot].len(), None, zone.holds.as_ref()));
                     pool.append(&mut s.zones[slot]);
                     continue;
                 }
-                let at: Vec<usize> = if !face_down_visible(zone, owner, Some(viewer)) {
-                    // Face-down cards only, each where it lies.
+                let at: Vec<usize> = if unseen {
+                    // The cards the viewer does not know, each where it lies.
+                    (0..s.zones[slot].len())
+                        .filter(|&i| !s.knows(slot, i, Some(viewer)))
+                        .collect()
+                } else if !face_down_visible(zone, owner, Some(viewer)) {
+                    // Face-down cards only (but those they know), each
+                    // where it lies.
                     (s.face_down(slot).enumerate())
-                        .filter_map(|(i, down)| down.then_some(i))
+                        .filter_map(|(i, down)| {
+                            (down && !s.knows(slot, i, Some(viewer))).then_some(i)
+                        })
                         .collect()
                 } else {
                     continue;
@@ -196,6 +211,26 @@ impl State {
                 let owner = (zone.per == Per::Player).then_some(p);
                 let slot = def.slot(z, p);
                 let cards = &self.zones[slot];
+                let knows = |i: usize| self.knows(slot, i, Some(viewer));
+                if !zone_visible(zone.visibility, owner, Some(viewer)) && self.any_known(slot) {
+                    // Some cards hidden here are known to the viewer: seen,
+                    // as a set where order does not matter, else each at
+                    // its place; the others unseen.
+                    cards.len().hash(&mut seen);
+                    let (mut shown, mut hid) = (Vec::new(), Vec::new());
+                    for (i, &c) in cards.iter().enumerate() {
+                        let at = if zone.unordered { 0 } else { i };
+                        match knows(i) {
+                            true => shown.push((at, c)),
+                            false => hid.push((at, c)),
+                        }
+                    }
+                    shown.sort_unstable();
+                    shown.hash(&mut seen);
+                    hid.sort_unstable();
+                    (slot, hid).hash(&mut unseen);
+                    continue;
+                }
                 if !zone_visible(zone.visibility, owner, Some(viewer)) {
                     cards.len().hash(&mut seen);
                     slot.hash(&mut unseen);
@@ -226,7 +261,7 @@ impl State {
                         .zip(from)
                         .enumerate()
                         .map(|(i, ((c, down), o))| {
-                            if down && !down_seen {
+                            if down && !down_seen && !knows(i) {
                                 (slot, i, c).hash(&mut unseen);
                                 (CardIx::MAX, true, o)
                             } else {
@@ -242,7 +277,7 @@ impl State {
                 // run together (a card on `a1` would look like one on `b1`).
                 cards.len().hash(&mut seen);
                 for (i, (c, down)) in cards.iter().zip(self.face_down(slot)).enumerate() {
-                    if down && !down_seen {
+                    if down && !down_seen && !knows(i) {
                         (slot, i, c).hash(&mut unseen);
                         CardIx::MAX.hash(&mut seen);
                     } else {

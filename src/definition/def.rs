@@ -124,6 +124,8 @@ pub struct Zone {
     pub records_from: bool,
     /// The keys its cards are listed by to players (empty: as they lie).
     pub sort: Vec<super::display::SortKey>,
+    /// A card entering from a player's zone stays known to that player.
+    pub known_by_passer: bool,
     /// Each card here lies face up or down; None: all lie as `visibility`
     /// says.
     pub faces: Option<Faces>,

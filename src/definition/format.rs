@@ -374,6 +374,11 @@ pub struct ZoneDef {
     /// first), a list of these, or `none` (as they lie). Default: `order`
     /// in a hand only its owner sees, `none` elsewhere. Display only.
     pub sort: Option<At<super::display::SortDef>>,
+    /// A card that enters here from a player's zone stays known to that
+    /// player (the passer: they saw it there), wherever it goes next, as
+    /// if shown to them (`show_to`): three cards passed in Hearts, a hand
+    /// traded in Love Letter. A shuffle forgets it.
+    pub known_by_passer: Option<bool>,
     /// Each card here lies face up or face down, and enters this way
     /// (`up` or `down`); the script turns cards over (`reveal`, `conceal`).
     pub faces: Option<Face>,
@@ -416,6 +421,7 @@ impl ZoneDef {
         self.show = top.show.or(self.show);
         self.records_from = top.records_from.or(self.records_from);
         self.sort = top.sort.or(self.sort);
+        self.known_by_passer = top.known_by_passer.or(self.known_by_passer);
         self.faces = top.faces.or(self.faces);
         self.face_down = top.face_down.or(self.face_down);
         self.grid = top.grid.or(self.grid);

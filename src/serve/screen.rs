@@ -407,6 +407,16 @@ fn zones_of(
             let from = |i: usize| from.and_then(|f| f.get(i)?.as_ref());
             let (hidden, count, cards) = match seen {
                 ZoneView::Count { count } => (true, *count, None),
+                // The cards this seat knows, then the others face down.
+                ZoneView::Known { count, known } => (
+                    false,
+                    *count,
+                    Some(
+                        (known.iter().map(|c| card(c, None)))
+                            .chain((known.len()..*count).map(|_| CardShow::Hidden { hidden: true }))
+                            .collect(),
+                    ),
+                ),
                 ZoneView::Cards(ids) => (
                     false,
                     ids.len(),

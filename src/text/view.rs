@@ -51,6 +51,10 @@ pub enum ZoneView {
     Cards(Vec<String>),
     /// Hidden: only how many.
     Count { count: usize },
+    /// Hidden, but some of its cards are known to the viewer (shown to
+    /// them, or passed by them): how many in all, and those they know,
+    /// bottom to top.
+    Known { count: usize, known: Vec<String> },
     /// A zone that keeps faces: card ids bottom to top, null for a card
     /// lying face down that the viewer may not see.
     Faces(Vec<Option<String>>),
@@ -100,16 +104,27 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
                 continue;
             }
             let cards = state.zone(game, z, p);
+            let slot = def.slot(z, p);
+            let knows = |i: usize| state.knows(slot, i, viewer);
             let v = if !zone_visible(zone.visibility, owner, viewer) {
-                ZoneView::Count { count: cards.len() }
+                let known: Vec<String> = (cards.iter().enumerate())
+                    .filter(|&(i, _)| knows(i))
+                    .map(|(_, &c)| def.cards[c as usize].id.clone())
+                    .collect();
+                match known.is_empty() {
+                    true => ZoneView::Count { count: cards.len() },
+                    false => ZoneView::Known {
+                        count: cards.len(),
+                        known,
+                    },
+                }
             } else if zone.faces.is_some() {
                 let down_seen = face_down_visible(zone, owner, viewer);
                 ZoneView::Faces(
-                    cards
-                        .iter()
-                        .zip(state.face_down(def.slot(z, p)))
-                        .map(|(&c, down)| {
-                            (!down || down_seen).then(|| def.cards[c as usize].id.clone())
+                    (cards.iter().zip(state.face_down(slot)).enumerate())
+                        .map(|(i, (&c, down))| {
+                            (!down || down_seen || knows(i))
+                                .then(|| def.cards[c as usize].id.clone())
                         })
                         .collect(),
                 )
@@ -378,6 +393,19 @@ fn zone_text(
             true => "dice",
             false => "card(s)",
         };
+        let slot = def.slot(z, p);
+        // The cards hidden here that the viewer knows, by name.
+        let known: Vec<&str> = (cards.iter().enumerate())
+            .filter(|&(i, _)| state.knows(slot, i, viewer))
+            .map(|(_, &c)| def.cards[c as usize].name_for(owner))
+            .collect();
+        if !known.is_empty() {
+            return format!(
+                "{} {what}, hidden; you know {} among them",
+                cards.len(),
+                known.join(", ")
+            );
+        }
         return format!("{} {what}, hidden", cards.len());
     }
     let slot = def.slot(z, p);
@@ -391,7 +419,7 @@ fn zone_text(
         .into_iter()
         .map(|i| {
             let ((&c, from), down) = cards[i];
-            if down && !down_seen {
+            if down && !down_seen && !state.knows(slot, i, viewer) {
                 return "a face-down card".to_string();
             }
             let name = def.cards[c as usize].name_for(owner);

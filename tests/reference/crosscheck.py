@@ -285,17 +285,37 @@ def hearts_chance(state, views, prev, history):
     return hearts_card(hand[k // 4])
 
 
-def hearts_views(views, where):
+def hearts_views(views, where, state=None):
     """No view shows a card its viewer may not know: another player's hand
-    or cards to pass, and the deck, are counts only."""
+    or cards to pass, and the deck, are counts only, but for the cards the
+    viewer passed into a hand (`known`), which must be those OpenSpiel's
+    information state lists as passed and still held there."""
     for viewer, v in views.items():
+        passed = set()
+        if state is not None and not state.is_chance_node():
+            info = state.information_state_string(HEARTS_SEATS.index(viewer))
+            for line in info.splitlines():
+                if line.startswith("Passed Cards:"):
+                    passed = {w[:-1].lower() + w[-1].lower() for w in line.split(":")[1].split()}
+        known, played = {}, set()
         for zone, owners in v["zones"].items():
             for owner, z in owners.items():
                 public = zone in ("trick", "taken")
                 if public or owner == viewer:
                     assert isinstance(z, list), (where, viewer, zone, owner, z)
+                    # Seen here: not (or not yet) passed on.
+                    played |= set(z)
+                elif "known" in z:
+                    assert zone == "hand" and set(z) == {"count", "known"}, (where, viewer, zone, owner, z)
+                    known[owner] = set(z["known"])
                 else:
-                    assert not isinstance(z, list) and set(z) == {"count"}, (where, viewer, zone, owner, z)
+                    assert set(z) == {"count"}, (where, viewer, zone, owner, z)
+        if state is not None and not state.is_chance_node():
+            # The passed cards neither played nor still the viewer's
+            # (a pass under way), in the receiver's hand.
+            to = HEARTS_SEATS[(HEARTS_SEATS.index(viewer) + v["vars"]["pass"]) % 4]
+            want = {to: passed - played} if passed - played else {}
+            assert known == want, (where, viewer, known, want)
         d = v.get("decision")
         if d:
             for p, c in (d.get("chosen") or {}).items():
@@ -343,7 +363,7 @@ def play_one(tabula, tid, seed, tmp, rng):
         for p in players[1:]:
             views[p] = tabula_view(tabula, tid, seed, moves, p, tmp)
         if tid in VIEW_CHECKS:
-            VIEW_CHECKS[tid](views, (tid, seed, moves))
+            VIEW_CHECKS[tid](views, (tid, seed, moves), state)
         while state.is_chance_node():
             a = chance(state, views, prev, history)
             assert a in dict(state.chance_outcomes()), (tid, seed, a)

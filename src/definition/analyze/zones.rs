@@ -86,6 +86,7 @@ pub(super) fn analyze(
             unordered: z.unordered.unwrap_or(false),
             show: z.show.unwrap_or(true),
             records_from: z.records_from.unwrap_or(false),
+            known_by_passer: z.known_by_passer.unwrap_or(false),
             faces: (z.faces.is_some() || z.face_down.is_some()).then(|| Faces {
                 enter_down: z.faces == Some(Face::Down),
                 down: match z.face_down {

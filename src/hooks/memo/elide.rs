@@ -180,7 +180,8 @@ impl Known {
                 self.values.insert(Read::Order, Val::Cards(o));
             }
             Write::End(..) => self.int(Read::IsOver, |_| Some(1)),
-            Write::MoveAll { .. } | Write::RevealFirst(_) | Write::Ask(_) => {}
+            // Contents stay; who knows the cards is no read's answer.
+            Write::MoveAll { .. } | Write::Know { .. } | Write::RevealFirst(_) | Write::Ask(_) => {}
         }
     }
 }

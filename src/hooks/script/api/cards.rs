@@ -6,12 +6,15 @@ use rhai::{Array, Dynamic, ImmutableString};
 use super::super::budget::built;
 use super::super::tier::natives::Api;
 use super::super::{Ctx, Fallible, with_ctx};
+use super::knowledge::{passed, passer};
 use crate::core::ops::{Read, Val, Write, ix};
 use crate::definition::CardIx;
 use crate::definition::format::AttrValue;
 
 pub(super) fn register(engine: &mut Api) {
     register_move_at(engine);
+    // `show_to(players, owner, zone[, what])`: who knows which card.
+    super::knowledge::register(engine);
     engine.register_fn("cards", |owner: &str, zone: &str| {
         zone_ids(owner, zone, Read::Cards).and_then(|l| built("cards", l))
     });
@@ -42,6 +45,7 @@ pub(super) fn register(engine: &mut Api) {
                 let (y, a, by) = cx.leaving(from_owner, from, z)?;
                 may_hold(cx, z, &[c])?;
                 one_way(cx, c, (y, a), from_owner, from)?;
+                let passer = passer(cx, y, from_owner, z)?;
                 // The write fails, the state kept, where the card is not
                 // (a replay of a record fails there too, and runs the script).
                 cx.write(Write::MoveCard {
@@ -50,7 +54,8 @@ pub(super) fn register(engine: &mut Api) {
                     to: b,
                     by,
                 })
-                .map_err(|_| format!("`{card}` is not in {from_owner} {from}").into())
+                .map_err(|_| format!("`{card}` is not in {from_owner} {from}"))?;
+                passed(cx, b, 1, passer)
             })
         },
     );
@@ -59,14 +64,21 @@ pub(super) fn register(engine: &mut Api) {
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let (z, b) = cx.zone_slot(to_owner, to)?;
-                let (a, by) = cx.leaving_slot(from_owner, from, z)?;
+                let (y, a, by) = cx.leaving(from_owner, from, z)?;
                 if cx.def.zones[z].holds.is_some() {
                     // A traced read: the memo replays this check exactly.
                     if let Val::Cards(cards) = cx.read(Read::Cards(ix(a))) {
                         may_hold(cx, z, &cards)?;
                     }
                 }
-                cx.write(Write::MoveAll { from: a, to: b, by })
+                let passer = passer(cx, y, from_owner, z)?;
+                let n = match passer {
+                    0 => 0,
+                    _ if a == b => 0,
+                    _ => cx.read_int(Read::Count(ix(a))) as usize,
+                };
+                cx.write(Write::MoveAll { from: a, to: b, by })?;
+                passed(cx, b, n, passer)
             })
         },
     );
@@ -76,7 +88,8 @@ pub(super) fn register(engine: &mut Api) {
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let (z, b) = cx.zone_slot(to_owner, to)?;
-                let (a, by) = cx.leaving_slot(from_owner, from, z)?;
+                let (y, a, by) = cx.leaving(from_owner, from, z)?;
+                let passer = passer(cx, y, from_owner, z)?;
                 Ok(
                     match cx.read_int(Read::Draw {
                         from: ix(a),
@@ -85,6 +98,7 @@ pub(super) fn register(engine: &mut Api) {
                     }) {
                         c if c >= 0 => {
                             may_hold(cx, z, &[c as CardIx])?;
+                            passed(cx, b, 1, passer)?;
                             Dynamic::from(cx.keys.cards[c as usize].clone())
                         }
                         _ => Dynamic::UNIT,
@@ -144,13 +158,15 @@ fn register_move_at(engine: &mut Api) {
         |i: i64, from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
                 let (z, b) = cx.zone_slot(to_owner, to)?;
-                let (a, by) = cx.leaving_slot(from_owner, from, z)?;
+                let (y, a, by) = cx.leaving(from_owner, from, z)?;
                 let pos = u32::try_from(i).map_err(|_| {
                     format!("move_at: place {i}: places count from 0 at the bottom")
                 })?;
+                let passer = passer(cx, y, from_owner, z)?;
                 match cx.read_int(Read::TakeAt { from: ix(a), pos, to: ix(b), by }) {
                     c if c >= 0 => {
                         may_hold(cx, z, &[c as CardIx])?;
+                        passed(cx, b, 1, passer)?;
                         Ok(Dynamic::from(cx.keys.cards[c as usize].clone()))
                     }
                     _ => {
@@ -247,7 +263,8 @@ fn deal(cx: &mut Ctx, from_owner: &str, from: &str, to: &str, each: i64) -> Fall
         .into());
     }
     let players = cx.def.players.len();
-    let (a, by) = cx.leaving_slot(from_owner, from, z)?;
+    let (y, a, by) = cx.leaving(from_owner, from, z)?;
+    let passer = passer(cx, y, from_owner, z)?;
     let left = cx.read_int(Read::Count(ix(a))) as usize;
     let shares = crate::core::deal_shares(left, players, each);
     let waits = cx.arrange_deal(a, &shares, !cx.def.zones[z].unordered);
@@ -264,6 +281,7 @@ fn deal(cx: &mut Ctx, from_owner: &str, from: &str, to: &str, each: i64) -> Fall
             });
             if c >= 0 {
                 may_hold(cx, z, &[c as CardIx])?;
+                passed(cx, b, 1, passer)?;
             }
         }
     }

@@ -9,6 +9,7 @@ mod faces;
 pub(crate) mod flow;
 pub(crate) mod grid;
 mod kept_options;
+mod knowledge;
 mod lists;
 mod players;
 mod stats;
@@ -72,13 +73,9 @@ impl Ctx {
     fn slot(&self, owner: &str, zone: &str) -> Fallible<usize> {
         self.zone_slot(owner, zone).map(|(_, slot)| slot)
     }
-    /// The slot of a zone cards leave for zone `to`, and the record they
-    /// get there (`Zone::entry`): None when `to` records nothing.
-    fn leaving_slot(&self, owner: &str, zone: &str, to: usize) -> Fallible<(usize, Option<u8>)> {
-        self.leaving(owner, zone, to)
-            .map(|(_, slot, by)| (slot, by))
-    }
-    /// `leaving_slot`, with the index of the zone left.
+    /// The index and slot of a zone cards leave for zone `to`, and the
+    /// record they get there (`Zone::entry`): None when `to` records
+    /// nothing.
     fn leaving(&self, owner: &str, zone: &str, to: usize) -> Fallible<(usize, usize, Option<u8>)> {
         let (z, slot) = self.zone_slot(owner, zone)?;
         let to = &self.def.zones[to];
