@@ -41,6 +41,7 @@ mod matches;
 mod mccfr;
 mod memo;
 mod moves;
+mod pick;
 mod reference;
 mod repl;
 mod schema;

@@ -313,6 +313,7 @@ impl State {
             options,
             then,
             prompt,
+            secret,
             ..
         } = step
         else {
@@ -372,7 +373,7 @@ impl State {
                 then: then.clone(),
                 labels: Vec::new(),
                 data: super::Value::Unit,
-                secret: false,
+                secret: *secret,
             }))
         };
         match cache {

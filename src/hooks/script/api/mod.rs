@@ -10,6 +10,7 @@ pub(crate) mod flow;
 mod grid;
 mod kept_options;
 mod lists;
+mod pick;
 mod players;
 mod stats;
 
