@@ -54,7 +54,7 @@ impl State {
         }
         // Several options at once (an ask's `pick`), typed by their ids,
         // aliases or names, in any order when the order does not count.
-        if let Some(c) = picked(def, &legal, &typed, player) {
+        if let Some(c) = picked(def, legal, &typed, player) {
             return Ok(c);
         }
         let known = def.card(text).is_some()

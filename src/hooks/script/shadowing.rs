@@ -129,6 +129,7 @@ pub(crate) fn position(file: &Path, src: &str, name: &str, arity: usize) -> Opti
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used)]
 mod tests {
     use super::*;
 
