@@ -156,7 +156,7 @@ fn an_endless_print_loop_ends_with_an_error_that_says_so() {
         "    let s = \"0123456789abcdef\";\n    while s.len() < 4096 { s += s; }\n    loop {\n        print(s);\n    }\n",
     );
     assert!(
-        err.contains("big.rhai:5:9: in hook `turn`: print: this hook has printed more than 8 MiB in one run (an endless loop?)"),
+        err.contains("big.rhai:5:9: in hook `play_turn`: print: this hook has printed more than 8 MiB in one run (an endless loop?)"),
         "{}",
         &err[err.len().saturating_sub(2000)..]
     );
