@@ -540,3 +540,29 @@ fn stat_questions_answer_and_reject_bad_names() {
     let e = run(r#"min_stat("human", ["sword", "bwo"]);"#).unwrap_err();
     assert!(e.contains("unknown stat `bwo`"), "{e}");
 }
+
+#[test]
+fn a_card_moved_from_where_it_is_not_says_where_its_copies_are() {
+    // Dots and Boxes took a `dot` from the shared `supply` after setup had
+    // put every copy on the board: the error read "`dot` is not in  supply".
+    let yaml = "id: dots\nscript: ../scripts/dots.rhai\nplayers: [{id: red}, {id: blue}]\n\
+                cards: {dot: {copies: 3}, line: {}}\n\
+                zones: {supply: {per: game}, board: {per: game}, hand: {}}\n\
+                setup:\n  - put: {zone: supply, cards: [line]}\n  - put: {zone: board, cards: [dot]}\n\
+                flow: {turns: rotate, turn: [{hook: play_turn}]}\n";
+    let script =
+        "fn play_turn() {\n    move_card(\"dot\", \"\", \"supply\", \"blue\", \"hand\");\n}\n";
+    let (_tmp, path) = crate::common::game_folder("dots", yaml, script);
+    let dir = path.parent().unwrap().to_path_buf();
+    let game = tabula::Game::load_path(&path, &dir, &Settings::default(), tabula::Build::default())
+        .unwrap();
+    let e = tabula::State::new(&game, 0)
+        .map(|_| ())
+        .expect_err("no dot in supply");
+    let text = e.to_string();
+    assert!(
+        text.contains("move_card: `dot` is not in `supply` (its 3 copies: 3 in `board`)"),
+        "{text}"
+    );
+    assert!(!text.contains("  supply"), "{text}");
+}

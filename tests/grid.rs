@@ -24,12 +24,12 @@ setup:
 flow:
   turns: rotate
   turn:
-    - hook: turn
+    - hook: play_turn
 "#;
 
 /// Logs what every helper says, then asks for an empty cell.
 const SHAPES_SCRIPT: &str = r#"
-fn turn() {
+fn play_turn() {
     log(`cells ${cells().len()}: ${cells()}`);
     log(`columns ${columns()}`);
     log(`piece b2 ${piece("b2")}, a1 ${piece("a1") == ()}, c3 ${piece("c3")}`);
@@ -178,7 +178,10 @@ fn a_cell_off_the_board_is_an_error_that_names_the_cells() {
             "no cell `a0`",
         ),
     ] {
-        let script = SHAPES_SCRIPT.replace("fn turn() {", &format!("fn turn() {{\n    {call};"));
+        let script = SHAPES_SCRIPT.replace(
+            "fn play_turn() {",
+            &format!("fn play_turn() {{\n    {call};"),
+        );
         let (tmp, path) = common::game_folder("shapes", SHAPES, &script);
         let dir = tmp.path().join("games");
         let loaded = Game::load_path(&path, &dir, &Default::default(), tabula::Build::default());

@@ -43,6 +43,7 @@ mod matches;
 mod mccfr;
 mod memo;
 mod moves;
+mod pick;
 mod reference;
 mod repl;
 mod schema;

@@ -26,7 +26,7 @@ setup:
 flow:
   turns: rotate
   turn:
-    - hook: turn
+    - hook: play_turn
 "#;
 
 const END: &str = "\n    ask(active(), \"cell\", [\"a1\", \"b1\"], \"put\");\n}\n\nfn put(choice) {\n    end_game(\"\", \"done\");\n}\n";
@@ -35,7 +35,7 @@ const END: &str = "\n    ask(active(), \"cell\", [\"a1\", \"b1\"], \"put\");\n}\
 /// (from line 2), compiled and checked against Rhai, and in Rhai alone:
 /// both must say the same.
 fn first_turn(body: &str) -> String {
-    let script = format!("fn turn() {{\n{body}{END}");
+    let script = format!("fn play_turn() {{\n{body}{END}");
     let (tmp, path) = common::game_folder("big", BIG, &script);
     let dir = tmp.path().join("games");
     let run = |compile| {
@@ -138,7 +138,7 @@ fn an_ask_too_big_to_keep_names_itself_its_size_and_the_limit() {
 
 /// `play big` with the hook's body `body`: what it wrote on stderr.
 fn played(body: &str) -> String {
-    let script = format!("fn turn() {{\n{body}{END}");
+    let script = format!("fn play_turn() {{\n{body}{END}");
     let (tmp, _) = common::game_folder("big", BIG, &script);
     Test::new()
         .current_dir(tmp.path())
@@ -156,7 +156,7 @@ fn an_endless_print_loop_ends_with_an_error_that_says_so() {
         "    let s = \"0123456789abcdef\";\n    while s.len() < 4096 { s += s; }\n    loop {\n        print(s);\n    }\n",
     );
     assert!(
-        err.contains("big.rhai:5:9: in hook `turn`: print: this hook has printed more than 8 MiB in one run (an endless loop?)"),
+        err.contains("big.rhai:5:9: in hook `play_turn`: print: this hook has printed more than 8 MiB in one run (an endless loop?)"),
         "{}",
         &err[err.len().saturating_sub(2000)..]
     );

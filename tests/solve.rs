@@ -632,3 +632,16 @@ fn a_piped_solve_says_its_estimate_then_plain_progress_lines() {
     assert!(!lines.is_empty(), "{err}");
     assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
 }
+
+#[test]
+fn a_four_player_game_is_refused_once_before_any_method_is_announced() {
+    // Hearts: the exact solver's refusal (too much chance) used to be
+    // followed by "so Monte Carlo CFR:", which then refused four players.
+    let ran = Test::new()
+        .args(["--games-dir", "tests/reference/games", "solve", "hearts"])
+        .status(3)
+        .stderr_has("it solves two-player games, this one has 4")
+        .run();
+    assert!(!ran.stdout.contains("Monte Carlo"), "{}", ran.stdout);
+    assert!(!ran.stdout.contains("CFR"), "{}", ran.stdout);
+}

@@ -152,3 +152,45 @@ fn a_top_level_const_unseen_in_a_function_says_why() {
         "{err}"
     );
 }
+
+#[test]
+fn a_function_named_like_an_api_function_is_refused_at_its_name() {
+    // Mancala's `fn turn()` made every `turn()` call the hook: the turn
+    // cap `turn() >= 1001` was `() >= 1001`, quietly false.
+    let script = "fn played(c) {\n    if turn() > 3 { end_game(); }\n}\n\nfn turn() {\n    1\n}\n";
+    let text = load_error(script);
+    assert!(
+        text.contains(
+            "slips.rhai:5:4: function `turn()` has the name and arity of the API function `turn()`"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("rename it (`fn play_turn`, say)"), "{text}");
+    // The same name with another arity replaces nothing: it loads.
+    let (_tmp, game) = common::load_folder(
+        "slips",
+        GAME,
+        "fn played(c) { end_game(); }\nfn turn(x) { x }\n",
+    );
+    assert!(tabula::State::new(&game, 0).is_ok());
+}
+
+#[test]
+fn lint_warns_of_a_function_one_letter_from_an_api_function() {
+    let (tmp, _) = common::game_folder(
+        "slips",
+        GAME,
+        "fn played(c) { end_game(); }\n\nfn turns() { played(1) }\nfn spot() { turns() }\nfn x() { spot() }\n",
+    );
+    let o = crate::common::Test::new()
+        .args(["check", "--lint", "--playouts", "1", "--games-dir"])
+        .arg(tmp.path().join("games"))
+        .run()
+        .output;
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("slips.rhai:3:4: function `turns` is one letter from the API function `turn`"),
+        "{err}"
+    );
+    assert!(!err.contains("`spot` is one letter"), "{err}");
+}

@@ -14,11 +14,11 @@ cards:
   baron: {name: Baron}
 flow:
   turn:
-    - hook: turn
+    - hook: play_turn
 ";
 
 const SCRIPT: &str = "\
-fn turn() {
+fn play_turn() {
     let options = [
         #{text: \"guard baron\", aliases: [\"gb\", \"accuse the baron\"]},
         #{text: \"baron\"},

@@ -94,7 +94,7 @@ impl Hooks for ConnectFour {
     fn run(&self, state: &mut State, call: &Call, _: &mut Vec<Event>) -> tabula::Result<()> {
         match (call.hook, call.args) {
             ("check_discs", _) => {}
-            ("turn", _) => {
+            ("play_turn", _) => {
                 let open: Vec<Choice> = (0..self.columns)
                     .filter(|&c| self.drop_cell(state, c).is_some())
                     .map(|c| self.letters[c].clone())
@@ -134,6 +134,6 @@ impl Hooks for ConnectFour {
     }
 
     fn defines(&self, name: &str, _arity: usize) -> bool {
-        matches!(name, "check_discs" | "turn" | "dropped")
+        matches!(name, "check_discs" | "play_turn" | "dropped")
     }
 }

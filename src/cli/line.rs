@@ -63,7 +63,17 @@ impl Completer for LineHelper {
             return self.files.complete(line, pos, ctx);
         }
         if head.contains(' ') {
-            return Ok((pos, Vec::new()));
+            // A choice of several words (cards picked together, `push
+            // back`): the next word of each legal choice so begun.
+            let actions = self.words.borrow().actions.clone();
+            let pairs = next_words(&actions, head)
+                .into_iter()
+                .map(|c| Pair {
+                    display: c.clone(),
+                    replacement: c,
+                })
+                .collect();
+            return Ok((0, pairs));
         }
         let pairs = self
             .candidates(head)
@@ -92,6 +102,25 @@ impl Hinter for LineHelper {
     }
 }
 
+/// Each of `actions` that begins with `head`, up to the end of its next
+/// word (with the space after it, where more follows), once each.
+fn next_words(actions: &[String], head: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in actions.iter().filter(|a| a.starts_with(head)) {
+        let rest = &a[head.len()..];
+        let lead = rest.len() - rest.trim_start().len();
+        let cut = match rest[lead..].find(' ') {
+            Some(i) => head.len() + lead + i + 1,
+            None => a.len(),
+        };
+        let word = a[..cut].to_string();
+        if !out.contains(&word) {
+            out.push(word);
+        }
+    }
+    out
+}
+
 /// Stars shown for a secret choice, whatever its length (up to this).
 const MASK_WIDTH: usize = 16;
 
@@ -115,5 +144,22 @@ impl Highlighter for LineHelper {
 
     fn highlight_char(&self, _line: &str, _pos: usize, kind: CmdKind) -> bool {
         self.words.borrow().mask && kind != CmdKind::MoveCursor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_words;
+
+    #[test]
+    fn a_choice_of_several_words_completes_word_by_word() {
+        let picks: Vec<String> = ["qh ks 3s", "qh ks kc", "qh 3s kc", "ks 3s kc"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(next_words(&picks, "qh "), ["qh ks ", "qh 3s "]);
+        assert_eq!(next_words(&picks, "qh ks "), ["qh ks 3s", "qh ks kc"]);
+        assert_eq!(next_words(&picks, "qh ks k"), ["qh ks kc"]);
+        assert!(next_words(&picks, "zz ").is_empty());
     }
 }

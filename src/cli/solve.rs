@@ -123,6 +123,11 @@ pub fn run(dir: &Path, a: SolveArgs) -> Result<i32> {
         }
         (None, None) => return Err(tabula::Error::usage("name a game, or a save with --from")),
     };
+    // Every method solves two-player games: a game of more is refused
+    // once, before any of them starts or is announced.
+    if let Some(e) = solve::refusal(&game) {
+        return failed(e, &a);
+    }
     if a.sampling.is_some() {
         return run_mccfr(&game, &a);
     }

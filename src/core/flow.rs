@@ -314,6 +314,7 @@ impl State {
             options,
             then,
             prompt,
+            secret,
             ..
         } = step
         else {
@@ -373,7 +374,7 @@ impl State {
                 then: then.clone(),
                 labels: Vec::new(),
                 data: super::Value::Unit,
-                secret: false,
+                secret: *secret,
             }))
         };
         match cache {

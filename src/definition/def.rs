@@ -266,6 +266,8 @@ pub enum Step {
         name: Arc<str>,
         who: Who,
         simultaneous: bool,
+        /// The choices are never revealed to the other players.
+        secret: bool,
         options: Options,
         then: Arc<str>,
         prompt: Arc<str>,

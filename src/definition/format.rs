@@ -626,6 +626,11 @@ pub struct FlowStep {
     /// Everyone in `who` commits in secret, then all choices are revealed.
     #[serde(default)]
     pub simultaneous: bool,
+    /// The choices are never shown to the other players (cards passed
+    /// face down); otherwise a simultaneous decision's are revealed
+    /// together once all have chosen.
+    #[serde(default)]
+    pub secret: bool,
     /// Options: the distinct cards in this zone of the deciding player.
     pub from: Option<Name>,
     /// Options: these words.

@@ -52,6 +52,11 @@ impl State {
         if let Some(c) = exact {
             return Ok(c.clone());
         }
+        // Several options at once (an ask's `pick`), typed by their ids,
+        // aliases or names, in any order when the order does not count.
+        if let Some(c) = picked(def, legal, &typed, player) {
+            return Ok(c);
+        }
         let known = def.card(text).is_some()
             || (0..def.cards.len())
                 .any(|ix| words(def, &Choice::Card(ix as CardIx), player).contains(&typed));
@@ -196,6 +201,61 @@ fn words(def: &Def, c: &Choice, player: PlayerIx) -> Vec<String> {
             }
             out
         }
+    }
+}
+
+/// The choice of several options (`pick`) that `typed` names, word for
+/// word: the one in the order typed, else the one set of them (an
+/// unordered pick lists each set once, in the hand's order).
+fn picked(def: &Def, legal: &[Choice], typed: &str, player: PlayerIx) -> Option<Choice> {
+    let typed: Vec<&str> = typed.split_whitespace().collect();
+    if typed.len() < 2 {
+        return None;
+    }
+    // Whether the word typed names the option `part` (a card's id, or a
+    // word as it is).
+    let names = |part: &crate::core::Value, word: &str| match part {
+        crate::core::Value::Text(t) => {
+            t.to_lowercase() == word
+                || def.card(t).is_some_and(|ix| {
+                    def.cards[ix as usize].id == **t
+                        && words(def, &Choice::Card(ix), player)
+                            .iter()
+                            .any(|w| w == word)
+                })
+        }
+        crate::core::Value::Int(i) => i.to_string() == word,
+        _ => false,
+    };
+    let parts = |c: &Choice| match c {
+        Choice::Data(d) => match &d.value {
+            crate::core::Value::List(l) if l.len() == typed.len() => Some(l.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let in_order = legal
+        .iter()
+        .find(|c| parts(c).is_some_and(|l| l.iter().zip(&typed).all(|(p, w)| names(p, w))));
+    if let Some(c) = in_order {
+        return Some(c.clone());
+    }
+    let any_order: Vec<&Choice> = legal
+        .iter()
+        .filter(|c| {
+            parts(c).is_some_and(|l| {
+                // Each typed word matched to a different part.
+                let mut used = vec![false; l.len()];
+                typed.iter().all(|w| {
+                    let free = (0..l.len()).find(|&i| !used[i] && names(&l[i], w));
+                    free.map(|i| used[i] = true).is_some()
+                })
+            })
+        })
+        .collect();
+    match any_order.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
     }
 }
 

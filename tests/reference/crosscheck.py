@@ -14,6 +14,7 @@ built tabula (default: `tabula` on the PATH, else target/release/tabula).
 
 import argparse
 import ast
+import math
 import json
 import os
 import random
@@ -380,13 +381,30 @@ def play_one(tabula, tid, seed, tmp, rng):
         for p in waiting:
             opts = views[p]["decision"]["options"]
             pi = players.index(p)
-            mapped = sorted(to_action(state, pi, o) for o in opts)
             legal = sorted(state.legal_actions(pi))
+            if any(" " in o for o in opts):
+                # Several at once (an ask's `pick`: Hearts' three cards
+                # passed), which OpenSpiel takes one at a time: every set
+                # of k of its legal actions, each once.
+                k = len(opts[0].split())
+                sets = sorted(tuple(sorted(to_action(state, pi, x) for x in o.split())) for o in opts)
+                assert len(set(sets)) == len(sets) == math.comb(len(legal), k), (tid, seed, moves, p, len(opts))
+                assert sorted({a for s in sets for a in s}) == legal, (tid, seed, moves, p, opts, legal)
+                o = rng.choice(opts)
+                move[p] = o
+                joint[pi] = [to_action(state, pi, x) for x in o.split()]
+                continue
+            mapped = sorted(to_action(state, pi, o) for o in opts)
             assert mapped == legal, (tid, seed, moves, p, opts, legal)
             o = rng.choice(opts)
             move[p] = o
             joint[pi] = to_action(state, pi, o)
-        if state.is_simultaneous_node():
+        if any(isinstance(a, list) for a in joint.values()):
+            assert len(waiting) == 1, (tid, seed, moves)
+            for a in joint[players.index(waiting[0])]:
+                assert a in state.legal_actions(), (tid, seed, moves, a)
+                state.apply_action(a)
+        elif state.is_simultaneous_node():
             assert len(waiting) == 2, (tid, seed, moves)
             state.apply_actions([joint[0], joint[1]])
         else:

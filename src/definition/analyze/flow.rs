@@ -139,6 +139,7 @@ fn decide(a: &mut Analyzer, s: &FlowStep, name: &At<String>) -> Option<Step> {
         name: name.value.as_str().into(),
         who: who?,
         simultaneous: s.simultaneous,
+        secret: s.secret,
         options: options?,
         then: then?.value.as_str().into(),
         prompt: Arc::from(s.prompt.as_deref().unwrap_or(&name.value)),

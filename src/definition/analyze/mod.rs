@@ -187,7 +187,10 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
                 )
             }),
         chance_after_setup: flow.iter().any(|s| matches!(s, Step::Roll { .. })),
-        hidden_information: zones.iter().any(Zone::may_hide),
+        hidden_information: zones.iter().any(Zone::may_hide)
+            || flow
+                .iter()
+                .any(|s| matches!(s, Step::Decide { secret: true, .. })),
     };
     let def = Def {
         id: file

@@ -566,8 +566,8 @@ mod tests {
         let (def, mut scripts) = load(
             "id: count\nscript: game.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
              vars: {n: {name: N, start: 0}}\n\
-             flow: {turns: rotate, turn: [{hook: turn}]}\n",
-            "fn turn() { ask(active(), \"go\", [1, 2], \"went\", #{}); }\n\
+             flow: {turns: rotate, turn: [{hook: play_turn}]}\n",
+            "fn play_turn() { ask(active(), \"go\", [1, 2], \"went\", #{}); }\n\
              fn went(choice) { add_var(\"n\", 1); if get_var(\"n\") >= 30 { end_game(\"\", \"done\"); } }\n",
             2,
         );

@@ -12,6 +12,7 @@ mod ctx;
 mod errors;
 mod imports;
 mod interned;
+mod shadowing;
 mod tier;
 mod value;
 
@@ -119,6 +120,7 @@ impl Script {
         let modules = Arc::new(imports::Modules::default());
         let (engine, natives) = new_engine(&dir, &modules);
         let mut ast = AST::empty();
+        let mut shadowed = Vec::new();
         for file in files {
             let src = crate::files::read_text(file).map_err(|e| Error::io(file, e))?;
             // Imports are read now, once, and carried in the script: every
@@ -158,7 +160,11 @@ impl Script {
                     error
                 }
             })?;
+            shadowed.extend(shadowing::shadowing(&one, file, &src, &natives));
             ast = ast.merge(&one);
+        }
+        if !shadowed.is_empty() {
+            return Err(Error::collect(shadowed));
         }
         Ok(Script {
             engine,
@@ -253,7 +259,12 @@ impl Script {
             })
             .collect();
         let texts = texts(&self.files);
-        let mut out = Vec::new();
+        let mut out = shadowing::near_api(
+            &self.ast,
+            &self.files,
+            &texts,
+            &shadowing::api_names(&self.engine),
+        );
         let mut seen = std::collections::HashSet::new();
         for f in self.ast.iter_functions() {
             let name = f.name;
@@ -698,8 +709,8 @@ mod tests {
             "id: lent\nscript: game.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
              cards: {token: {name: Token}}\nzones: {pile: {per: game}}\n\
              setup: [{put: {zone: pile, cards: all}}]\n\
-             flow: {turns: rotate, turn: [{hook: turn}]}\n",
-            "fn turn() { end_game(\"\", \"done\"); }\n",
+             flow: {turns: rotate, turn: [{hook: play_turn}]}\n",
+            "fn play_turn() { end_game(\"\", \"done\"); }\n",
             1,
         );
         let script = scripts.remove(0);

@@ -54,7 +54,7 @@ pub(super) fn register(engine: &mut Api) {
                     to: b,
                     by,
                 })
-                .map_err(|_| format!("`{card}` is not in {from_owner} {from}"))?;
+                .map_err(|_| -> Box<rhai::EvalAltResult> { not_there(cx, c, from_owner, from).into() })?;
                 passed(cx, b, 1, passer)
             })
         },
@@ -185,6 +185,84 @@ fn register_move_at(engine: &mut Api) {
 /// In a zone that keeps faces, `move_card` of a card whose copies lie
 /// both ways would pick one silently (the top-most): an error that says
 /// to pick by place. (A traced read: a replay checks it as the run did.)
+/// "`dot` is not in `supply` (its 3 copies: 2 in `board` at a1, c1; 1
+/// in red's `hand`)": where the card was looked for, and where each of its
+/// copies is. (Read untraced: the hook fails with this text.)
+fn not_there(cx: &Ctx, card: CardIx, owner: &str, zone: &str) -> String {
+    let def = &cx.def;
+    let id = &def.cards[card as usize].id;
+    let at = |z: usize, o: usize| match def.zones[z].per {
+        crate::definition::format::Per::Game => format!("`{}`", def.zones[z].id),
+        crate::definition::format::Per::Player => {
+            format!("{}'s `{}`", def.players[o].id, def.zones[z].id)
+        }
+        crate::definition::format::Per::Cell => {
+            let cell = def.grid.as_ref().and_then(|g| g.names.get(o));
+            format!(
+                "`{}` at {}",
+                def.zones[z].id,
+                cell.map_or("?", |c| c.as_str())
+            )
+        }
+    };
+    let looked = match def.zone(zone) {
+        Some(z) => match def.place(z, owner) {
+            Some(o) => at(z, o),
+            None => format!("{owner} `{zone}`"),
+        },
+        None => format!("`{zone}`"),
+    };
+    // Per zone: how many copies, and at which places.
+    let mut total = 0;
+    let mut parts = Vec::new();
+    for (z, zone) in def.zones.iter().enumerate() {
+        let mut places = Vec::new();
+        let mut n = 0;
+        for o in def.owners(z) {
+            let here = cx
+                .untraced_cards(def.slot(z, o))
+                .map_or(0, |cs| cs.iter().filter(|&&x| x == card).count());
+            if here > 0 {
+                n += here;
+                places.push(match zone.per {
+                    crate::definition::format::Per::Game => String::new(),
+                    crate::definition::format::Per::Player => def.players[o].id.clone(),
+                    crate::definition::format::Per::Cell => def
+                        .grid
+                        .as_ref()
+                        .and_then(|g| g.names.get(o).cloned())
+                        .unwrap_or_default(),
+                });
+            }
+        }
+        if n == 0 {
+            continue;
+        }
+        total += n;
+        parts.push(match zone.per {
+            crate::definition::format::Per::Game => format!("{n} in `{}`", zone.id),
+            crate::definition::format::Per::Player => {
+                format!("{n} in `{}` ({})", zone.id, places.join(", "))
+            }
+            crate::definition::format::Per::Cell => {
+                let shown = places.len().min(6);
+                let more = if places.len() > shown { ", ..." } else { "" };
+                format!(
+                    "{n} in `{}` at {}{more}",
+                    zone.id,
+                    places[..shown].join(", ")
+                )
+            }
+        });
+    }
+    let copies = match total {
+        0 => format!("no copy of `{id}` is in any zone"),
+        1 => format!("its one copy: {}", parts.join("")),
+        _ => format!("its {total} copies: {}", parts.join("; ")),
+    };
+    format!("move_card: `{id}` is not in {looked} ({copies})")
+}
+
 fn one_way(
     cx: &mut Ctx,
     card: CardIx,

@@ -53,7 +53,7 @@ pub(super) fn register(engine: &mut Api) {
         with_ctx(|cx| cx.write(Write::RevealFirst(None)))
     });
     // Ask one player (an id) or several at once, in secret (a list of ids),
-    // to choose among `options`; the answer goes to the script function
+    // to choose among `options` (with `pick: K`, K of them at once: a list); the answer goes to the script function
     // `then` as a map player -> choice. Options: card ids, words, numbers, a
     // range (`0..=coins`), maps with a `text` (structured options), or a map
     // player -> that player's own options. `details`: `prompt`, `labels`
@@ -321,6 +321,8 @@ fn ask(
     details: Map,
 ) -> Fallible<()> {
     kept_size(name, &options, &details)?;
+    let mut details = details;
+    let pick = super::pick::take(name, &mut details)?;
     super::super::budget::memory(&format!("ask `{name}`"))?;
     let (players, logging) = with_ctx(|cx| Ok((deciders(cx, who)?, cx.logging())))?;
     let lists = with_ctx(|cx| per_decider(cx, name, &players, options))?;
@@ -347,12 +349,17 @@ fn ask(
             .into_iter()
             .map(|list| {
                 let keep = match kept_options::look(&cx.def, name, &list) {
+                    _ if pick.is_some() => false,
                     kept_options::Look::Kept(c) => return Ok(Converted::Kept(c)),
                     kept_options::Look::Convert { keep } => keep,
                 };
                 let made = (list.into_iter())
                     .map(|o| option(cx, name, o, &mut left))
                     .collect::<Fallible<_>>()?;
+                let made = match pick {
+                    Some(pick) => super::pick::expand(cx, name, pick, made, &mut left)?,
+                    None => made,
+                };
                 Ok(Converted::Made(made, keep))
             })
             .collect()
@@ -419,7 +426,7 @@ fn ask(
             }
             other => {
                 return Err(format!(
-                    "ask `{name}`: unknown detail `{other}` (known: prompt, labels, data, secret)"
+                    "ask `{name}`: unknown detail `{other}` (known: prompt, labels, data, secret, pick, ordered)"
                 )
                 .into());
             }

@@ -143,8 +143,8 @@ mod tests {
              cards: {token: {name: Token}}\nzones: {rack: {per: game}}\n\
              setup: [{put: {zone: rack, cards: all}}]\n\
              vars: {n: {name: N, start: 0}}\n\
-             flow: {turns: rotate, turn: [{hook: turn}]}\n",
-            "fn turn() {\n\
+             flow: {turns: rotate, turn: [{hook: play_turn}]}\n",
+            "fn play_turn() {\n\
                let o = if get_var(\"n\") < 2 { [\"token\", \"stop\"] } else { [\"stop\", 3] };\n\
                ask(active(), \"go\", o, \"went\");\n\
              }\n\

@@ -11,6 +11,7 @@ pub(crate) mod grid;
 mod kept_options;
 mod knowledge;
 mod lists;
+mod pick;
 mod players;
 mod stats;
 
