@@ -320,6 +320,7 @@ fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
         Read::Distinct(s) => format!("card_types({})", zone(*s)),
         Read::Count(s) => format!("count({})", zone(*s)),
         Read::Entries(s) => format!("entries({})", zone(*s)),
+        Read::Empties { first, .. } => format!("empty_cells() (from {})", zone(*first)),
         Read::Has(s, c) => format!("has({}, \"{}\")", zone(*s), def.cards[*c as usize].id),
         Read::Turn => "turn()".into(),
         Read::GameNo => "game_no()".into(),
