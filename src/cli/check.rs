@@ -280,6 +280,9 @@ fn miss_text(game: &Game, why: &tabula::core::Miss) -> String {
         Miss::Unpaid => "run plainly: recording cost more than replays saved".into(),
         Miss::Full => "the memo's records are full: run as a script, not recorded".into(),
         Miss::Other => "a record that could not be followed".into(),
+        Miss::Unrecorded => {
+            "run as a script, not recorded: replays seldom hit (many positions)".into()
+        }
     }
 }
 
