@@ -303,6 +303,9 @@ fn miss_text(game: &Game, why: &tabula::core::Miss) -> String {
         Miss::Unpaid => "run plainly: recording cost more than replays saved".into(),
         Miss::Full => "the memo's records are full: run as a script, not recorded".into(),
         Miss::Other => "a record that could not be followed".into(),
+        Miss::Unrecorded => {
+            "run as a script, not recorded: replays seldom hit (many positions)".into()
+        }
     }
 }
 
@@ -343,6 +346,7 @@ fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
         Read::Distinct(s) => format!("card_types({})", zone(*s)),
         Read::Count(s) => format!("count({})", zone(*s)),
         Read::Entries(s) => format!("entries({})", zone(*s)),
+        Read::Empties { first, .. } => format!("empty_cells() (from {})", zone(*first)),
         Read::Has(s, c) => format!("has({}, \"{}\")", zone(*s), def.cards[*c as usize].id),
         Read::Turn => "turn()".into(),
         Read::GameNo => "game_no()".into(),

@@ -86,4 +86,8 @@ pub enum Miss {
     Full,
     /// The record could not be followed (a write that did not apply).
     Other,
+    /// Not recorded: the hook's replays seldom hit on this thread (its
+    /// positions are many), so only one miss in several is recorded
+    /// (see memo/pays.rs).
+    Unrecorded,
 }

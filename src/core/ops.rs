@@ -23,6 +23,14 @@ pub enum Read {
     Has(u32, CardIx),
     /// A zone's cards, each followed by where it came from (`by`).
     Entries(u32),
+    /// Which of the `n` slots from `first` on (at most 64: `EMPTIES_MAX`)
+    /// hold no card, as bits (bit i: slot `first + i`): one derived read
+    /// for a board's worth of cells, where a look at each would be one
+    /// read a cell.
+    Empties {
+        first: u32,
+        n: u8,
+    },
     Turn,
     /// In a match: the game being played (from 1), and a player's wins.
     GameNo,
@@ -66,6 +74,21 @@ pub enum Read {
         /// of `from` + 1, or 0.
         by: Option<u8>,
     },
+}
+
+/// Slots one `Read::Empties` covers at most (the bits of its value).
+pub const EMPTIES_MAX: usize = 64;
+
+/// The bits of `Read::Empties`: which of `n` slots from `first` hold no
+/// card (bit i: slot `first + i`).
+#[inline]
+fn empties(state: &State, first: u32, n: u8) -> i64 {
+    let slots = &state.zones[first as usize..first as usize + usize::from(n)];
+    let mut bits = 0u64;
+    for (i, z) in slots.iter().enumerate() {
+        bits |= u64::from(z.is_empty()) << i;
+    }
+    bits as i64
 }
 
 /// Indices in reads are u32 so that a trie node stays within a cache line.
@@ -259,6 +282,7 @@ impl State {
             Read::Var(i) => self.vars[*i as usize],
             Read::Count(s) => self.zones[*s as usize].len() as i64,
             Read::Has(s, c) => i64::from(self.zones[*s as usize].contains(c)),
+            Read::Empties { first, n } => empties(self, *first, *n),
             Read::Turn => i64::from(self.turn),
             Read::Active => self.active as i64,
             _ => return None,
@@ -310,6 +334,7 @@ fn read(state: &mut State, key: &Read) -> Val {
         Read::Count(s) => Val::Int(state.zones[*s as usize].len() as i64),
         Read::Entries(s) => Val::Cards(entries(state, *s as usize)),
         Read::Has(s, c) => Val::Int(i64::from(state.zones[*s as usize].contains(c))),
+        Read::Empties { first, n } => Val::Int(empties(state, *first, *n)),
         Read::Turn => Val::Int(i64::from(state.turn)),
         Read::GameNo => Val::Int(i64::from(state.game_no)),
         Read::MatchWins(p) => Val::Int(i64::from(state.match_wins[*p as usize])),

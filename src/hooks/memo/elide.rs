@@ -5,6 +5,7 @@
 //! operations before a read, so two runs with the same beginning drop the
 //! same reads and still share their path in the trie.
 
+use std::cell::RefCell;
 use std::collections::hash_map::Entry;
 
 use rustc_hash::FxHashMap;
@@ -29,6 +30,11 @@ impl Known {
             values: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             zones: FxHashMap::default(),
         }
+    }
+
+    fn clear(&mut self) {
+        self.values.clear();
+        self.zones.clear();
     }
 
     /// Whether a read is the first of its kind the run makes (its value
@@ -103,11 +109,11 @@ impl Known {
 
     /// Facts about a zone other than its contents become stale on a move.
     fn forget_zone(&mut self, z: u32) {
-        self.values.retain(
-            |k, _| {
-                !matches!(k, Read::Distinct(y) | Read::Count(y) | Read::Has(y, _) | Read::Entries(y) if *y == z)
-            },
-        );
+        self.values.retain(|k, _| match k {
+            Read::Distinct(y) | Read::Count(y) | Read::Has(y, _) | Read::Entries(y) => *y != z,
+            Read::Empties { first, n } => !(*first..*first + u32::from(*n)).contains(&z),
+            _ => true,
+        });
     }
 
     /// `card` went from the end-most place it had in `from` to the end of `to`.
@@ -189,8 +195,30 @@ impl Known {
 /// The record without the reads its own earlier operations determine
 /// (kept in the run's own buffer).
 pub(super) fn elide(ops: Vec<Op>) -> Vec<Op> {
-    // At most one read an operation.
-    let mut known = Known::for_reads(ops.len());
+    KNOWN.with(|k| {
+        let mut known = k.borrow_mut();
+        // A table a long run grew is not kept (clearing costs its size).
+        if known.values.capacity() > MAX_KEPT_READS {
+            *known = Known::for_reads(0);
+        }
+        known.clear();
+        // At most one read an operation.
+        known.values.reserve(ops.len());
+        elide_with(ops, &mut known)
+    })
+}
+
+/// Reads the kept table has room for at most.
+const MAX_KEPT_READS: usize = 1 << 12;
+
+thread_local! {
+    /// The tables of the last run elided, emptied and used again: a run
+    /// is recorded on every miss, and making (and freeing) two tables
+    /// for each cost more than the elision itself.
+    static KNOWN: RefCell<Known> = RefCell::new(Known::for_reads(0));
+}
+
+fn elide_with(ops: Vec<Op>, known: &mut Known) -> Vec<Op> {
     ops.into_iter()
         .filter(|op| match op {
             Op::Read(key, v) => known.first(key, v),
@@ -217,6 +245,33 @@ mod tests {
                 Op::Write(_) => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_move_into_a_board_makes_its_empty_cells_stale() {
+        let board = Read::Empties { first: 2, n: 4 };
+        let ops = vec![
+            Op::Read(board.clone(), Val::Int(0b1111)),
+            // Read again with nothing between: known.
+            Op::Read(board.clone(), Val::Int(0b1111)),
+            // A card out of the board's range changes nothing it says.
+            Op::Write(Write::MoveCard {
+                card: 1,
+                from: 0,
+                to: 1,
+                by: None,
+            }),
+            Op::Read(board.clone(), Val::Int(0b1111)),
+            // Onto its third cell: a new value.
+            Op::Write(Write::MoveCard {
+                card: 1,
+                from: 1,
+                to: 4,
+                by: None,
+            }),
+            Op::Read(board.clone(), Val::Int(0b1011)),
+        ];
+        assert_eq!(reads(&elide(ops)), vec![board.clone(), board]);
     }
 
     #[test]

@@ -439,18 +439,30 @@ impl<H: Traceable> Memo<H> {
         call: &Call,
         events: &mut Vec<Event>,
     ) -> Result<()> {
-        let missed = match trie.borrow_mut().replay(call.hook, &call.args, state) {
-            None => return Ok(()),
+        let mut t = trie.borrow_mut();
+        let missed = match t.replay(call.hook, &call.args, state) {
+            None => {
+                t.pays(call.hook).hit();
+                return Ok(());
+            }
             Some(why) => why,
         };
-        if trie.borrow().full {
-            // Nothing more is recorded: the run is not traced either.
-            let mut t = trie.borrow_mut();
-            t.ran(call.hook, Miss::Full);
+        // Nothing more is recorded (the records are full, or the hook's
+        // replays seldom hit): the run is not traced either.
+        let unrecorded = if t.full {
+            Some(Miss::Full)
+        } else if !t.pays(call.hook).records() {
+            Some(Miss::Unrecorded)
+        } else {
+            None
+        };
+        if let Some(why) = unrecorded {
+            t.ran(call.hook, why);
             t.pays(call.hook).missed();
             drop(t);
             return self.inner.run(state, call, events);
         }
+        drop(t);
         let (result, trace) = self.inner.run_traced(state, call, events);
         let mut t = trie.borrow_mut();
         // A traced run that gave no record drew from the RNG.

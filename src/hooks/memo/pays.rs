@@ -30,6 +30,18 @@ const MAX_CALLS: u64 = 1 << 30;
 /// pays no clock.
 const TRUST_MISSES: u32 = 4096;
 
+/// Where a hook's positions are many (Connect Four), most calls miss,
+/// and tracing and recording every miss cost more than the few replays
+/// save. So once a hook has missed `SPARSE_AFTER` times with fewer than
+/// one call in `SPARSE_SHARE` a hit, only one miss in `SPARSE` is traced
+/// and recorded, until the hits come back to that share. What is
+/// recorded still replays, and records still grow where the positions
+/// are few, only slower. Counted in calls, not time: a run records the
+/// same runs each time.
+const SPARSE_AFTER: u64 = 512;
+const SPARSE_SHARE: u64 = 3;
+const SPARSE: u64 = 8;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Phase {
     /// Through the memo, timed.
@@ -55,6 +67,9 @@ pub(super) struct Pays {
     tick: u32,
     memo: Mean,
     plain: Mean,
+    /// Calls through the memo that replayed, and that missed.
+    hits: u64,
+    missed: u64,
 }
 
 #[derive(Default)]
@@ -97,6 +112,8 @@ impl Pays {
             tick: 0,
             memo: Mean::default(),
             plain: Mean::default(),
+            hits: 0,
+            missed: 0,
         }
     }
 
@@ -122,6 +139,21 @@ impl Pays {
             memo: self.phase == Phase::Memo,
             start: timed.then(|| (Instant::now(), self.epoch)),
         }
+    }
+
+    /// A call through the memo replayed a record.
+    pub fn hit(&mut self) {
+        self.hits += 1;
+    }
+
+    /// A call through the memo missed: whether its run is to be recorded
+    /// (see `SPARSE`).
+    pub fn records(&mut self) -> bool {
+        self.missed += 1;
+        let calls = self.hits + self.missed;
+        self.missed < SPARSE_AFTER
+            || self.hits * SPARSE_SHARE >= calls
+            || self.missed.is_multiple_of(SPARSE)
     }
 
     /// A call through the memo ran the script.
@@ -220,6 +252,37 @@ mod tests {
             }
         }
         through
+    }
+
+    /// Misses recorded of `calls` calls through the memo, one in `every`
+    /// a hit.
+    fn recorded(calls: u64, every: u64) -> u64 {
+        let mut p = Pays::new();
+        let mut n = 0;
+        for i in 1..=calls {
+            if i % every == 0 {
+                p.hit();
+            } else if p.records() {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn a_hook_whose_replays_seldom_hit_records_one_miss_in_several() {
+        // One hit in five calls: past the first misses, one in eight.
+        let seldom = recorded(20_000, 5);
+        let misses = 16_000;
+        assert!(seldom < SPARSE_AFTER + misses / SPARSE + 1, "{seldom}");
+        assert!(
+            seldom >= SPARSE_AFTER + (misses - SPARSE_AFTER) / SPARSE,
+            "{seldom}"
+        );
+        // One hit in two: every miss.
+        assert_eq!(recorded(20_000, 2), 10_000);
+        // No more than `SPARSE_AFTER` misses: all, whatever the hits.
+        assert_eq!(recorded(SPARSE_AFTER, u64::MAX), SPARSE_AFTER);
     }
 
     #[test]

@@ -175,13 +175,20 @@ fn limits(helper: &str, items: usize, maps: usize, text: usize) -> Fallible<()> 
 
 /// The hook's memory, looked at as a helper returns.
 pub(crate) fn memory(helper: &str) -> Fallible<()> {
+    memory_of(|| helper.to_string())
+}
+
+/// `memory`, for a helper whose name is made only if it is said (an
+/// ask's, with the ask's own name: not made on every ask).
+pub(crate) fn memory_of(helper: impl FnOnce() -> String) -> Fallible<()> {
     let Some(floor) = super::hook_floor() else {
         return Ok(());
     };
     let used = crate::memory::thread_bytes() - floor;
     if used > MAX_HOOK_BYTES {
         return Err(format!(
-            "{helper}: the hook holds more than its {} MiB of memory ({} MiB)",
+            "{}: the hook holds more than its {} MiB of memory ({} MiB)",
+            helper(),
             MAX_HOOK_BYTES >> 20,
             used >> 20
         )

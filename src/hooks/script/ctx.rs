@@ -66,14 +66,20 @@ impl Ctx {
     /// by value); with `record`, its operations are traced.
     pub fn begin(
         &mut self,
-        def: Arc<Def>,
-        keys: Arc<Keys>,
+        def: &Arc<Def>,
+        keys: &Arc<Keys>,
         state: &mut State,
         events: Vec<Event>,
         record: bool,
     ) {
-        self.def = def;
-        self.keys = keys;
+        // The same game's as the last run on this thread, nearly always:
+        // no count to raise and lower.
+        if !Arc::ptr_eq(&self.def, def) {
+            self.def = def.clone();
+        }
+        if !Arc::ptr_eq(&self.keys, keys) {
+            self.keys = keys.clone();
+        }
         std::mem::swap(&mut self.state, state);
         self.events = events;
         self.trace = record.then(|| Vec::with_capacity(TRACE_ROOM));

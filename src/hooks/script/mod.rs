@@ -611,13 +611,7 @@ impl RhaiHooks {
             let cx = c.get_or_insert_with(|| {
                 Ctx::idle(self.def.clone(), self.keys.clone(), state.stand_in())
             });
-            cx.begin(
-                self.def.clone(),
-                self.keys.clone(),
-                state,
-                std::mem::take(events),
-                record,
-            );
+            cx.begin(&self.def, &self.keys, state, std::mem::take(events), record);
         });
         let lent = Lent(state);
         HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
@@ -725,7 +719,7 @@ mod tests {
             let mut c = c.borrow_mut();
             let cx =
                 c.get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone(), state.stand_in()));
-            cx.begin(def.clone(), keys.clone(), &mut state, vec![], true);
+            cx.begin(&def, &keys, &mut state, vec![], true);
         });
         assert!(with_ctx(|_| Ok(())).is_ok(), "a live run reaches the API");
         // As a panic in the run would: the guard dropped without `end`.

@@ -54,7 +54,9 @@ pub(super) fn register(engine: &mut Api) {
                     to: b,
                     by,
                 })
-                .map_err(|_| -> Box<rhai::EvalAltResult> { not_there(cx, c, from_owner, from).into() })?;
+                .map_err(|_| -> Box<rhai::EvalAltResult> {
+                    not_there(cx, c, from_owner, from).into()
+                })?;
                 passed(cx, b, 1, passer)
             })
         },

@@ -323,7 +323,7 @@ fn ask(
     kept_size(name, &options, &details)?;
     let mut details = details;
     let pick = super::pick::take(name, &mut details)?;
-    super::super::budget::memory(&format!("ask `{name}`"))?;
+    super::super::budget::memory_of(|| format!("ask `{name}`"))?;
     let (players, logging) = with_ctx(|cx| Ok((deciders(cx, who)?, cx.logging())))?;
     let lists = with_ctx(|cx| per_decider(cx, name, &players, options))?;
     if players.is_empty() || lists.iter().any(Array::is_empty) {

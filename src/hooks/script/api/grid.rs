@@ -8,7 +8,7 @@ use rhai::{Array, Dynamic};
 use super::super::budget::{self, built, charge};
 use super::super::tier::natives::Api;
 use super::super::{Ctx, Fallible, MAX_ARRAY, with_ctx};
-use crate::core::ops::{Read, Val, ix};
+use crate::core::ops::{EMPTIES_MAX, Read, Val, ix};
 use crate::definition::Def;
 use crate::definition::{CardIx, Grid};
 
@@ -35,12 +35,8 @@ pub(super) fn register(engine: &mut Api) {
             let g = grid(&def)?;
             // Charged for every cell it looks at, the names it gives too.
             charge("empty_cells", g.len(), "cells it looked at")?;
-            let mut out = Array::with_capacity(g.len());
-            for c in g.cells() {
-                if empty(cx, g, c) {
-                    out.push(cell_name(cx, c));
-                }
-            }
+            let mut out = Array::new();
+            for_empty(cx, g, |cx, c| out.push(cell_name(cx, c)));
             built("empty_cells", out)
         })
     });
@@ -185,6 +181,41 @@ pub(crate) fn empty(cx: &mut Ctx, g: &Grid, cell: usize) -> bool {
     cx.read_int(Read::Count(ix(cx.def.slot(g.zone, cell)))) == 0
 }
 
+/// `f` of each empty cell (holes left out), in cell order: one traced
+/// read of which cells are empty (`Read::Empties`) per 64 cells, not a
+/// read a cell.
+pub(crate) fn for_empty(cx: &mut Ctx, g: &Grid, mut f: impl FnMut(&mut Ctx, usize)) {
+    let first = cx.def.slot(g.zone, 0);
+    for start in (0..g.len()).step_by(EMPTIES_MAX) {
+        let n = (g.len() - start).min(EMPTIES_MAX);
+        let mut bits = cx.read_int(Read::Empties {
+            first: ix(first + start),
+            n: n as u8,
+        }) as u64;
+        while bits != 0 {
+            let c = start + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if !g.holes[c] {
+                f(cx, c);
+            }
+        }
+    }
+}
+
+/// How many cells of the grid are empty (holes left out), as
+/// `empty_cells().len()` counts them, without building the list: the
+/// typed form of `empty_cells().len()` and `.is_empty()`, and the same
+/// traced reads as `empty_cells()` makes. (For the typed VM's calls: no
+/// script calls it by this name.)
+pub(crate) fn empty_count(cx: &mut Ctx) -> Fallible<i64> {
+    let def = cx.def.clone();
+    let g = grid(&def)?;
+    charge("empty_cells", g.len(), "cells it looked at")?;
+    let mut n = 0;
+    for_empty(cx, g, |_, _| n += 1);
+    Ok(n)
+}
+
 /// The top card on a cell (a traced read of its cards).
 pub(crate) fn top(cx: &mut Ctx, g: &Grid, cell: usize) -> Option<CardIx> {
     let slot = cx.def.slot(g.zone, cell);
@@ -219,4 +250,91 @@ pub(crate) fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> (usize, usize) {
         best = best.max(run);
     }
     (best, looked)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use crate::core::ops::{Op, Read};
+    use crate::core::{Args, Call, State, Traceable};
+    use crate::hooks::script::{CTX, Compile, Ctx, Lent, RhaiHooks, with_ctx};
+    use crate::hooks::test_game::{Game, load};
+
+    /// A 2x3 board with a disc dropped on b1 by `look`, which then lists
+    /// the empty cells and checks them.
+    fn game() -> Game<RhaiHooks> {
+        let (def, mut scripts) = load(
+            "id: board\nscript: game.rhai\nplayers: [{id: a, name: A}, {id: b, name: B}]\n\
+             cards: {disc: {name: Disc}}\n\
+             zones: {box: {per: game}, board: {grid: {rows: 2, columns: 3}}}\n\
+             setup: [{put: {zone: box, cards: all}}]\n\
+             vars: {n: {name: N, start: 0}}\n\
+             flow: {turns: rotate, turn: [{hook: turn}]}\n",
+            "fn turn() { ask(active(), \"go\", [\"x\"], \"went\", #{}); }\n\
+             fn went(c) {}\n\
+             fn look() {\n\
+               move_card(\"disc\", \"\", \"box\", \"b1\", \"board\");\n\
+               let e = empty_cells();\n\
+               if e.len() != 5 || e[0] != \"a1\" || e[1] != \"c1\" || e[4] != \"c2\" { throw `${e}`; }\n\
+               set_var(\"n\", e.len());\n\
+             }\n",
+            1,
+        );
+        Game(
+            def.clone(),
+            RhaiHooks::new(def, scripts.remove(0), Compile::On),
+        )
+    }
+
+    #[test]
+    fn empty_cells_is_one_traced_read_of_the_board() {
+        let game = game();
+        let mut state = State::new_quiet(&game, 1).unwrap();
+        let call = Call {
+            hook: "look",
+            args: Args::None,
+        };
+        let (r, trace) = game.1.run_traced(&mut state, &call, &mut Vec::new());
+        r.unwrap();
+        assert_eq!(state.var(0), 5);
+        let reads: Vec<&Read> = (trace.iter().flatten())
+            .filter_map(|op| match op {
+                Op::Read(k, _) => Some(k),
+                Op::Write(_) => None,
+            })
+            .collect();
+        let empties = reads
+            .iter()
+            .filter(|k| matches!(k, Read::Empties { n: 6, .. }))
+            .count();
+        assert_eq!(empties, 1, "{reads:?}");
+        assert!(
+            !reads.iter().any(|k| matches!(k, Read::Count(_))),
+            "no read a cell: {reads:?}"
+        );
+    }
+
+    #[test]
+    fn the_empty_count_is_the_list_s_length_by_the_same_read() {
+        let game = game();
+        let mut state = State::new_quiet(&game, 1).unwrap();
+        let (def, keys) = (game.0.clone(), game.1.keys.clone());
+        CTX.with(|c| {
+            let mut c = c.borrow_mut();
+            let cx =
+                c.get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone(), state.stand_in()));
+            cx.begin(&def, &keys, &mut state, vec![], true);
+        });
+        let lent = Lent(&mut state);
+        let n = with_ctx(super::empty_count).unwrap();
+        let (_, trace) = lent.end().unwrap();
+        assert_eq!(n, 6, "the board is empty");
+        assert!(
+            matches!(
+                &trace.unwrap()[..],
+                [Op::Read(Read::Empties { n: 6, .. }, _)]
+            ),
+            "one traced read"
+        );
+    }
 }

@@ -20,6 +20,7 @@ pub(crate) type Typed = fn(&mut Ctx, &Syms, &[V]) -> Option<Fallible<V>>;
 pub(crate) fn tested(name: &str, method: &str) -> Option<Typed> {
     Some(match (name, method) {
         ("empty_cells", "is_empty") => no_empty_cell,
+        ("empty_cells", "len") => empty_cell_count,
         _ => return None,
     })
 }
@@ -199,24 +200,15 @@ fn in_a_row(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
     )
 }
 
-/// `empty_cells().is_empty()`: whether no cell is empty, the list not
-/// built (charged as `empty_cells` charges).
-/// Never None: its call has no other way (the game's lack of a grid is
-/// said as `empty_cells` says it).
+/// `empty_cells().is_empty()` and `.len()`: the count, the list not built
+/// (the same reads and charge as `empty_cells`). Never None: these calls
+/// have no other way.
 fn no_empty_cell(cx: &mut Ctx, _: &Syms, _: &[V]) -> Option<Fallible<V>> {
-    let def = cx.def.clone();
-    let g = match grid::grid(&def) {
-        Ok(g) => g,
-        Err(e) => return Some(Err(e)),
-    };
-    if let Err(e) =
-        crate::hooks::script::budget::charge("empty_cells", g.len(), "cells it looked at")
-    {
-        return Some(Err(e));
-    }
-    // Every cell read, as `empty_cells` reads them: the same trace.
-    let empties = g.cells().filter(|&c| grid::empty(cx, g, c)).count();
-    Some(Ok(V::Bool(empties == 0)))
+    Some(grid::empty_count(cx).map(|n| V::Bool(n == 0)))
+}
+
+fn empty_cell_count(cx: &mut Ctx, _: &Syms, _: &[V]) -> Option<Fallible<V>> {
+    Some(grid::empty_count(cx).map(V::Int))
 }
 
 fn empty_cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
@@ -227,10 +219,7 @@ fn empty_cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
     {
         return Some(Err(e));
     }
-    let out: Vec<u32> = g
-        .cells()
-        .filter(|&c| grid::empty(cx, g, c))
-        .map(|c| syms.cells[c])
-        .collect();
+    let mut out = Vec::new();
+    grid::for_empty(cx, g, |_, c| out.push(syms.cells[c]));
     Some(list("empty_cells", out.into_iter()))
 }
