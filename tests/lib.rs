@@ -28,6 +28,7 @@ mod errors;
 mod estimate;
 mod every_game;
 mod experior;
+mod expressions;
 mod faces;
 mod grid;
 mod hints;
