@@ -31,6 +31,7 @@ mod experior;
 mod expressions;
 mod faces;
 mod grid;
+mod hex_grid;
 mod hints;
 mod hostile;
 mod hostile_files;

@@ -382,6 +382,10 @@ pub struct GridDef {
     /// Cells that are not part of the board (a shape other than a rectangle).
     #[serde(default)]
     pub holes: Vec<At<String>>,
+    /// `square` (the default) or `hex`: hexagons on a rhombus, six
+    /// neighbours each, drawn with each row half a cell right of the one
+    /// below (OpenSpiel's Hex board).
+    pub shape: Option<super::grid::Shape>,
 }
 
 impl ZoneDef {
