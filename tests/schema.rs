@@ -82,6 +82,9 @@ fn the_schema_states_each_numbers_range() {
         "board: {size: 0}",
         "board: {size: 5, terrain: {pit: [-1]}}",
         "flow: {turn: [{hook: h}], max_turns: 0}",
+        "zones: {b: {grid: {rows: {expr: \"\"}, columns: 3}}}",
+        "zones: {b: {grid: {rows: {expr: \"2 * n\", param: n}, columns: 3}}}",
+        "cards: {c: {copies: {expr: 2}}}",
     ] {
         assert!(!valid(bad), "the schema takes `{bad}`");
     }
@@ -97,11 +100,16 @@ fn the_schema_states_each_numbers_range() {
         "board: {size: 100000, terrain: {pit: [0, {param: size}]}}",
         "flow: {turn: [{hook: h}], max_turns: 1000000}",
         "stats: {s: {start: -5, limit: -1}}",
+        "zones: {b: {grid: {rows: {expr: \"2 * size + 1\"}, columns: 3}}}",
+        "stats: {s: {start: {expr: \"size - 1\"}}}",
+        "vars: {v: {start: {expr: \"size - 1\"}}}",
+        "match: {wins: {expr: \"size\"}}",
+        "dice: {d: {faces: {expr: \"size * 2\"}}}",
     ] {
         assert!(valid(good), "the schema refuses `{good}`");
     }
     // The numbers are the analyzer's own.
-    let wins = &schema["$defs"]["MatchDef"]["properties"]["wins"];
+    let wins = &schema["$defs"]["MatchDef"]["properties"]["wins"]["anyOf"][0];
     assert_eq!(wins["minimum"], bounds::WINS.min);
     assert_eq!(wins["maximum"], bounds::WINS.max);
 }

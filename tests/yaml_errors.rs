@@ -109,7 +109,7 @@ fn a_number_too_large_to_read_is_said_as_one_out_of_its_range() {
         (
             "match: {wins: 3, keep: [points, trophies], starts: winner}",
             "match:\n  wins: 3\n  max_games: lots\n".to_string(),
-            "`match: max_games` is lots: give a whole number, 1 to 10000".to_string(),
+            "`match: max_games` is lots: give a whole number (1 to 10000), `{param: NAME}` or `{expr: TEXT}`".to_string(),
             "lots",
         ),
         (

@@ -120,8 +120,8 @@ impl Bound {
         }
     }
 
-    /// A number in range, or a parameter's value (`{param: NAME}`): the
-    /// two forms of `StartValue` a count takes.
+    /// A number in range, a parameter's value (`{param: NAME}`) or an
+    /// expression (`{expr: TEXT}`): the forms of `StartValue` a count takes.
     fn number_or_param(self) -> serde_json::Value {
         let mut number = serde_json::json!({"type": "integer", "format": "int64"});
         if let Some(o) = number.as_object_mut() {
@@ -133,7 +133,15 @@ impl Bound {
                 "description": "A parameter's value: `{param: NAME}`.",
                 "type": "object",
                 "properties": {"param": {"type": "string"}},
-                "required": ["param"]
+                "required": ["param"],
+                "additionalProperties": false
+            },
+            {
+                "description": "Arithmetic over parameters: `{expr: \"2 * num_rows + 1\"}` (whole numbers, `+ - * / %`, parentheses, `min`, `max`, `abs`), in range when worked out.",
+                "type": "object",
+                "properties": {"expr": {"type": "string", "minLength": 1, "maxLength": 500}},
+                "required": ["expr"],
+                "additionalProperties": false
             }
         ])
     }

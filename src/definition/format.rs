@@ -142,13 +142,14 @@ pub enum ForcedMoves {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatchDef {
-    /// Game wins that win the match, 1 to 1000.
-    #[schemars(range(min = bounds::WINS.min, max = bounds::WINS.max))]
-    pub wins: At<i64>,
+    /// Game wins that win the match, 1 to 1000 (a number, `{param:
+    /// NAME}` or `{expr: TEXT}`).
+    #[schemars(transform = bounds::WINS.schema())]
+    pub wins: At<StartValue>,
     /// After this many games without a match winner, the match is a draw:
     /// 1 to 10000, at least `wins` (default 20).
-    #[schemars(range(min = bounds::MAX_GAMES.min, max = bounds::MAX_GAMES.max))]
-    pub max_games: Option<At<i64>>,
+    #[schemars(transform = bounds::MAX_GAMES.schema())]
+    pub max_games: Option<At<StartValue>>,
     /// Stats, vars and zones (by id) that keep their values and cards from
     /// one game to the next instead of starting again (tokens of
     /// affection, a discard pile that stays out); setup still runs.
@@ -210,24 +211,16 @@ impl StatDef {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum StartValue {
-    All(i64),
-    /// A parameter's value: `start: {param: wound_limit}`.
-    Param {
-        param: Name,
-    },
-    ByPlayer(IndexMap<String, i64>),
-}
+pub use super::numbers::StartValue;
 
 /// A game-wide integer (a counter of held rounds, a flag).
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VarDef {
     pub name: Option<String>,
-    #[serde(default)]
-    pub start: i64,
+    /// Any whole number (default 0): a number, `{param: NAME}` or
+    /// `{expr: TEXT}`.
+    pub start: Option<At<StartValue>>,
     /// How it shows on the board: `true` (the number, the default), `false`
     /// (bookkeeping: not shown; `--json` keeps it), `yes-no`, or a word per
     /// value from 0.
@@ -405,6 +398,10 @@ pub struct GridDef {
     /// Cells that are not part of the board (a shape other than a rectangle).
     #[serde(default)]
     pub holes: Vec<At<String>>,
+    /// `square` (the default) or `hex`: hexagons on a rhombus, six
+    /// neighbours each, drawn with each row half a cell right of the one
+    /// below (OpenSpiel's Hex board).
+    pub shape: Option<super::grid::Shape>,
 }
 
 impl ZoneDef {
@@ -481,7 +478,7 @@ pub struct DieDef {
 }
 
 /// A die's faces: how many sides, or the list.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, JsonSchema)]
 #[serde(untagged)]
 pub enum FacesDef {
     #[schemars(transform = bounds::SIDES.list_schema())]

@@ -8,6 +8,40 @@
 /// other four are their opposites.
 pub const LINE_DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
+/// The six directions of a hex grid's neighbours, as (columns right, rows
+/// up): right, up-right, up-left, left, down-left, down-right as drawn
+/// (the row above holds its own column and the one to its left, the row
+/// below its own column and the one to its right).
+const HEX_NEIGHBOURS: [(i64, i64); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
+
+/// The three directions of a line on a hex grid: along a row, up its
+/// column (drawn up-right), and up the column to the left (up-left).
+pub const HEX_LINE_DIRECTIONS: [(i64, i64); 3] = [(1, 0), (0, 1), (-1, 1)];
+
+/// The shape of a grid's cells.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    serde::Serialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    /// Squares: four orthogonal and four diagonal neighbours.
+    #[default]
+    Square,
+    /// Hexagons on a rhombus (OpenSpiel's Hex board), each row drawn half
+    /// a cell right of the one below: six neighbours, the two beside in
+    /// the row, in the row above its own column and the one to its left,
+    /// in the row below its own column and the one to its right.
+    Hex,
+}
+
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Grid {
@@ -15,6 +49,8 @@ pub struct Grid {
     pub zone: usize,
     pub rows: usize,
     pub columns: usize,
+    /// Squares or hexagons.
+    pub shape: Shape,
     /// By cell index: whether the cell is a hole (not part of the board).
     pub holes: Vec<bool>,
     /// By cell index: its name (`a1`).
@@ -35,6 +71,7 @@ impl Grid {
             zone,
             rows,
             columns,
+            shape: Shape::Square,
             holes: vec![false; rows * columns],
             names,
         }
@@ -98,7 +135,17 @@ impl Grid {
     }
     /// The cells next to `cell`: orthogonal ones first (right, up, left,
     /// down), then diagonal ones, as `which` asks.
+    /// On a hex grid the six neighbours are all orthogonal (a hexagon has
+    /// no diagonal neighbour).
     pub fn neighbours(&self, cell: usize, orthogonal: bool, diagonal: bool) -> Vec<usize> {
+        if self.shape == Shape::Hex {
+            if !orthogonal {
+                return Vec::new();
+            }
+            return (HEX_NEIGHBOURS.iter())
+                .filter_map(|&(dc, dr)| self.step(cell, dc, dr))
+                .collect();
+        }
         const ORTHO: [(i64, i64); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
         const DIAG: [(i64, i64); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
         let mut out = Vec::new();
@@ -109,16 +156,35 @@ impl Grid {
         }
         out
     }
+    /// The directions a line runs in: right, up, up-right, down-right on
+    /// squares; right, up (drawn up-right), up-left on hexagons.
+    pub fn line_directions(&self) -> &'static [(i64, i64)] {
+        match self.shape {
+            Shape::Square => &LINE_DIRECTIONS,
+            Shape::Hex => &HEX_LINE_DIRECTIONS,
+        }
+    }
+    /// The fewest steps from one cell to another, each to a neighbour
+    /// (holes not avoided): a king's moves on squares, hexagons crossed on
+    /// hexagons.
+    pub fn distance(&self, a: usize, b: usize) -> i64 {
+        let ((ac, ar), (bc, br)) = (self.place(a), self.place(b));
+        let (dc, dr) = (bc - ac, br - ar);
+        match self.shape {
+            Shape::Square => dc.abs().max(dr.abs()),
+            Shape::Hex => (dc.abs() + dr.abs() + (dc + dr).abs()) / 2,
+        }
+    }
     /// Every line of `n` cells in a row (along a row, a column or a
-    /// diagonal) with no hole in it, each listed from its first cell:
-    /// rightward, upward, up-right, down-right.
+    /// diagonal; on hexagons, along the three axes) with no hole in it,
+    /// each listed from its first cell, in `line_directions` order.
     pub fn lines(&self, n: usize) -> Vec<Vec<usize>> {
         let mut out = Vec::new();
         if n == 0 {
             return out;
         }
         for start in self.cells() {
-            for (dc, dr) in LINE_DIRECTIONS {
+            for &(dc, dr) in self.line_directions() {
                 let line: Vec<usize> = (0..n as i64)
                     .map_while(|k| self.step(start, dc * k, dr * k))
                     .collect();

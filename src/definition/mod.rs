@@ -6,9 +6,11 @@ pub mod analyze;
 pub mod bounds;
 mod def;
 pub mod display;
+pub mod expr;
 pub mod format;
 pub mod grid;
 mod ids;
+mod numbers;
 pub mod source;
 mod yaml_words;
 

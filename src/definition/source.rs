@@ -187,12 +187,12 @@ fn yaml_error(path: &Path, src: &str, e: &serde_saphyr::Error) -> Error {
     if let Some(name) = msg.strip_prefix("data did not match any variant of untagged enum ") {
         let forms = match name.trim() {
             "StartValue" => {
-                "a number, `{param: NAME}`, or a number per player (`{red: 1, blue: 2}`)"
+                "a number, `{param: NAME}`, `{expr: \"2 * NAME + 1\"}`, or a number per player (`{red: 1, blue: 2}`)"
             }
             "CardSelection" => "`all`, a card id, or a list of card ids",
             "AttrValue" => "a number, true or false, or text",
             "FacesDef" => {
-                "a number of sides, `{param: NAME}`, or a list of faces (all numbers or all words)"
+                "a number of sides, `{param: NAME}`, `{expr: TEXT}`, or a list of faces (all numbers or all words)"
             }
             "FaceValue" => "a number or a word",
             _ => "one of the forms docs/format.md gives for it",
@@ -244,10 +244,12 @@ fn unreadable_number(msg: &str, src: &str, line: usize, col: usize) -> Option<St
     let numeric = text
         .trim_start_matches(['-', '+'])
         .starts_with(|c: char| c.is_ascii_digit());
-    if !typed && !numeric {
+    let start_value = msg.trim_end().ends_with("StartValue");
+    if !typed && !numeric && !start_value {
         return None;
     }
-    let (field, bound) = super::bounds::of_field(&super::yaml_words::keys_at(src, line, col));
+    let keys = super::yaml_words::keys_at(src, line, col);
+    let (field, bound) = super::bounds::of_field(&keys);
     let whole = text
         .trim_start_matches(['-', '+'])
         .bytes()
@@ -260,10 +262,21 @@ fn unreadable_number(msg: &str, src: &str, line: usize, col: usize) -> Option<St
             bound.allowed()
         };
     let give = if whole || bound == super::bounds::INTEGER {
-        range
+        range.clone()
     } else {
         format!("a whole number, {range}")
     };
+    if untagged && !numeric {
+        // A word where a number, a parameter or an expression goes.
+        let per_player = if keys.first().is_some_and(|k| k == "stats") {
+            ", or a number per player"
+        } else {
+            ""
+        };
+        return Some(format!(
+            "{field} is {text}: give a whole number ({range}), `{{param: NAME}}` or `{{expr: TEXT}}`{per_player}"
+        ));
+    }
     Some(format!("{field} is {text}: give {give}"))
 }
 

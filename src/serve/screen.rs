@@ -185,6 +185,10 @@ struct GridShow {
     columns: Vec<String>,
     row_numbers: Vec<usize>,
     rows: Vec<Vec<CellShow>>,
+    /// `hex`: the page draws hexagons, each row half a cell right of the
+    /// row below.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shape: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -513,6 +517,7 @@ fn grid(game: &Game, v: &View) -> Option<GridShow> {
         columns: gv.columns.clone(),
         row_numbers: gv.row_numbers.clone(),
         rows,
+        shape: gv.shape,
     })
 }
 

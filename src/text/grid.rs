@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::core::{State, face_down_visible, zone_visible};
+use crate::definition::grid::Shape;
 use crate::definition::{CardIx, Grid, PlayerIx, column_name};
 use crate::game::Game;
 
@@ -19,6 +20,10 @@ pub struct GridView {
     pub rows: Vec<Vec<Option<String>>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub holes: Vec<String>,
+    /// `hex`: each row lies half a cell right of the row below (absent
+    /// for squares).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<&'static str>,
 }
 
 /// What a viewer sees on a cell: nothing, a piece, or a hidden one.
@@ -73,6 +78,7 @@ pub fn grid_view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Option
             .filter(|&i| g.holes[i])
             .map(|i| g.names[i].clone())
             .collect(),
+        shape: (g.shape == Shape::Hex).then_some("hex"),
     })
 }
 
@@ -106,8 +112,15 @@ pub fn grid_text(game: &Game, state: &State, viewer: Option<PlayerIx>, indent: &
                 }
             })
             .collect();
+        // Hexagons: each row half a cell (one character) right of the
+        // row below, so that a cell touches the two above it and the two
+        // below it.
+        let shift = match g.shape {
+            Shape::Hex => " ".repeat(r),
+            Shape::Square => String::new(),
+        };
         out.push_str(&format!(
-            "{indent}  {:>width$} {}\n",
+            "{indent}  {:>width$} {shift}{}\n",
             r + 1,
             cells.join(" ")
         ));

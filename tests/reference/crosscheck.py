@@ -328,6 +328,8 @@ SPEC.update(
         "mancala": (mancala_action, None),
         "dots-and-boxes": (dots_action, None),
         "dots-and-boxes-3x2": (dots_action, None),
+        "dots-and-boxes-3x3": (dots_action, None),
+        "dots-and-boxes-1x4": (dots_action, None),
         "hearts": (hearts_action, hearts_chance),
         "hearts-options": (hearts_action, hearts_chance),
         "hearts-options-pass": (hearts_action, hearts_chance),

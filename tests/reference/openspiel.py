@@ -127,8 +127,20 @@ ENTRIES.update(
         ),
         "dots-and-boxes-3x2": (
             "dots-and-boxes",
-            {"rows": 3, "columns": 2, "grid_rows": 7, "grid_columns": 5},
+            {"num_rows": 3, "num_cols": 2},
             "dots_and_boxes(num_rows=3,num_cols=2,utility_margin=false)",
+            "none",
+        ),
+        "dots-and-boxes-3x3": (
+            "dots-and-boxes",
+            {"num_rows": 3, "num_cols": 3},
+            "dots_and_boxes(num_rows=3,num_cols=3,utility_margin=false)",
+            "none",
+        ),
+        "dots-and-boxes-1x4": (
+            "dots-and-boxes",
+            {"num_rows": 1, "num_cols": 4},
+            "dots_and_boxes(num_rows=1,num_cols=4,utility_margin=false)",
             "none",
         ),
         "hearts": (

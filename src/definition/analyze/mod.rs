@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use super::bounds::{self, Bound};
 use super::def::*;
+use super::expr;
 use super::format::{At, GameFile, StartValue, TurnKind};
 use super::source::Settings;
 use crate::error::{Error, ErrorKind, Pos};
@@ -83,9 +84,12 @@ impl Analyzer<'_> {
                 };
                 self.find(Kind::Param, &name).map(|i| params[i].value)
             }
+            StartValue::Expr { expr } => self.expr(what, expr, &v.pos, params),
             StartValue::ByPlayer(_) => {
                 self.invalid(
-                    format!("{what} is a number or `{{param: NAME}}`, not a number per player"),
+                    format!(
+                        "{what} is a number, `{{param: NAME}}` or `{{expr: TEXT}}`, not a number per player"
+                    ),
                     &v.pos,
                 );
                 None
@@ -104,9 +108,59 @@ impl Analyzer<'_> {
         let n = self.number(what, v, params)?;
         let from = match &v.value {
             StartValue::Param { param } => format!(" (parameter `{}`)", param.value),
+            StartValue::Expr { expr } => expr_said(&expr.value, params),
             _ => String::new(),
         };
         self.within(&format!("{what} is {n}{from}"), n, bound, &v.pos)
+    }
+    /// An expression's value, parameters read from `params`: None (noted
+    /// at its column in the file) if it does not parse, names no parameter
+    /// or cannot be worked out (a division by zero). `field` is where the
+    /// field's value is written, for an expression with no place of its own.
+    fn expr(
+        &mut self,
+        what: &str,
+        expr: &At<String>,
+        field: &Option<Pos>,
+        params: &[Param],
+    ) -> Option<i64> {
+        let at = |offset: usize| match &expr.pos {
+            Some(p) => Some(expr_pos(p, offset)),
+            None => field.clone(),
+        };
+        let parsed = match expr::parse(&expr.value) {
+            Ok(e) => e,
+            Err(e) => {
+                let msg = format!("{what}: in `{}`: {}", expr.value, e.message);
+                self.invalid(msg, &at(e.at));
+                return None;
+            }
+        };
+        let mut known = true;
+        for (name, offset) in parsed.names() {
+            let name = At {
+                value: name.to_string(),
+                pos: at(offset),
+            };
+            known &= self.find(Kind::Param, &name).is_some();
+        }
+        if !known {
+            return None;
+        }
+        let value = |n: &str| params.iter().find(|p| p.id == n).map_or(0, |p| p.value);
+        match parsed.eval(&value) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                let msg = format!(
+                    "{what}: `{}` with {}: {}",
+                    expr.value,
+                    param_values(&expr.value, params),
+                    e.message
+                );
+                self.invalid(msg, &at(e.at));
+                None
+            }
+        }
     }
     /// `n` if `bound` holds it, else None with "`said`: give 1 to 99" noted
     /// at `at` (`said` names the field and the value given).
@@ -120,6 +174,55 @@ impl Analyzer<'_> {
     /// The start of the file: where a problem of the whole file points.
     fn top(&self) -> Option<Pos> {
         Pos::new(self.path, 1, 1)
+    }
+}
+
+/// " (`2 * rows + 1`, rows = 3)": an expression and the values of the
+/// parameters it reads, for a message about its value.
+fn expr_said(text: &str, params: &[Param]) -> String {
+    match param_values(text, params) {
+        v if v.is_empty() => format!(" (`{text}`)"),
+        v => format!(" (`{text}`, {v})"),
+    }
+}
+
+/// "rows = 3, columns = 2": the parameters an expression reads, each once.
+fn param_values(text: &str, params: &[Param]) -> String {
+    let Ok(e) = expr::parse(text) else {
+        return String::new();
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for (n, _) in e.names() {
+        if !seen.contains(&n) {
+            seen.push(n);
+        }
+    }
+    let values: Vec<String> = seen
+        .iter()
+        .filter_map(|n| params.iter().find(|p| p.id == *n))
+        .map(|p| format!("{} = {}", p.id, p.value))
+        .collect();
+    values.join(", ")
+}
+
+/// Where the character `offset` of an expression written at `p` is: past
+/// its opening quote, when it is quoted (an escape in a quoted string
+/// shifts the column; the line is right).
+fn expr_pos(p: &Pos, offset: usize) -> Pos {
+    let quoted = crate::files::read_text(&p.file).ok().is_some_and(|src| {
+        let line = src
+            .lines()
+            .nth(p.line.saturating_sub(1) as usize)
+            .unwrap_or("");
+        matches!(
+            line.chars().nth(p.col.saturating_sub(1) as usize),
+            Some('"' | '\'')
+        )
+    });
+    Pos {
+        file: p.file.clone(),
+        line: p.line,
+        col: p.col + u32::from(quoted) + offset as u32,
     }
 }
 
@@ -137,7 +240,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
     variants::check_sets(&mut a, &v.all);
     let (players, listed) = players::analyze(&mut a, &file, &params);
     let stats = stats::analyze(&mut a, &file, &players, &listed, &params);
-    let vars = vars(&mut a, &file);
+    let vars = vars(&mut a, &file, &params);
     let mut dice = dice::desugar(&mut a, &mut file, &params);
     let cards = cards::analyze(&mut a, &file, &players, &listed, &params);
     let (zones, slots, grid) = zones::analyze(&mut a, &file, players.len(), &params, &cards);
@@ -150,7 +253,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
         .as_ref()
         .and_then(|f| f.max_turns.as_ref())
         .and_then(|m| a.bounded("`max_turns`", m, &params, bounds::MAX_TURNS));
-    let (match_wins, match_max_games) = match_length(&mut a, &file);
+    let (match_wins, match_max_games) = match_length(&mut a, &file, &params);
     let payoff = file.payoff.as_ref().and_then(|n| a.find(Kind::Stat, n));
     let mut files: Vec<PathBuf> = Vec::new();
     match &file.script {
@@ -264,30 +367,20 @@ const MATCH_MAX_GAMES: u32 = 20;
 /// `match: wins` and `max_games`, each in its range, and no more wins
 /// than games (no one could win the match). Out of range: 1 win, and the
 /// default number of games (noted).
-fn match_length(a: &mut Analyzer, file: &GameFile) -> (Option<u32>, u32) {
+fn match_length(a: &mut Analyzer, file: &GameFile, params: &[Param]) -> (Option<u32>, u32) {
     let Some(m) = &file.match_ else {
         return (None, MATCH_MAX_GAMES);
     };
-    let wins = a.within(
-        &format!("`match: wins` is {}", m.wins.value),
-        m.wins.value,
-        bounds::WINS,
-        &m.wins.pos,
-    );
-    let games = m.max_games.as_ref().and_then(|g| {
-        a.within(
-            &format!("`match: max_games` is {}", g.value),
-            g.value,
-            bounds::MAX_GAMES,
-            &g.pos,
-        )
-    });
+    let wins = a.bounded("`match: wins`", &m.wins, params, bounds::WINS);
+    let games = (m.max_games.as_ref())
+        .and_then(|g| a.bounded("`match: max_games`", g, params, bounds::MAX_GAMES));
     if let Some(w) = wins
-        && w > games.unwrap_or(i64::from(MATCH_MAX_GAMES))
+        && let Some(g) = games.or((m.max_games.is_none()).then_some(i64::from(MATCH_MAX_GAMES)))
+        && w > g
     {
         let (games, at, said) = match &m.max_games {
-            Some(g) => (g.value, &g.pos, ""),
-            None => (i64::from(MATCH_MAX_GAMES), &m.wins.pos, " (the default)"),
+            Some(x) => (g, &x.pos, ""),
+            None => (g, &m.wins.pos, " (the default)"),
         };
         a.invalid(
             format!(
@@ -336,17 +429,20 @@ fn match_keep(a: &mut Analyzer, file: &GameFile) -> crate::definition::MatchKeep
 }
 
 /// Vars: game-wide integers (nothing to resolve).
-fn vars(a: &mut Analyzer, file: &GameFile) -> Vec<Var> {
+fn vars(a: &mut Analyzer, file: &GameFile, params: &[Param]) -> Vec<Var> {
     a.names.declare(Kind::Var, file.vars.keys().cloned());
     let mut vars = Vec::new();
     for (id, v) in &file.vars {
+        let start = (v.start.as_ref())
+            .and_then(|s| a.number(&format!("var `{id}`: `start`"), s, params))
+            .unwrap_or(0);
         let (show, shown) = show(a, &format!("var `{id}`"), v.show.as_ref());
         vars.push(Var {
             id: id.clone(),
             name: v.name.clone().unwrap_or_else(|| id.clone()),
             show,
             shown,
-            start: v.start,
+            start,
             doc: v.doc.clone().unwrap_or_default(),
         });
     }

@@ -132,6 +132,7 @@ fn geometry(
     let rows = size("rows", &g.rows, bounds::ROWS);
     let columns = size("columns", &g.columns, bounds::COLUMNS);
     let mut grid = Grid::new(zone, rows?, columns?);
+    grid.shape = g.shape.unwrap_or_default();
     for h in &g.holes {
         match grid.parse(&h.value) {
             Some(c) => grid.holes[c] = true,

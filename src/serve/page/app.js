@@ -413,9 +413,13 @@
     const rows = (g.rows || []).map((row, r) => {
       const n = (g.row_numbers || [])[r];
       const target = (c, i) => byCell[c.cell] || (!c.piece && !c.hole ? byColumn[(g.columns || [])[i]] : undefined);
-      return el("tr", {}, el("th", { text: n }), row.map((c, i) => gridCell(c, target(c, i))), el("th", { text: n }));
+      const tr = el("tr", {}, el("th", { text: n }), row.map((c, i) => gridCell(c, target(c, i))), el("th", { text: n }));
+      // Hexagons: each row half a cell right of the row below.
+      if (g.shape === "hex") tr.style.transform = `translateX(calc(${n - 1} * var(--hex-half)))`;
+      return tr;
     });
-    $("grid").replaceChildren(el("table", { class: "grid" }, el("thead", {}, letters()), el("tbody", {}, rows), el("tfoot", {}, letters())));
+    const hex = g.shape === "hex";
+    $("grid").replaceChildren(el("table", { class: hex ? "grid hex" : "grid" }, hex ? null : el("thead", {}, letters()), el("tbody", {}, rows), el("tfoot", {}, letters())));
   }
 
   function gridCell(c, option) {

@@ -87,6 +87,14 @@ pub(super) fn register(engine: &mut Api) {
                 .map_or(Dynamic::UNIT, |n| cell_name(cx, n)))
         })
     });
+    // The fewest steps from one cell to another, each to a neighbour: a
+    // king's moves on squares, hexagons crossed on a hex grid.
+    engine.register_fn("distance", |from: &str, to: &str| {
+        with_ctx(|cx| {
+            let (a, b) = (cx.cell(from)?, cx.cell(to)?);
+            Ok(grid(&cx.def)?.distance(a, b))
+        })
+    });
     engine.register_fn("row_of", |cell: &str| {
         with_ctx(|cx| {
             let c = cx.cell(cell)?;
@@ -234,7 +242,7 @@ pub(crate) fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> (usize, usize) {
         return (0, 1);
     };
     let (mut best, mut looked) = (1, 1);
-    for (dc, dr) in crate::definition::grid::LINE_DIRECTIONS {
+    for &(dc, dr) in g.line_directions() {
         let mut run = 1;
         for sign in [1, -1] {
             let mut at = cell;
