@@ -41,6 +41,7 @@ mod matches;
 mod mccfr;
 mod memo;
 mod moves;
+mod positions;
 mod reference;
 mod repl;
 mod schema;
