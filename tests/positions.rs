@@ -228,3 +228,48 @@ position:
         .stderr_has("shape.yaml:4:11: zone `hand` has a pile per player: give its cards by player, e.g. `hand: {red: [...]}`")
         .run();
 }
+
+/// The states a `solve --json` of Breakthrough 4x3 keeps, from a folder
+/// holding the reference game with `extra` added to its script.
+fn breakthrough_states(extra: &str) -> (u64, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, scripts) = (tmp.path().join("games"), tmp.path().join("scripts"));
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::create_dir_all(&scripts).unwrap();
+    std::fs::copy(
+        reference().join("breakthrough.yaml"),
+        games.join("breakthrough.yaml"),
+    )
+    .unwrap();
+    let script = std::fs::read_to_string(reference().join("../scripts/breakthrough.rhai")).unwrap();
+    std::fs::write(scripts.join("breakthrough.rhai"), script + extra).unwrap();
+    let out = Test::new()
+        .games_dir(&games)
+        .args([
+            "solve",
+            "breakthrough",
+            "--set",
+            "rows=4",
+            "--set",
+            "columns=3",
+            "--json",
+        ])
+        .ok();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    (v["states"].as_u64().unwrap(), v["players"].to_string())
+}
+
+/// The solver's key holds the turn only where a rule may read it: a
+/// Breakthrough whose script never calls `turn()` is solved in fewer
+/// states (positions a turn apart are one) than the same game whose
+/// script names `turn()`, with the same value.
+#[test]
+fn the_key_leaves_out_the_turn_where_no_rule_reads_it() {
+    let (plain, worth) = breakthrough_states("");
+    let (reading, worth_reading) = breakthrough_states("\nfn never_called() { turn() }\n");
+    assert_eq!(worth, worth_reading);
+    assert!(
+        plain < reading,
+        "{plain} states without the turn, {reading} with it"
+    );
+}

@@ -12,6 +12,7 @@ mod ctx;
 mod errors;
 mod imports;
 mod interned;
+mod observes;
 mod tier;
 mod value;
 
@@ -185,6 +186,14 @@ impl Script {
     /// The functions the compiled tier leaves to Rhai, and why.
     pub fn fallbacks(&self) -> Vec<Fallback> {
         tier::Tier::compile(&self.ast, &self.engine, self.natives.clone()).fallbacks
+    }
+
+    /// Whether the script may read the turn number: it calls `turn()`,
+    /// names `"turn"` as text (a function pointer's or `call`'s), or
+    /// imports a module (not looked into). Read off its syntax, for the
+    /// state's key (`Def::reads_turn`).
+    pub fn reads_turn(&self) -> bool {
+        observes::reads_turn(&self.ast)
     }
 
     /// Whether the script defines `name` with `arity` parameters.
