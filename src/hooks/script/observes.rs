@@ -27,6 +27,7 @@ pub fn reads_turn(ast: &AST) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::reads_turn;
 
