@@ -17,6 +17,11 @@ pub fn reads_turn(ast: &AST) -> bool {
                 (f.name.as_str() == "turn" && f.args.is_empty()) || f.name.as_str() == "eval"
             }
             Some(ASTNode::Expr(Expr::StringConstant(s, _))) => s.as_str() == "turn",
+            // `Fn("turn")` is made a function pointer when compiled.
+            Some(ASTNode::Expr(Expr::DynamicConstant(d, _))) => (**d)
+                .clone()
+                .try_cast::<rhai::FnPtr>()
+                .is_some_and(|f| f.fn_name() == "turn"),
             Some(ASTNode::Stmt(Stmt::Import(..))) => true,
             _ => false,
         };
@@ -39,10 +44,10 @@ mod tests {
     #[test]
     fn a_call_of_turn_or_its_name_reads_it() {
         assert!(reads("fn cap() { if turn() > 3 { 1 } else { 2 } }"));
-        assert!(reads("fn go() { let t = turn(); t }"));
-        assert!(reads("fn go() { turn(); }"));
-        assert!(reads("fn go() { let f = Fn(\"turn\"); f.call() }"));
+        assert!(reads("fn step() { let t = turn(); t }"));
+        assert!(reads("fn step() { turn(); }"));
+        assert!(reads("fn step() { let f = Fn(\"turn\"); f.call() }"));
         assert!(!reads("fn turn() { 1 } fn other(x) { x.turn }"));
-        assert!(!reads("fn go() { let turns = 3; turns }"));
+        assert!(!reads("fn step() { let turns = 3; turns }"));
     }
 }
