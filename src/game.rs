@@ -107,6 +107,8 @@ impl Game {
         let (Some(def), Some(script), true) = (analysis.def, script, problems.is_empty()) else {
             return Err(Error::collect(problems));
         };
+        let mut def = def;
+        def.reads_turn = def.max_turns.is_some() || script.reads_turn();
         let def = Arc::new(def);
         let rhai = RhaiHooks::new(def.clone(), script, build.compile);
         // The one line that decides the memo.

@@ -80,11 +80,11 @@ pub mod play;
 
 pub mod serve;
 
-pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Rules, State};
+pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Position, Rules, State};
 pub use analysis::{bot, cfr, chart, mccfr, sim, solve, sweep, tree};
 pub use definition::{CardIx, Def, PlayerIx, Settings, format};
 pub use error::{Error, ErrorKind, Refusal, Result};
 pub use game::{Build, Game, load};
 pub use hooks::script::{Compile, Fallback};
-pub use play::{playthrough, replay, session};
+pub use play::{playthrough, position, replay, rest, session};
 pub use text::{phrase, view};

@@ -46,6 +46,7 @@ mod mccfr;
 mod memo;
 mod moves;
 mod pick;
+mod positions;
 mod reference;
 mod repl;
 mod schema;

@@ -99,7 +99,7 @@ pub fn positions(
                 *turns
                     .entry(st.turn())
                     .or_default()
-                    .entry(st.key(game))
+                    .entry(st.key_with_turn(game))
                     .or_default() += 1;
                 let waiting = st.waiting();
                 let mut joint = Vec::with_capacity(waiting.len());

@@ -11,6 +11,7 @@ mod line;
 mod list;
 mod merge;
 mod play;
+mod position;
 mod replay;
 mod report;
 mod rules;
@@ -137,6 +138,14 @@ pub enum Command {
         /// lines only they read, and their options if it is their turn.
         #[arg(long = "as", value_name = "PLAYER")]
         viewer: Option<String>,
+    },
+    /// Write a save or replay as a position file: the game as it stands
+    /// (zones, cards, stats, vars, turn), to start from with --from.
+    SavePosition {
+        file: PathBuf,
+        /// Write to this file (default: print it).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Print the JSON Schema of a game file (for editors; docs/game.schema.json).
     Schema,
@@ -338,6 +347,7 @@ pub fn main() -> i32 {
                 vm,
             },
         ),
+        Command::SavePosition { file, out } => position::run(&dir, &file, out.as_deref()),
         Command::Schema => {
             println!("{}", tabula::format::schema());
             Ok(0)

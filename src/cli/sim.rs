@@ -14,8 +14,16 @@ use tabula::{Build, Game};
 
 #[derive(clap::Args, Debug)]
 pub struct SimArgs {
-    #[arg(add = clap_complete::ArgValueCandidates::new(super::complete::games))]
-    pub game: String,
+    #[arg(
+        add = clap_complete::ArgValueCandidates::new(super::complete::games),
+        required_unless_present = "from"
+    )]
+    pub game: Option<String>,
+    /// Play every game from this position (a position file, or a save or
+    /// replay: where it stands) rather than the start, each with chance of
+    /// its own; the game, variants and parameters are the file's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "variants", "sets", "compare", "decided"])]
+    pub from: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub args: GameArgs,
     #[command(flatten)]
@@ -109,8 +117,6 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
     if let Some(c) = &a.out.chart {
         super::chart::check(c)?;
     }
-    let path = source::find(&a.game, dir)?;
-    let base = a.args.settings();
     let build = Build {
         memo: !a.no_memo,
         compile: if a.no_compile {
@@ -124,6 +130,14 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         } else {
             tabula::Compile::On
         },
+    };
+    let (path, base, start) = match (&a.from, &a.game) {
+        (Some(file), _) => {
+            let (path, settings, pos) = start_of(dir, file)?;
+            (path, settings, Some(pos))
+        }
+        (None, Some(id)) => (source::find(id, dir)?, a.args.settings(), None),
+        (None, None) => return Err(Error::usage("name a game, or a position with --from")),
     };
     let game = Game::load_path(&path, dir, &base, build)?;
     let cfg = a.run.config(game.def(), a.shard)?;
@@ -152,7 +166,7 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
     for (g, settings) in games.iter().zip(&columns) {
         let started = Instant::now();
         let bar = Progress::new(played, &sim::column_label(&settings.variants));
-        let tally = sim::run(g, &cfg, &|n| bar.set(n))?;
+        let tally = sim::run_from(g, &cfg, start.as_ref(), &|n| bar.set(n))?;
         bar.finish();
         let secs = started.elapsed().as_secs_f64();
         let mut r = sim::report(g, &cfg, &tally);
@@ -180,6 +194,26 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
         super::chart::write(file, &tabula::chart::sim(&reports))?;
     }
     Ok(failures(&reports))
+}
+
+/// The game file, settings and position a `--from` file starts from: its
+/// position, or the position where a save stands (`save-position`).
+fn start_of(dir: &Path, file: &Path) -> Result<(std::path::PathBuf, Settings, tabula::Position)> {
+    let r = tabula::replay::Replay::read(file)?;
+    let game = r.load_game(Some(file), dir)?;
+    let p = if r.position.is_some() && r.moves.is_empty() {
+        r
+    } else {
+        tabula::rest::as_position(&game, &r)?
+    };
+    if !p.moves.is_empty() {
+        return Err(Error::usage(format!(
+            "{}: the game is in the middle of a move's resolution (its decision was asked by the last move's hook, not by a flow step), so no position holds it; save one a move earlier or later",
+            tabula::error::path_text(file)
+        )));
+    }
+    let pos = p.resolve_position(&game, p.seed)?;
+    Ok((game.def().path.clone(), p.settings, pos))
 }
 
 /// Reports on stdout as JSON (one object, or a list of columns), CSV or

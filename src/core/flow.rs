@@ -182,13 +182,25 @@ impl State {
     }
 
     /// Run flow steps until a decision is pending or the game is over.
+    #[inline]
     pub(super) fn advance(
         &mut self,
         game: &(impl Rules + ?Sized),
         events: &mut Vec<Event>,
     ) -> Result<()> {
+        self.advance_noting(game, events, &mut |_| {})
+    }
+
+    /// `advance`, showing `rest` the state each time it is at rest before
+    /// a flow step (nothing pending): a position (`State::position`).
+    pub(super) fn advance_noting(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        events: &mut Vec<Event>,
+        rest: &mut impl FnMut(&State),
+    ) -> Result<()> {
         loop {
-            self.advance_game(game, events)?;
+            self.advance_game(game, events, rest)?;
             if !self.settle_match(game, events)? {
                 return Ok(());
             }
@@ -199,6 +211,7 @@ impl State {
         &mut self,
         game: &(impl Rules + ?Sized),
         events: &mut Vec<Event>,
+        rest: &mut impl FnMut(&State),
     ) -> Result<()> {
         let def = game.def();
         let mut ran = 0;
@@ -237,6 +250,7 @@ impl State {
                     self.active = self.order[(at + 1) % self.order.len()];
                 }
             }
+            rest(self);
             let step = &def.flow[self.cursor];
             self.cursor += 1;
             match step {

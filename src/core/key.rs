@@ -11,7 +11,17 @@ use crate::definition::CardIx;
 impl State {
     /// A canonical key of the state (128 bits of two hashes): equal for
     /// states that play on the same; everything that can matter, with the zones the YAML marks `unordered` taken as multisets.
+    /// The turn number is in it only where the rules may read it
+    /// (`Def::reads_turn`: a turn limit, or a script that calls
+    /// `turn()`): elsewhere two positions a turn apart play the same.
     pub fn key(&self, game: &(impl AsDef + ?Sized)) -> u128 {
+        self.key_with(game, game.def().reads_turn)
+    }
+
+    /// The key with the turn number, whether or not the rules read it:
+    /// positions of different turns never share one (the solver's size
+    /// estimate counts each turn's positions apart).
+    pub fn key_with_turn(&self, game: &(impl AsDef + ?Sized)) -> u128 {
         self.key_with(game, true)
     }
 

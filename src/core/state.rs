@@ -70,7 +70,17 @@ impl State {
     /// A new game: setup run, advanced to the first decision; with what
     /// happened so far.
     pub fn new(game: &(impl Rules + ?Sized), seed: u64) -> Result<(State, Vec<Event>)> {
-        State::start(game, seed, true, None)
+        State::start(game, seed, true, None, &mut |_| {})
+    }
+
+    /// `new`, showing `rest` each state at rest on the way (before a flow
+    /// step, nothing pending: `State::position`).
+    pub fn new_noting(
+        game: &(impl Rules + ?Sized),
+        seed: u64,
+        rest: &mut impl FnMut(&State),
+    ) -> Result<(State, Vec<Event>)> {
+        State::start(game, seed, true, None, rest)
     }
 
     /// A new game that records no events (for playouts).
@@ -78,13 +88,13 @@ impl State {
     // (fat LTO would inline it; one call of this size costs nothing seen).
     #[inline(never)]
     pub fn new_quiet(game: &(impl Rules + ?Sized), seed: u64) -> Result<State> {
-        State::start(game, seed, false, None).map(|(s, _)| s)
+        State::start(game, seed, false, None, &mut |_| {}).map(|(s, _)| s)
     }
 
     /// A new game whose setup takes `forced`'s draws instead of the RNG's
     /// (and every later draw, until `unforce`): see `Forced`.
     pub fn new_forced(game: &(impl Rules + ?Sized), forced: super::Forced) -> Result<State> {
-        State::start(game, 0, false, Some(forced)).map(|(s, _)| s)
+        State::start(game, 0, false, Some(forced), &mut |_| {}).map(|(s, _)| s)
     }
 
     fn start(
@@ -92,6 +102,7 @@ impl State {
         seed: u64,
         logging: bool,
         forced: Option<super::Forced>,
+        rest: &mut impl FnMut(&State),
     ) -> Result<(State, Vec<Event>)> {
         let n = game.def().nplayers();
         let mut state = State {
@@ -119,9 +130,9 @@ impl State {
         };
         let mut events = Vec::new();
         state.start_game(game, &mut events)?;
-        state.advance(game, &mut events)?;
+        state.advance_noting(game, &mut events, rest)?;
         if game.def().auto_forced {
-            state.play_forced(game, &mut events)?;
+            state.play_forced(game, &mut events, rest)?;
         }
         Ok((state, events))
     }
@@ -384,6 +395,18 @@ impl State {
         player: PlayerIx,
         choice: Choice,
     ) -> Result<Vec<Event>> {
+        self.act_noting(game, player, choice, &mut |_| {})
+    }
+
+    /// `act`, showing `rest` each state at rest on the way (before a flow
+    /// step, nothing pending: `State::position`).
+    pub fn act_noting(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        player: PlayerIx,
+        choice: Choice,
+        rest: &mut impl FnMut(&State),
+    ) -> Result<Vec<Event>> {
         let Some(d) = self.decision() else {
             return Err(Error::new(ErrorKind::Move, "the game is over"));
         };
@@ -400,7 +423,10 @@ impl State {
             ));
         }
         let mut work = self.clone();
-        let events = work.apply_unchecked(game, player, choice)?;
+        let mut events = work.apply_one(game, player, choice, rest)?;
+        if game.def().auto_forced {
+            work.play_forced(game, &mut events, rest)?;
+        }
         *self = work;
         Ok(events)
     }
@@ -416,9 +442,9 @@ impl State {
         player: PlayerIx,
         choice: Choice,
     ) -> Result<Vec<Event>> {
-        let mut events = self.apply_one(game, player, choice)?;
+        let mut events = self.apply_one(game, player, choice, &mut |_| {})?;
         if game.def().auto_forced {
-            self.play_forced(game, &mut events)?;
+            self.play_forced(game, &mut events, &mut |_| {})?;
         }
         Ok(events)
     }
@@ -426,7 +452,12 @@ impl State {
     /// With `forced_moves: auto` (callers check it), play every choice that
     /// is the only one a waiting player has, until someone has a real
     /// choice or the game ends.
-    fn play_forced(&mut self, game: &(impl Rules + ?Sized), events: &mut Vec<Event>) -> Result<()> {
+    pub(super) fn play_forced(
+        &mut self,
+        game: &(impl Rules + ?Sized),
+        events: &mut Vec<Event>,
+        rest: &mut impl FnMut(&State),
+    ) -> Result<()> {
         loop {
             let Some(d) = self.decision() else {
                 return Ok(());
@@ -444,7 +475,7 @@ impl State {
                     choice: choice.clone(),
                 });
             }
-            let more = self.apply_one(game, player, choice)?;
+            let more = self.apply_one(game, player, choice, rest)?;
             events.extend(more);
         }
     }
@@ -456,6 +487,7 @@ impl State {
         game: &(impl Rules + ?Sized),
         player: PlayerIx,
         choice: Choice,
+        rest: &mut impl FnMut(&State),
     ) -> Result<Vec<Event>> {
         let logging = self.logging;
         let Some(d) = self.pending.front_mut().filter(|_| self.outcome.is_none()) else {
@@ -503,7 +535,7 @@ impl State {
                 &d.then,
                 Args::Choices(&d.players, &d.chosen, &d.data),
             )?;
-            self.advance(game, &mut events)?;
+            self.advance_noting(game, &mut events, rest)?;
         }
         Ok(events)
     }

@@ -320,6 +320,11 @@ pub struct Def {
     pub turns: TurnKind,
     /// Turns after which the game is a draw.
     pub max_turns: Option<i64>,
+    /// Whether the rules may read the turn number (a turn limit, or a
+    /// script that calls `turn()`): if not, two positions that differ
+    /// only in it play the same, and a state's key leaves it out. True
+    /// until the script is known not to read it.
+    pub reads_turn: bool,
     /// Every variant the file offers.
     pub variants: Vec<VariantInfo>,
     /// The variants applied to this game, in order.

@@ -7,7 +7,18 @@ use crate::error::{Error, ErrorKind, Pos};
 
 /// The REPL's commands, as typed.
 pub const COMMANDS: &[&str] = &[
-    "help", "state", "rules", "cards", "log", "undo", "save", "load", "new", "reload", "quit",
+    "help",
+    "state",
+    "rules",
+    "cards",
+    "log",
+    "undo",
+    "save",
+    "save-position",
+    "load",
+    "new",
+    "reload",
+    "quit",
     "exit",
 ];
 

@@ -3,5 +3,7 @@
 
 pub mod commands;
 pub mod playthrough;
+pub mod position;
 pub mod replay;
+pub mod rest;
 pub mod session;

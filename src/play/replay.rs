@@ -50,6 +50,8 @@ struct ReplayFile {
     /// Who played each seat: `person` or a bot's kind.
     #[serde(default)]
     seats: IndexMap<String, At<String>>,
+    /// Where the game starts, when not from its setup (docs/positions.md).
+    position: Option<At<super::position::PositionFile>>,
     #[serde(default)]
     moves: Vec<At<IndexMap<String, At<Plain<Word>>>>>,
 }
@@ -87,6 +89,9 @@ pub struct Replay {
     pub seats: Vec<(String, String)>,
     /// Where each of `seats` was written, when read from a file.
     pub seat_positions: Vec<Option<crate::error::Pos>>,
+    /// The position the game starts from (and where its section was
+    /// written), when not from the game's setup: the moves follow it.
+    pub position: Option<At<super::position::PositionFile>>,
 }
 
 impl Replay {
@@ -142,8 +147,42 @@ impl Replay {
                 .as_deref()
                 .and_then(|r| u64::from_str_radix(r, 16).ok()),
             seat_positions: file.seats.values().map(|k| k.pos.clone()).collect(),
+            position: file.position,
             seats: file.seats.into_iter().map(|(p, k)| (p, k.value)).collect(),
         })
+    }
+
+    /// The game's start: its setup with this replay's seed, or the
+    /// position the replay gives, re-asking its decision; with what
+    /// happened on the way.
+    pub fn start(&self, game: &Game) -> Result<(State, Vec<Event>)> {
+        self.start_seeded(game, self.seed)
+    }
+
+    /// `start`, with chance from `seed` (another game from the same
+    /// start: a new seed in the REPL, each game of a sim).
+    pub fn start_seeded(&self, game: &Game, seed: u64) -> Result<(State, Vec<Event>)> {
+        match &self.position {
+            None => State::new(game, seed),
+            Some(p) => {
+                let pos = self.resolve_position(game, seed)?;
+                State::from_position(game, &pos, true).map_err(|e| {
+                    e.note("starting from the file's position")
+                        .at(p.pos.clone())
+                })
+            }
+        }
+    }
+
+    /// The position this replay starts from, resolved in `game` with
+    /// chance from `seed`; None when it starts from the setup.
+    pub fn resolve_position(&self, game: &Game, seed: u64) -> Result<crate::core::Position> {
+        let Some(p) = &self.position else {
+            return Err(Error::usage("this file gives no position"));
+        };
+        // A fresh game holds every card the game has, to count them by.
+        let fresh = State::new_quiet(game, seed)?;
+        p.value.resolve(game, &fresh, seed, p.pos.clone())
     }
 
     pub fn read(path: &Path) -> Result<Replay> {
@@ -222,6 +261,9 @@ impl Replay {
                 .collect();
             out += &format!("seats: {{{}}}\n", v.join(", "));
         }
+        if let Some(p) = &self.position {
+            out += &p.value.to_yaml();
+        }
         if self.moves.is_empty() {
             out += "moves: []\n";
         } else {
@@ -272,7 +314,7 @@ impl Replay {
 /// a letter, then letters, digits, `-` or `_`, and no word YAML reads as a
 /// bool or null in any case), else a double-quoted one: a save always
 /// loads again.
-fn scalar(s: &str) -> String {
+pub(crate) fn scalar(s: &str) -> String {
     let plain = s.starts_with(|c: char| c.is_ascii_alphabetic())
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
@@ -301,6 +343,9 @@ fn scalar(s: &str) -> String {
     out
 }
 
+/// One move as written: each chooser's id and choice.
+pub type Move = Vec<(String, String)>;
+
 /// A game played from a replay: the state after the moves and its log.
 pub struct Played {
     pub game: Game,
@@ -314,6 +359,17 @@ pub fn apply_move(
     game: &Game,
     state: &mut State,
     entries: &[(String, String)],
+) -> Result<Vec<Event>> {
+    apply_move_noting(game, state, entries, &mut |_, _| {})
+}
+
+/// `apply_move`, showing `rest` each state at rest on the way (a position,
+/// `State::position`) with the entries of this move still to apply.
+pub fn apply_move_noting(
+    game: &Game,
+    state: &mut State,
+    entries: &[(String, String)],
+    rest: &mut dyn FnMut(&State, Move),
 ) -> Result<Vec<Event>> {
     if entries.is_empty() {
         return Err(Error::new(
@@ -362,7 +418,14 @@ pub fn apply_move(
             message: format!("{}: {}", game.def().players[p].id, e.message),
             ..e
         })?;
-        events.extend(work.act(game, p, choice)?);
+        let mut hit = None;
+        events.extend(work.act_noting(game, p, choice, &mut |s| hit = Some(s.clone()))?);
+        if let Some(s) = hit {
+            let left = (todo.iter())
+                .map(|(p, t)| (game.def().players[*p].id.clone(), t.to_string()))
+                .collect();
+            rest(&s, left);
+        }
     }
     *state = work;
     Ok(events)
@@ -371,7 +434,7 @@ pub fn apply_move(
 /// Play a replay to its end (or as far as it goes).
 pub fn play(replay: &Replay, path: Option<&Path>, dir: &Path) -> Result<Played> {
     let game = replay.load_game(path, dir)?;
-    let (mut state, mut log) = State::new(&game, replay.seed)?;
+    let (mut state, mut log) = replay.start(&game)?;
     for (i, m) in replay.moves.iter().enumerate() {
         let events = apply_move(&game, &mut state, m).map_err(|e| {
             let at = replay.positions.get(i).cloned().flatten();

@@ -106,7 +106,7 @@ type Replayed = (State, Vec<Event>, bool, Option<(usize, Error)>);
 /// keeps those within them and gains the ones passed on the way.
 fn replay_moves(
     game: &Game,
-    seed: u64,
+    start: &Replay,
     moves: &[Vec<(String, String)>],
     snaps: &mut Vec<Snapshot>,
     log: &[Event],
@@ -115,7 +115,7 @@ fn replay_moves(
     let (mut state, mut log, from) = match snaps.last() {
         Some(s) => (s.state.clone(), log[..s.log].to_vec(), s.moves),
         None => {
-            let (state, log) = State::new(game, seed)?;
+            let (state, log) = start.start(game)?;
             (state, log, 0)
         }
     };
@@ -182,8 +182,7 @@ impl Session {
         let moves = std::mem::take(&mut replay.moves);
         let positions = std::mem::take(&mut replay.positions);
         let mut snapshots = Vec::new();
-        let (state, log, open, failed) =
-            replay_moves(&game, replay.seed, &moves, &mut snapshots, &[])?;
+        let (state, log, open, failed) = replay_moves(&game, &replay, &moves, &mut snapshots, &[])?;
         if let Some((i, e)) = failed {
             let at = positions.get(i - 1).cloned().flatten();
             return Err(Error {
@@ -357,7 +356,7 @@ impl Session {
         moves.truncate(last);
         let (state, log, open, failed) = replay_moves(
             &self.game,
-            self.replay.seed,
+            &self.replay,
             &moves,
             &mut self.snapshots,
             &self.log,
@@ -380,7 +379,7 @@ impl Session {
 
     /// Start again with the same settings and another seed.
     pub fn restart(&mut self, seed: u64) -> Result<Vec<Event>> {
-        let (state, log) = State::new(&self.game, seed)?;
+        let (state, log) = self.replay.start_seeded(&self.game, seed)?;
         self.state = state;
         self.log = log.clone();
         self.replay.seed = seed;
@@ -404,11 +403,10 @@ impl Session {
             )));
         }
         let moves = self.to_replay().moves;
-        let seed = self.replay.seed;
         // Step through both rule sets side by side to find the first
         // position that differs.
-        let (mut old_state, _) = State::new(&self.game, seed)?;
-        let (mut new_state, mut new_log) = State::new(&new, seed)?;
+        let (mut old_state, _) = self.replay.start(&self.game)?;
+        let (mut new_state, mut new_log) = self.replay.start(&new)?;
         let mut first_diff = diff(&self.game, &old_state, &new, &new_state).map(|c| (0, c));
         let mut open = false;
         for (i, m) in moves.iter().enumerate() {

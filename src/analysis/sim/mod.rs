@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use crate::analysis::bot;
 use crate::analysis::bot::bot_seed;
-use crate::core::{Choice, Outcome, State};
+use crate::core::{Choice, Outcome, Position, State};
 use crate::definition::{CardIx, PlayerIx};
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -87,6 +87,18 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
 // (fat LTO would inline it; one call of this size costs nothing seen).
 #[inline(never)]
 pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> Record {
+    play_one_from(game, None, seed, bots, max_decisions)
+}
+
+/// `play_one`, from `start` (its chance drawn from `seed`) rather than
+/// the game's setup when given.
+pub fn play_one_from(
+    game: &Game,
+    start: Option<&Position>,
+    seed: u64,
+    bots: &[String],
+    max_decisions: u32,
+) -> Record {
     let mut rec = Record {
         outcome: None,
         turns: 0,
@@ -108,7 +120,18 @@ pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> 
             }
         }
     }
-    let mut state = match State::new_quiet(game, seed) {
+    let state = match start {
+        None => State::new_quiet(game, seed),
+        Some(p) => {
+            let p = Position {
+                seed,
+                draws: 0,
+                ..p.clone()
+            };
+            State::from_position(game, &p, false).map(|(s, _)| s)
+        }
+    };
+    let mut state = match state {
         Ok(s) => s,
         Err(e) => {
             rec.error = Some(e.to_string());
@@ -154,6 +177,17 @@ pub fn play_one(game: &Game, seed: u64, bots: &[String], max_decisions: u32) -> 
 /// all sharing the game (each thread's hooks keep their own memo for the
 /// whole run). `progress` is told of finished games.
 pub fn run(game: &Game, cfg: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Result<Tally> {
+    run_from(game, cfg, None, progress)
+}
+
+/// `run`, every game from `start` (each with chance of its own) rather
+/// than from the game's setup when given (`sim --from`).
+pub fn run_from(
+    game: &Game,
+    cfg: &SimConfig,
+    start: Option<&Position>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Tally> {
     let def = game.def();
     if cfg.bots.len() != def.nplayers() {
         return Err(Error::usage("one bot kind per seat is needed"));
@@ -175,7 +209,7 @@ pub fn run(game: &Game, cfg: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Res
             .map(|k| {
                 let first = games.start + k * chunk;
                 let chunk = first..(first + chunk).min(games.end);
-                Some(play_chunk(game, chunk, cfg, &done, progress))
+                Some(play_chunk(game, chunk, cfg, start, &done, progress))
             })
             .try_reduce(empty, |mut a, b| {
                 a.merge(b)?;
@@ -190,6 +224,7 @@ fn play_chunk(
     game: &Game,
     games: Range<u64>,
     cfg: &SimConfig,
+    start: Option<&Position>,
     done: &AtomicU64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Tally {
@@ -197,7 +232,8 @@ fn play_chunk(
     let mut out = Tally::new(game.def().nplayers(), game.def().cards.len());
     let mut since = 0;
     for i in games {
-        let r = play_one(game, game_seed(cfg.seed, i), &cfg.bots, cfg.max_decisions);
+        let seed = game_seed(cfg.seed, i);
+        let r = play_one_from(game, start, seed, &cfg.bots, cfg.max_decisions);
         out.add(i, &r);
         since += 1;
         if since == 64 || i + 1 == end {

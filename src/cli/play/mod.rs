@@ -30,8 +30,15 @@ use tabula::session::{Seat, Session};
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
     /// A game id in the games folder, or a path to a game file.
-    #[arg(add = clap_complete::ArgValueCandidates::new(super::complete::games))]
-    pub game: String,
+    #[arg(
+        add = clap_complete::ArgValueCandidates::new(super::complete::games),
+        required_unless_present = "from"
+    )]
+    pub game: Option<String>,
+    /// Play from this position file (or a save: as `load` in the REPL);
+    /// the game, variants, parameters and seed are the file's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "variants", "sets", "seed"])]
+    pub from: Option<PathBuf>,
     #[command(flatten)]
     pub args: GameArgs,
     /// Seed of the game's RNG (default: from the clock; shown at the start).
@@ -71,6 +78,8 @@ Commands:
   undo [N]      take back your last decision (or N of them)
   save FILE     save the game (replay format); asks before replacing a file
                 (with piped input, a file this game did not write is kept)
+  save-position FILE   save the game as it stands (a position file, for
+                `play --from`, `sim --from`, `solve --from`)
   load FILE     load a saved game; asks first if this one has unsaved moves
   new           a new game with the same settings and another seed; asks
                 first if this one has unsaved moves
@@ -119,7 +128,14 @@ fn clock_seed() -> u64 {
 
 pub fn run(dir: &Path, a: PlayArgs) -> Result<i32> {
     let seed = a.seed.unwrap_or_else(clock_seed);
-    let mut s = Session::new(dir, &a.game, a.args.settings(), seed, Vec::new())?;
+    let mut s = match (&a.from, &a.game) {
+        (Some(file), _) => {
+            let r = tabula::replay::Replay::read(file)?;
+            Session::from_replay(dir, r, Some(file), Vec::new())?
+        }
+        (None, Some(game)) => Session::new(dir, game, a.args.settings(), seed, Vec::new())?,
+        (None, None) => return Err(Error::usage("name a game, or a position with --from")),
+    };
     s.seats = seats(&s, &a)?;
     s.prepare_bots();
     let mut repl = Repl::new(s);
@@ -512,6 +528,19 @@ impl Repl {
                     }
                 }
             }
+            "save-position" => {
+                if arg.is_empty() {
+                    println!("save-position FILE: give a file name");
+                } else if self.may_write(arg, rl) {
+                    let r = self.s.to_replay();
+                    match tabula::rest::as_position(&self.s.game, &r)
+                        .and_then(|p| p.save(Path::new(arg)))
+                    {
+                        Ok(()) => println!("Position saved to {arg}."),
+                        Err(e) => self.error(&e),
+                    }
+                }
+            }
             "load" => {
                 if arg.is_empty() {
                     println!("load FILE: give a file name");
@@ -595,7 +624,7 @@ impl Repl {
 }
 
 /// The commands that take something after them (`undo 2`, `save FILE`).
-const TAKES_ARGUMENT: &[&str] = &["undo", "save", "load"];
+const TAKES_ARGUMENT: &[&str] = &["undo", "save", "save-position", "load"];
 
 /// A whole line in quotes (`"quit"`, `'save'`): a choice, never a command.
 fn quoted(line: &str) -> Option<&str> {

@@ -323,6 +323,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
             .and_then(|f| f.turns)
             .unwrap_or(TurnKind::All),
         max_turns,
+        reads_turn: true,
         variants: v.offered,
         applied: settings.variants.clone(),
         sets: settings.sets.clone(),

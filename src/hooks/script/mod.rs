@@ -12,6 +12,7 @@ mod ctx;
 mod errors;
 mod imports;
 mod interned;
+mod observes;
 mod shadowing;
 mod tier;
 mod value;
@@ -207,6 +208,14 @@ impl Script {
         let mut all = t.fallbacks.clone();
         all.extend(t.vm.map(|vm| vm.fallbacks).unwrap_or_default());
         all
+    }
+
+    /// Whether the script may read the turn number: it calls `turn()`,
+    /// names `"turn"` as text (a function pointer's or `call`'s), or
+    /// imports a module (not looked into). Read off its syntax, for the
+    /// state's key (`Def::reads_turn`).
+    pub fn reads_turn(&self) -> bool {
+        observes::reads_turn(&self.ast)
     }
 
     /// Whether the script defines `name` with `arity` parameters.
