@@ -152,6 +152,7 @@ impl State {
             vars: pos.vars.clone(),
             zones: pos.zones.clone(),
             origins,
+            known: Vec::new(),
             rng,
             forced: None,
             unshuffled: Vec::new(),
