@@ -277,8 +277,8 @@ mod tests {
              zones: {box: {per: game}, board: {grid: {rows: 2, columns: 3}}}\n\
              setup: [{put: {zone: box, cards: all}}]\n\
              vars: {n: {name: N, start: 0}}\n\
-             flow: {turns: rotate, turn: [{hook: turn}]}\n",
-            "fn turn() { ask(active(), \"go\", [\"x\"], \"went\", #{}); }\n\
+             flow: {turns: rotate, turn: [{hook: play_turn}]}\n",
+            "fn play_turn() { ask(active(), \"go\", [\"x\"], \"went\", #{}); }\n\
              fn went(c) {}\n\
              fn look() {\n\
                move_card(\"disc\", \"\", \"box\", \"b1\", \"board\");\n\
