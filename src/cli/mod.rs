@@ -140,7 +140,7 @@ pub enum Command {
         viewer: Option<String>,
     },
     /// Write a save or replay as a position file: the game as it stands
-    /// (zones, cards, stats, vars, turn), to start from with --from.
+    /// (zones, cards, stats, vars, turn), to start from with `tabula play --from FILE` (or sim, solve).
     SavePosition {
         file: PathBuf,
         /// Write to this file (default: print it).

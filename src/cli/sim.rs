@@ -137,7 +137,11 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
             (path, settings, Some(pos))
         }
         (None, Some(id)) => (source::find(id, dir)?, a.args.settings(), None),
-        (None, None) => return Err(Error::usage("name a game, or a position with --from")),
+        (None, None) => {
+            return Err(Error::usage(
+                "name a game, or a position file with `tabula sim --from FILE`",
+            ));
+        }
     };
     let game = Game::load_path(&path, dir, &base, build)?;
     let cfg = a.run.config(game.def(), a.shard)?;
