@@ -22,11 +22,11 @@ setup:
 flow:
   turns: rotate
   turn:
-    - hook: turn
+    - hook: play_turn
 "#;
 
 const HEXES_SCRIPT: &str = r#"
-fn turn() {
+fn play_turn() {
     log(`neighbours b2 ${neighbours("b2")}; a1 ${neighbours("a1")}; c1 orthogonal ${neighbours("c1", "orthogonal")}; diagonal ${neighbours("b2", "diagonal")}`);
     log(`lines 3: ${lines(3)}`);
     log(`distance a1 c3 ${distance("a1", "c3")}, c1 a3 ${distance("c1", "a3")}, a1 b2 ${distance("a1", "b2")}`);

@@ -60,11 +60,19 @@ fn deals() -> Vec<Deal> {
         .collect()
 }
 
-/// The deal after its pass.
+/// The deal after its pass: each player's cards (one by one in the file)
+/// passed as the game asks them, in one pick of three per player.
 fn after_pass(game: &Game, d: &Deal) -> State {
     let (mut st, _) = State::new(game, d.seed).unwrap();
+    let mut picks: Vec<(String, Vec<String>)> = Vec::new();
     for (p, c) in &d.moves {
-        play(game, &mut st, &[(p.as_str(), c.as_str())]);
+        match picks.iter_mut().find(|(q, _)| q == p) {
+            Some((_, cs)) => cs.push(c.clone()),
+            None => picks.push((p.clone(), vec![c.clone()])),
+        }
+    }
+    for (p, cs) in &picks {
+        play(game, &mut st, &[(p.as_str(), cs.join(" ").as_str())]);
     }
     st
 }
@@ -334,12 +342,12 @@ setup:
   - hook: start
 flow:
   turn:
-    - hook: turn
+    - hook: play_turn
 ";
 
 /// The game above whose `start` hook runs `body`: its error, if any.
 fn shown(body: &str) -> Option<String> {
-    let script = format!("fn start() {{\n{body}\n}}\nfn turn() {{ end_game(); }}\n");
+    let script = format!("fn start() {{\n{body}\n}}\nfn play_turn() {{ end_game(); }}\n");
     let (_tmp, game) = common::load_folder("shown", SHOWN, &script);
     State::new(&game, 1).err().map(|e| e.render(false))
 }
@@ -370,7 +378,7 @@ fn show_to_says_what_is_wrong() {
 fn a_shuffle_forgets_who_knew_the_pile() {
     let body =
         r#"show_to("red", "", "deck"); draw("", "deck", "blue", "hand"); shuffle("", "deck");"#;
-    let script = format!("fn start() {{\n{body}\n}}\nfn turn() {{ end_game(); }}\n");
+    let script = format!("fn start() {{\n{body}\n}}\nfn play_turn() {{ end_game(); }}\n");
     let (_tmp, game) = common::load_folder("shown", SHOWN, &script);
     let (st, _) = State::new(&game, 1).unwrap();
     // The card drawn is still known; the one shuffled is not.

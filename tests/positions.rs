@@ -177,7 +177,7 @@ params: {rows: 5, columns: 4}
 position:
   turn: 0
   active: blak
-  step: tirn
+  step: play_tirn
   stats:
     black: {pawnz: 4}
   zones:
@@ -197,7 +197,7 @@ position:
         .status(1)
         .stderr_has("bad.yaml:4:9: the turn counts from 1")
         .stderr_has("bad.yaml:5:11: no player `blak`: did you mean `black`?")
-        .stderr_has("bad.yaml:6:9: no step `tirn`: did you mean `turn`?")
+        .stderr_has("bad.yaml:6:9: no step `play_tirn`: did you mean `play_turn`?")
         .stderr_has("bad.yaml:8:13: no stat `pawnz`: did you mean `pawns`?")
         .stderr_has("bad.yaml:10:95: no card `queen` (there are: black-pawn, white-pawn)")
         .stderr_has("bad.yaml:11:5: no zone `bord`: did you mean `board`?")

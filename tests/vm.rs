@@ -69,8 +69,8 @@ fn a_failing_hook_fails_alike_in_the_vm_and_in_rhai() {
 #[test]
 fn check_vm_lists_what_runs_outside_the_vm() {
     let script = r#"
-fn step() { end_game(pick(param("case"))); }
-fn pick(n) { switch n { 0 => "a", _ => "b" } }
+fn step() { end_game(winner(param("case"))); }
+fn winner(n) { switch n { 0 => "a", _ => "b" } }
 fn unused() { let t = 0; for i in 0..3 { t += i; } t }
 "#;
     let (_tmp, path) = common::game_folder("failing", YAML, script);
@@ -81,15 +81,15 @@ fn unused() { let t = 0; for i in 0..3 { t += i; } t }
     assert_eq!(
         list,
         [
-            "pick/1: uses `switch`",
-            "step/0: calls `pick`, which the VM does not run"
+            "step/0: calls `winner`, which the VM does not run",
+            "winner/1: uses `switch`"
         ]
     );
     common::Test::new()
         .args(["check", "--vm", "--playouts", "3"])
         .arg(&path)
         .stdout_has("vm failing: 2 script function(s) run outside the VM:")
-        .stdout_has("  pick/1: uses `switch`")
+        .stdout_has("  winner/1: uses `switch`")
         .stdout_has("ok failing")
         .run();
 }

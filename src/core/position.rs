@@ -180,10 +180,14 @@ impl State {
 
     /// This state as a position, with chance seeded by `seed` (the seed
     /// this state's RNG was made from: a replay's): None unless at rest
-    /// (nothing pending, the game not over), as the states `new_noting`
-    /// and `act_noting` hand on are.
+    /// (nothing pending, the game not over, no card known to a player),
+    /// as the states `new_noting` and `act_noting` hand on are.
     pub fn position(&self, seed: u64) -> Option<Position> {
-        if !self.pending.is_empty() || self.outcome.is_some() {
+        // A position cannot hold who knows which card yet: a state where a
+        // card is known is no rest point, so a file saved from it starts
+        // at the rest before and plays the moves since.
+        let known = (0..self.known.len()).any(|s| self.any_known(s));
+        if !self.pending.is_empty() || self.outcome.is_some() || known {
             return None;
         }
         let mut records = self.origins.clone();

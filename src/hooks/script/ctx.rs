@@ -147,6 +147,12 @@ impl Ctx {
         (self.trace.is_none() && !self.state.any_waiting()).then(|| self.state.slot(slot))
     }
 
+    /// A zone's cards where they lie, untraced: only for an error's text
+    /// (the run fails with it, so nothing replays the look).
+    pub fn peek_cards(&self, slot: usize) -> &[crate::definition::CardIx] {
+        self.state.slot(slot)
+    }
+
     /// Change the state (recorded for the memo).
     pub fn write(&mut self, w: Write) -> Fallible<()> {
         if self.state.any_waiting() {

@@ -221,9 +221,9 @@ fn not_there(cx: &Ctx, card: CardIx, owner: &str, zone: &str) -> String {
         let mut places = Vec::new();
         let mut n = 0;
         for o in def.owners(z) {
-            let here = cx
-                .untraced_cards(def.slot(z, o))
-                .map_or(0, |cs| cs.iter().filter(|&&x| x == card).count());
+            let here = (cx.peek_cards(def.slot(z, o)).iter())
+                .filter(|&&x| x == card)
+                .count();
             if here > 0 {
                 n += here;
                 places.push(match zone.per {

@@ -108,6 +108,11 @@ pub(super) fn register(engine: &mut Api) {
             Ok(crate::definition::column_name(col).to_string())
         })
     });
+    register_lines(engine);
+}
+
+/// The lines, runs and drops of the grid.
+fn register_lines(engine: &mut Api) {
     engine.register_fn("lines", |n: i64| {
         with_ctx(|cx| {
             let def = cx.def.clone();

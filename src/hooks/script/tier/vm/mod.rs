@@ -8,11 +8,12 @@
 //! value by value.
 //!
 //! Modules, each using only those before it: syms, value, api, ir, lower,
-//! run.
+//! run, methods (which adds to run's `VmRun`).
 
 mod api;
 mod ir;
 mod lower;
+mod methods;
 mod run;
 mod syms;
 mod value;

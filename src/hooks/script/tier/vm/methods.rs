@@ -1,0 +1,128 @@
+//! A method called in the VM (`this.name(args)`): a VM list's own methods
+//! and the closures handed to `filter`, `map`, `all` and `some` run here,
+//! the rest as the tree tier runs them.
+
+use rhai::{EvalAltResult, FnPtr, Position};
+
+use super::run::{Args, Flow, VmRun};
+use super::value::V;
+use crate::hooks::script::tier::builtins::method_fast;
+use crate::hooks::script::tier::tree::Helper;
+
+type R<T> = Result<T, Flow>;
+
+impl VmRun<'_, '_> {
+    /// `this.name(args)`: a list's own methods here (a compiled closure
+    /// called in the VM), the rest as the tree tier runs them.
+    pub(super) fn method(
+        &mut self,
+        name: &str,
+        this: &mut V,
+        args: Args,
+        pos: Position,
+        helper: &Helper,
+        native: Option<usize>,
+    ) -> R<V> {
+        if let V::List(l) = this {
+            match (name, args.as_slice()) {
+                ("len", []) => return Ok(V::Int(l.len() as i64)),
+                ("is_empty", []) => return Ok(V::Bool(l.is_empty())),
+                ("push", [_]) => {
+                    let mut args = args;
+                    l.push(args.pop().unwrap_or_default());
+                    // Rhai's limits on the whole list after.
+                    super::super::builtins::limit(this.sizes(&self.vm.syms), pos)?;
+                    return Ok(V::Unit);
+                }
+                _ => {}
+            }
+            if let Some(r) = self.list_closure(name, l, &args, pos) {
+                return r;
+            }
+        }
+        let mut d = self.dynamic(std::mem::take(this));
+        let dargs: super::super::run::Args = args.into_iter().map(|v| self.dynamic(v)).collect();
+        let mut dargs = dargs;
+        let fast = method_fast(name, &mut d, &dargs, pos)
+            .or_else(|| self.run.with_closure(name, &d, &dargs, pos))
+            .or_else(|| {
+                let ix = native?;
+                self.run.method_native(ix, name, &mut d, &mut dargs, pos)
+            });
+        let r = match fast {
+            Some(r) => r,
+            None => self.run.helper(helper, Some(&mut d), dargs.into_vec(), pos),
+        };
+        *this = self.of(d);
+        Ok(self.of(r?))
+    }
+
+    /// `filter`, `map`, `all` and `some` of a VM list with a closure the
+    /// VM compiled: each item handed to it as a VM value. None where the
+    /// closure is not one (the tree tier's way then).
+    fn list_closure(&mut self, name: &str, list: &[V], args: &[V], pos: Position) -> Option<R<V>> {
+        let [V::Dyn(f)] = args else { return None };
+        let kind = match name {
+            "filter" => 0,
+            "map" => 1,
+            "all" => 2,
+            "some" => 3,
+            _ => return None,
+        };
+        let (ix, curry) = {
+            let ptr = f.read_lock::<FnPtr>()?;
+            let (ix, params) = self.run.tier.closure(ptr.fn_name())?;
+            self.vm.codes[ix].as_ref()?;
+            let curry: Args = ptr.curry().iter().map(|d| self.of(d.clone())).collect();
+            if params != curry.len() + 1 {
+                return None;
+            }
+            (ix, curry)
+        };
+        let frame = ["filter", "map", "all", "some"][kind];
+        self.run.level += 1;
+        let mut out = Vec::new();
+        let mut r = Ok(None);
+        for item in list {
+            let mut a = curry.clone();
+            a.push(item.clone());
+            match self.call_fn(ix, a, pos) {
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+                Ok(v) => {
+                    let yes = matches!(v, V::Bool(true));
+                    match kind {
+                        0 if yes => out.push(item.clone()),
+                        1 => out.push(v),
+                        2 if !yes => {
+                            r = Ok(Some(V::Bool(false)));
+                            break;
+                        }
+                        3 if yes => {
+                            r = Ok(Some(V::Bool(true)));
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        self.run.level -= 1;
+        Some(match r {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) if kind < 2 => {
+                let list = V::List(out);
+                match super::super::builtins::limit(list.sizes(&self.vm.syms), pos) {
+                    Ok(()) => Ok(list),
+                    Err(e) => Err(Flow::Err(e)),
+                }
+            }
+            Ok(None) => Ok(V::Bool(kind == 2)),
+            Err(e) => Err(Flow::Err(
+                EvalAltResult::ErrorInFunctionCall(frame.into(), String::new(), e, pos).into(),
+            )),
+        })
+    }
+}
