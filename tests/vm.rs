@@ -6,10 +6,9 @@
 //! run the tier's failing cases (tests/tier.rs) through the VM.
 
 use crate::common;
-use crate::every_game::play_random as play;
-use crate::tier::{SCRIPT, YAML};
+use crate::tier::{SCRIPT, YAML, fails_alike};
 
-use tabula::{Build, Compile, Game, Settings};
+use tabula::Compile;
 
 /// The tier's failing script without its `switch` cases (the VM leaves a
 /// function with `switch` to the tree tier: the check would then compare
@@ -26,40 +25,14 @@ fn script() -> String {
 fn a_failing_hook_fails_alike_in_the_vm_and_in_rhai() {
     let script = script();
     let (_tmp, path) = common::game_folder("failing", YAML, &script);
-    let dir = path.parent().unwrap().to_path_buf();
     let (_t, game) = common::load_folder("failing", YAML, &script);
     // Every function runs in the VM: the check compares the VM with Rhai.
     assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let mut failed = 0;
-    for case in 0..=78 {
-        // The cases written with `switch` are gone from this script.
-        if !script.contains(&format!("c == {case} ")) {
-            continue;
-        }
-        let settings = Settings {
-            variants: vec![],
-            sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
-        };
-        let load = |compile| {
-            Game::load_path(
-                &path,
-                &dir,
-                &settings,
-                Build {
-                    memo: false,
-                    compile,
-                },
-            )
-            .unwrap()
-        };
-        let (check, off) = (load(Compile::CheckVm), load(Compile::Off));
-        let checked = play(&check, 1, false);
-        if let Err(e) = &checked {
-            assert!(!e.contains("differs from Rhai"), "case {case}: {e}");
-            failed += 1;
-        }
-        assert_eq!(checked, play(&off, 1, false), "case {case}");
-    }
+    // The cases written with `switch` are gone from this script.
+    let cases: Vec<i64> = (0..=78)
+        .filter(|case| script.contains(&format!("c == {case} ")))
+        .collect();
+    let failed = fails_alike(&path, &cases, Compile::CheckVm);
     // The cases that throw do throw (the check compares their errors).
     assert!(failed >= 30, "only {failed} cases failed");
 }

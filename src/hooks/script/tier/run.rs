@@ -75,7 +75,7 @@ struct Pushed {
 thread_local! {
     /// The text an interpolation is being built in (kept: no allocation
     /// per interpolation).
-    static TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    pub(super) static TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     /// A run's stack, kept between runs (no allocation per hook call); a
     /// run inside a run makes its own.
     static STACK: std::cell::Cell<Vec<Dynamic>> = const { std::cell::Cell::new(Vec::new()) };

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use super::super::builtins::{index_fast, int_op};
 use super::super::natives::choose;
-use super::super::run::{Run, at};
+use super::super::run::{Run, TEXT, at};
 use super::super::tree::{Bin, Helper, Un};
 use super::Vm;
 use super::ir::*;
@@ -70,12 +70,28 @@ fn type_name(v: &V) -> &'static str {
     }
 }
 
+thread_local! {
+    /// A run's stack, kept between runs (no allocation per hook call); a
+    /// run inside a run makes its own.
+    static STACK: std::cell::Cell<Vec<V>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for VmRun<'_, '_> {
+    fn drop(&mut self) {
+        let mut s = std::mem::take(&mut self.stack);
+        s.clear();
+        // `try_with`: a run dropped while the thread's locals are torn
+        // down keeps nothing.
+        let _ = STACK.try_with(|k| k.set(s));
+    }
+}
+
 impl<'r, 'a> VmRun<'r, 'a> {
     pub fn new(run: &'r mut Run<'a>, vm: &'a Vm) -> Self {
         VmRun {
             run,
             vm,
-            stack: Vec::with_capacity(32),
+            stack: STACK.with(std::cell::Cell::take),
             base: 0,
         }
     }
@@ -562,8 +578,21 @@ impl<'r, 'a> VmRun<'r, 'a> {
         Ok(self.of(v))
     }
 
+    /// An interpolation, built in the tree tier's kept buffer (no
+    /// allocation per interpolation); a text that is a symbol becomes it.
     fn interp(&mut self, parts: &[X]) -> R<V> {
-        let mut out = String::new();
+        let mut out = TEXT.with(|t| std::mem::take(&mut *t.borrow_mut()));
+        out.clear();
+        let r = self.interp_into(parts, &mut out);
+        let v = r.map(|()| match self.vm.syms.find(&out) {
+            Some(s) => V::Sym(s),
+            None => V::Dyn(crate::hooks::script::interned::script_text(&out).into()),
+        });
+        TEXT.with(|t| *t.borrow_mut() = out);
+        v
+    }
+
+    fn interp_into(&mut self, parts: &[X], out: &mut String) -> R<()> {
         for p in parts {
             let v = self.expr(p)?;
             match &v {
@@ -583,10 +612,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             }
             super::super::builtins::limit((0, 0, out.len()), p.pos)?;
         }
-        Ok(match self.vm.syms.find(&out) {
-            Some(s) => V::Sym(s),
-            None => V::Dyn(crate::hooks::script::interned::script_text(&out).into()),
-        })
+        Ok(())
     }
 
     fn log(&mut self, to: Option<&X>, text: &X) -> R<V> {
