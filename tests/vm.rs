@@ -66,3 +66,69 @@ fn unused() { let t = 0; for i in 0..3 { t += i; } t }
         .stdout_has("ok failing")
         .run();
 }
+
+/// A game whose cases call `ask` and `move_card` (the VM's typed forms)
+/// and use maps (the VM's own), well and badly.
+const TYPED_YAML: &str = "id: typed
+name: Typed
+players: [{id: a, name: A}, {id: b, name: B}]
+params:
+  case: {default: 0, min: 0, max: 99}
+cards:
+  token: {name: Token}
+  coin: {name: Coin}
+zones:
+  pile: {per: game}
+  hand: {per: player}
+setup:
+  - put: {zone: pile, cards: all}
+flow:
+  turns: rotate
+  turn:
+    - hook: step
+script: ../scripts/typed.rhai
+";
+
+const TYPED_SCRIPT: &str = r#"
+fn step() {
+    let c = param("case");
+    let m = #{b: "two", a: 1};
+    if c == 0 { ask(active(), "pick", ["token", "coin", "pass"], "got", #{prompt: "choose"}); return; }
+    if c == 1 { ask(active(), "n", [3, 1, 2], "got"); return; }
+    if c == 2 { ask(active(), "n", [1, 1], "got"); return; }
+    if c == 3 { ask(active(), "n", [], "got"); return; }
+    if c == 4 { ask(active(), "w", ["ok", "bad\u0007"], "got"); return; }
+    if c == 5 { ask(active(), "w", ["x"], "got", #{promt: "typo"}); return; }
+    if c == 6 { ask("nobody", "w", ["x"], "got"); return; }
+    if c == 7 { ask(active(), "w", ["x"], "got", #{secret: "yes"}); return; }
+    if c == 8 { ask(active(), "w", ["x", "y"], "got", #{prompt: || "p", secret: true}); return; }
+    if c == 19 { ask(active(), "w", ["x"], "got", #{prompt: |x| `p${x}`}); return; }
+    if c == 9 { ask(active(), "w", ["x"], 7); return; }
+    if c == 10 { move_card("nothing", "", "pile", "a", "hand"); return; }
+    if c == 11 { move_card("token", "b", "hand", "a", "hand"); return; }
+    if c == 12 { move_card("token", "", "pile", active(), "hand"); end_game(active(), `${count(active(), "hand")}`); return; }
+    if c == 13 { end_game("a", `${m.a} ${m["b"]} ${m.keys()} ${m.values()} ${m.len()} ${m["zz"]} ${m}`); return; }
+    if c == 14 { m.c = 3; m["a"] += 1; end_game("a", `${m} ${m == #{a: 2, b: "two", c: 3}}`); return; }
+    if c == 15 { m.a.x; return; }
+    if c == 16 { ask(active(), "n", [0, 1, 2], "got", #{prompt: "how many", secret: false}); return; }
+    if c == 17 { ask([active()], "w", ["x", "y"], "got"); return; }
+    if c == 18 { ask(active(), "w", ["x", 2, "y", 1], "got"); return; }
+    end_game("", "no case");
+}
+fn got(choice) {
+    let p = choice.keys()[0];
+    end_game(p, `${choice[p]} ${choice.len()} ${choice}`);
+}
+"#;
+
+#[test]
+fn typed_asks_moves_and_maps_go_as_in_rhai() {
+    let (_tmp, path) = common::game_folder("typed", TYPED_YAML, TYPED_SCRIPT);
+    let (_t, game) = common::load_folder("typed", TYPED_YAML, TYPED_SCRIPT);
+    assert_eq!(game.vm_fallbacks().unwrap(), []);
+    let cases: Vec<i64> = (0..=19).collect();
+    let failed = fails_alike(&path, &cases, Compile::CheckVm);
+    // 2-7, 9-11, 15 and 19 (a prompt's function takes no argument) fail;
+    // the rest end the game.
+    assert_eq!(failed, 11, "the failing cases fail");
+}

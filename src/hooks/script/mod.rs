@@ -26,13 +26,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rhai::{
-    AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableString, Map, OptimizationLevel,
-    Scope,
+    AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableString, OptimizationLevel, Scope,
 };
 use thread_local::ThreadLocal;
 
 use crate::core::ops::Op;
-use crate::core::{Args, Call, Event, Hooks, State, Traceable};
+use crate::core::{Call, Event, Hooks, State, Traceable};
 use crate::definition::{Def, ScriptRef};
 use crate::error::{Error, ErrorKind, Pos, Result};
 
@@ -625,25 +624,7 @@ impl RhaiHooks {
         let lent = Lent(state);
         HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
         budget::begin();
-        let args = match call.args {
-            Args::None => vec![],
-            Args::Face(f) => vec![ImmutableString::from(f).into()],
-            Args::Number(n) => vec![n.into()],
-            Args::Choices(players, chosen, data) => {
-                let mut map = Map::new();
-                for (p, c) in players.iter().zip(chosen.iter().flatten()) {
-                    let v = value::choice_dynamic(&self.keys, c);
-                    map.insert(self.keys.players[*p].clone().into(), v);
-                }
-                // What the ask handed on comes second, if anything.
-                if *data == crate::core::Value::Unit {
-                    vec![map.into()]
-                } else {
-                    vec![map.into(), value::to_dynamic(data)]
-                }
-            }
-        };
-        let (result, ops) = self.invoke(engine, call.hook, args, compiled);
+        let (result, ops) = self.invoke(engine, call, compiled);
         // `end` also lifts the hook's memory floor (`Lent`'s drop).
         let ended = lent.end();
         // The context was put there above and nothing else takes it.
@@ -657,17 +638,17 @@ impl RhaiHooks {
     fn invoke(
         &self,
         engine: &Engine,
-        hook: &str,
-        args: Vec<Dynamic>,
+        call: &Call,
         compiled: bool,
     ) -> (Result<Dynamic>, Option<u64>) {
-        let args = match &self.tier {
-            Some(tier) if compiled => match tier.call(engine, hook, args) {
-                Ok((r, ops)) => return (r.map_err(|e| self.runtime_error(hook, *e)), ops),
-                Err(args) => args,
-            },
-            _ => args,
-        };
+        let hook = call.hook;
+        if let Some(tier) = &self.tier
+            && compiled
+            && let Some((r, ops)) = tier.call(engine, hook, &call.args, &self.keys)
+        {
+            return (r.map_err(|e| self.runtime_error(hook, *e)), ops);
+        }
+        let args = value::hook_args(&self.keys, &call.args);
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         LAST_OPS.with(|o| o.set(0));

@@ -133,6 +133,30 @@ pub(crate) fn to_dynamic(v: &Value) -> Dynamic {
 
 /// A choice as the script sees it: a card's id or a word as text, a number
 /// or structured option as its value.
+/// A hook call's arguments as Rhai values: a decision's choices are a
+/// map decider -> choice, and what its ask handed on comes second, if
+/// anything.
+pub(crate) fn hook_args(keys: &Keys, args: &crate::core::Args) -> Vec<Dynamic> {
+    use crate::core::Args;
+    match *args {
+        Args::None => vec![],
+        Args::Face(f) => vec![ImmutableString::from(f).into()],
+        Args::Number(n) => vec![n.into()],
+        Args::Choices(players, chosen, data) => {
+            let mut map = Map::new();
+            for (p, c) in players.iter().zip(chosen.iter().flatten()) {
+                let v = choice_dynamic(keys, c);
+                map.insert(keys.players[*p].clone().into(), v);
+            }
+            if *data == Value::Unit {
+                vec![map.into()]
+            } else {
+                vec![map.into(), to_dynamic(data)]
+            }
+        }
+    }
+}
+
 pub(crate) fn choice_dynamic(keys: &Keys, c: &Choice) -> Dynamic {
     match c {
         Choice::Card(ix) => keys.cards[*ix as usize].clone().into(),

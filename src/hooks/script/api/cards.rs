@@ -39,26 +39,7 @@ pub(super) fn register(engine: &mut Api) {
     engine.register_fn(
         "move_card",
         |card: &str, from_owner: &str, from: &str, to_owner: &str, to: &str| {
-            with_ctx(|cx| {
-                let c = cx.card(card)?;
-                let (z, b) = cx.zone_slot(to_owner, to)?;
-                let (y, a, by) = cx.leaving(from_owner, from, z)?;
-                may_hold(cx, z, &[c])?;
-                one_way(cx, c, (y, a), from_owner, from)?;
-                let passer = passer(cx, y, from_owner, z)?;
-                // The write fails, the state kept, where the card is not
-                // (a replay of a record fails there too, and runs the script).
-                cx.write(Write::MoveCard {
-                    card: c,
-                    from: a,
-                    to: b,
-                    by,
-                })
-                .map_err(|_| -> Box<rhai::EvalAltResult> {
-                    not_there(cx, c, from_owner, from).into()
-                })?;
-                passed(cx, b, 1, passer)
-            })
+            with_ctx(|cx| move_card(cx, card, [from_owner, from], [to_owner, to]))
         },
     );
     engine.register_fn(
@@ -149,6 +130,28 @@ pub(super) fn register(engine: &mut Api) {
             })
         })
     });
+}
+
+/// `move_card(card, from_owner, from, to_owner, to)`: also the typed VM's
+/// form (tier/vm/api.rs), on the symbols' texts.
+pub(crate) fn move_card(cx: &mut Ctx, card: &str, from: [&str; 2], to: [&str; 2]) -> Fallible<()> {
+    let ([from_owner, from], [to_owner, to]) = (from, to);
+    let c = cx.card(card)?;
+    let (z, b) = cx.zone_slot(to_owner, to)?;
+    let (y, a, by) = cx.leaving(from_owner, from, z)?;
+    may_hold(cx, z, &[c])?;
+    one_way(cx, c, (y, a), from_owner, from)?;
+    let passer = passer(cx, y, from_owner, z)?;
+    // The write fails, the state kept, where the card is not (a replay of
+    // a record fails there too, and runs the script).
+    cx.write(Write::MoveCard {
+        card: c,
+        from: a,
+        to: b,
+        by,
+    })
+    .map_err(|_| -> Box<rhai::EvalAltResult> { not_there(cx, c, from_owner, from).into() })?;
+    passed(cx, b, 1, passer)
 }
 
 fn register_move_at(engine: &mut Api) {

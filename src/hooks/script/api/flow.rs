@@ -194,7 +194,7 @@ thread_local! {
 }
 
 /// A number as an option.
-fn number(i: i64) -> Arc<Datum> {
+pub(crate) fn number(i: i64) -> Arc<Datum> {
     let make = |i: i64| {
         Arc::new(Datum {
             text: i.to_string().into(),
@@ -257,10 +257,21 @@ fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
 
 /// An option as a choice: a card by its id, else a word.
 fn choice(cx: &Ctx, text: &str) -> Choice {
-    match cx.def.card(text) {
-        Some(c) if cx.def.cards[c as usize].id == text => Choice::Card(c),
+    choice_in(&cx.def, text)
+}
+
+fn choice_in(def: &crate::definition::Def, text: &str) -> Choice {
+    match def.card(text) {
+        Some(c) if def.cards[c as usize].id == text => Choice::Card(c),
         _ => Choice::Word(interned::text(text)),
     }
+}
+
+/// A text option as `ask` makes it a choice, where `ask` takes it
+/// (typeable: no control character, not too long).
+pub(crate) fn plain_choice(def: &crate::definition::Def, text: &str) -> Option<Choice> {
+    typeable("", text).ok()?;
+    Some(choice_in(def, text))
 }
 
 /// Each decider's options as written (one list for all, or a map player ->

@@ -2,7 +2,7 @@
 //! docs/script-api.md). Each reaches the running state through `with_ctx`.
 
 mod board;
-mod cards;
+pub(crate) mod cards;
 mod chance;
 mod dice;
 mod faces;
@@ -12,6 +12,7 @@ mod kept_options;
 mod knowledge;
 mod lists;
 mod pick;
+pub(crate) mod plain_ask;
 mod players;
 mod stats;
 

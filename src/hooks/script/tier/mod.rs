@@ -215,19 +215,21 @@ impl Tier {
         &self,
         engine: &Engine,
         hook: &str,
-        args: Vec<Dynamic>,
-    ) -> Result<(Ran, Option<u64>), Vec<Dynamic>> {
-        // Not compiled: the arguments back, for Rhai.
-        let found = self.by_name.get(hook).and_then(|fs| {
-            let (_, ix) = fs.iter().find(|(arity, _)| *arity == args.len())?;
-            Some(*ix)
-        });
-        let Some(ix) = found else {
-            return Err(args);
+        args: &crate::core::Args,
+        keys: &crate::hooks::script::Keys,
+    ) -> Option<(Ran, Option<u64>)> {
+        use crate::core::Args;
+        let arity = match args {
+            Args::None => 0,
+            Args::Face(_) | Args::Number(_) => 1,
+            Args::Choices(_, _, data) => 1 + usize::from(**data != crate::core::Value::Unit),
         };
-        if self.fns[ix].is_none() {
-            return Err(args);
-        }
+        // Not compiled: None, for Rhai.
+        let ix = self.by_name.get(hook).and_then(|fs| {
+            let (_, ix) = fs.iter().find(|(a, _)| *a == arity)?;
+            Some(*ix)
+        })?;
+        self.fns[ix].as_ref()?;
         let mut run = run::Run::new(self, engine);
         if let Some(vm) = self.vm.as_ref().filter(|vm| vm.runs(ix)) {
             let r = vm.call(&mut run, ix, args).map_err(|e| match *e {
@@ -235,8 +237,9 @@ impl Tier {
                 other => other.into(),
             });
             // The VM counts its own operations (vm/run.rs): not Rhai's.
-            return Ok((r, None));
+            return Some((r, None));
         }
+        let args = crate::hooks::script::value::hook_args(keys, args);
         let r = run
             .call_fn(ix, args.into_iter().collect(), Position::NONE)
             // As `call_fn` does, the hook's own frame is not in the chain.
@@ -250,6 +253,6 @@ impl Tier {
                 .unwrap_or(run.ops)
                 .min(crate::hooks::script::MAX_OPERATIONS),
         );
-        Ok((r, ops))
+        Some((r, ops))
     }
 }

@@ -46,11 +46,13 @@ pub(crate) fn typed(name: &str, arity: usize) -> Option<Typed> {
         ("offset", 3) => offset,
         ("in_a_row", 1) => in_a_row,
         ("empty_cells", 0) => empty_cells,
+        ("ask", 4 | 5) => super::ask::ask,
+        ("move_card", 5) => move_card,
         _ => return None,
     })
 }
 
-fn player(syms: &Syms, v: &V) -> Option<usize> {
+pub(super) fn player(syms: &Syms, v: &V) -> Option<usize> {
     match v {
         V::Sym(s) => Some(syms.kinds(*s).player)
             .filter(|&p| p != NONE)
@@ -222,4 +224,18 @@ fn empty_cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
     let mut out = Vec::new();
     grid::for_empty(cx, g, |_, c| out.push(syms.cells[c]));
     Some(list("empty_cells", out.into_iter()))
+}
+
+/// `move_card` of five symbols: the Rhai form's work on their texts.
+fn move_card(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
+    let [V::Sym(c), V::Sym(fo), V::Sym(f), V::Sym(to), V::Sym(z)] = a else {
+        return None;
+    };
+    let t = |s: &u32| syms.text(*s).as_str();
+    unit(crate::hooks::script::api::cards::move_card(
+        cx,
+        t(c),
+        [t(fo), t(f)],
+        [t(to), t(z)],
+    ))
 }

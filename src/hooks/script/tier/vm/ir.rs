@@ -3,7 +3,7 @@
 //! their typed entry points where they have one, and the closures handed
 //! to list methods called as compiled functions.
 
-use rhai::{Dynamic, Identifier, ImmutableString, Map, Position};
+use rhai::{Dynamic, ImmutableString, Position};
 
 use super::super::tree::{Bin, Helper, Un};
 use super::api::Typed;
@@ -75,7 +75,10 @@ pub(crate) enum XKind {
     Local(usize),
     Interp(Vec<X>),
     Array(Vec<X>),
-    Map(Box<(Map, Vec<(Identifier, X)>)>),
+    /// A map literal whose keys are all symbols: its constant fields in
+    /// the order of their keys, then the fields computed, in the order
+    /// written.
+    SymMap(Box<SymMap>),
     And(Vec<X>),
     Or(Vec<X>),
     Binary(Box<(Bin, X, X, Helper)>),
@@ -92,6 +95,11 @@ pub(crate) enum XKind {
     Chain(Box<Chain>),
     Block(Vec<S>),
     Log(Option<Box<X>>, Box<X>),
+}
+
+pub(crate) struct SymMap {
+    pub consts: Vec<(u32, V)>,
+    pub fields: Vec<(u32, X)>,
 }
 
 pub(crate) struct Api {
@@ -117,7 +125,8 @@ pub(crate) enum Root {
 
 pub(crate) enum Step {
     Index(X, Position),
-    Prop(ImmutableString, Position, Helper),
+    /// The property's name, its symbol, where, and Rhai's getter.
+    Prop(ImmutableString, u32, Position, Helper),
     Method {
         name: ImmutableString,
         args: Vec<X>,

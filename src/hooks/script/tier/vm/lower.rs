@@ -47,6 +47,17 @@ impl Lowering<'_> {
         {
             return V::List(items.iter().map(|x| self.value(x)).collect());
         }
+        if !d.is_shared()
+            && let Some(m) = d.read_lock::<rhai::Map>()
+        {
+            let mut out = Vec::with_capacity(m.len());
+            for (k, v) in m.iter() {
+                let key = self.syms.intern(self.def, k);
+                let v = self.value(v);
+                super::value::map_put(&mut out, key, v, self.syms);
+            }
+            return V::Map(out);
+        }
         V::of(d.clone(), self.syms)
     }
 
@@ -120,11 +131,17 @@ impl Lowering<'_> {
             ExprKind::Interp(parts) => XKind::Interp(self.exprs(parts)?),
             ExprKind::Array(items) => XKind::Array(self.exprs(items)?),
             ExprKind::Map(x) => {
+                let mut consts: Vec<(u32, V)> = Vec::new();
+                for (k, v) in &x.0 {
+                    let key = self.syms.intern(self.def, k);
+                    let v = self.value(v);
+                    super::value::map_put(&mut consts, key, v, self.syms);
+                }
                 let mut fields = Vec::new();
                 for (k, v) in &x.1 {
-                    fields.push((k.clone(), self.expr(v)?));
+                    fields.push((self.syms.intern(self.def, k), self.expr(v)?));
                 }
-                XKind::Map(Box::new((x.0.clone(), fields)))
+                XKind::SymMap(Box::new(ir::SymMap { consts, fields }))
             }
             ExprKind::And(xs) => XKind::And(self.exprs(xs)?),
             ExprKind::Or(xs) => XKind::Or(self.exprs(xs)?),
@@ -252,7 +269,10 @@ impl Lowering<'_> {
         for s in &c.steps {
             steps.push(match s {
                 Step::Index(e, pos) => ir::Step::Index(self.expr(e)?, *pos),
-                Step::Prop(name, pos, h) => ir::Step::Prop(name.clone(), *pos, h.clone()),
+                Step::Prop(name, pos, h) => {
+                    let sym = self.syms.intern(self.def, name);
+                    ir::Step::Prop(name.clone(), sym, *pos, h.clone())
+                }
                 Step::Method {
                     name,
                     args,

@@ -40,6 +40,15 @@ impl VmRun<'_, '_> {
                 return r;
             }
         }
+        if let V::Map(m) = this {
+            match (name, args.as_slice()) {
+                ("len", []) => return Ok(V::Int(m.len() as i64)),
+                ("is_empty", []) => return Ok(V::Bool(m.is_empty())),
+                ("keys", []) => return Ok(V::List(m.iter().map(|(k, _)| V::Sym(*k)).collect())),
+                ("values", []) => return Ok(V::List(m.iter().map(|(_, v)| v.clone()).collect())),
+                _ => {}
+            }
+        }
         let mut d = self.dynamic(std::mem::take(this));
         let dargs: super::super::run::Args = args.into_iter().map(|v| self.dynamic(v)).collect();
         let mut dargs = dargs;

@@ -11,6 +11,7 @@
 //! run, methods (which adds to run's `VmRun`).
 
 mod api;
+mod ask;
 mod ir;
 mod lower;
 mod methods;
@@ -18,7 +19,9 @@ mod run;
 mod syms;
 mod value;
 
-use rhai::{Dynamic, Position};
+use rhai::Position;
+
+use value::V;
 
 use super::{Fallback, Ran, Tier};
 use crate::definition::Def;
@@ -97,6 +100,7 @@ impl Vm {
             });
         }
         fallbacks.sort_by(|a, b| (&a.name, a.arity).cmp(&(&b.name, b.arity)));
+        syms.finish(def);
         Vm {
             syms,
             codes,
@@ -114,14 +118,41 @@ impl Vm {
         &'a self,
         run: &mut super::run::Run<'a>,
         ix: usize,
-        args: Vec<Dynamic>,
+        args: &crate::core::Args,
     ) -> Ran {
-        let vals: run::Args = args
-            .into_iter()
-            .map(|d| value::V::of(d, &self.syms))
-            .collect();
+        let vals = self.args(args);
         let mut vm = run::VmRun::new(run, self);
         let r = vm.call_fn(ix, vals, Position::NONE);
         r.map(|v| v.into_dynamic(&self.syms))
+    }
+
+    /// A hook's arguments as VM values, as `value::hook_args` makes them
+    /// for Rhai: a decision's choices a map decider -> choice.
+    fn args(&self, args: &crate::core::Args) -> run::Args {
+        use crate::core::{Args, Choice};
+        use crate::hooks::script::{interned, value::to_dynamic};
+        let syms = &self.syms;
+        let mut out = run::Args::new();
+        match *args {
+            Args::None => {}
+            Args::Face(f) => out.push(V::of(rhai::ImmutableString::from(f).into(), syms)),
+            Args::Number(n) => out.push(V::Int(n)),
+            Args::Choices(players, chosen, data) => {
+                let mut map = Vec::with_capacity(players.len());
+                for (p, c) in players.iter().zip(chosen.iter().flatten()) {
+                    let v = match c {
+                        Choice::Card(k) => V::Sym(syms.cards[*k as usize]),
+                        Choice::Word(w) => V::of(interned::script_text(w).into(), syms),
+                        Choice::Data(d) => V::of(to_dynamic(&d.value), syms),
+                    };
+                    value::map_put(&mut map, syms.players[*p], v, syms);
+                }
+                out.push(V::Map(map));
+                if *data != crate::core::Value::Unit {
+                    out.push(V::of(to_dynamic(data), syms));
+                }
+            }
+        }
+        out
     }
 }

@@ -66,6 +66,7 @@ fn type_name(v: &V) -> &'static str {
         V::Int(_) => "i64",
         V::Sym(_) => "string",
         V::List(_) => "array",
+        V::Map(_) => "map",
         V::Dyn(d) => d.type_name(),
     }
 }
@@ -449,17 +450,15 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 super::super::builtins::limit(list.sizes(&self.vm.syms), x.pos)?;
                 Ok(list)
             }
-            XKind::Map(m) => {
-                let mut map: Map = m.0.clone();
-                for (k, ve) in &m.1 {
+            XKind::SymMap(m) => {
+                let mut map = m.consts.clone();
+                for (k, ve) in &m.fields {
                     let v = self.expr(ve)?;
-                    let d = self.dynamic(v);
-                    map.insert(k.clone(), d);
+                    super::value::map_put(&mut map, *k, v, &self.vm.syms);
                 }
-                let d = Dynamic::from_map(map);
-                let sizes = super::super::builtins::sizes_of(&d);
-                super::super::builtins::limit(sizes, x.pos)?;
-                Ok(V::Dyn(d))
+                let map = V::Map(map);
+                super::super::builtins::limit(map.sizes(&self.vm.syms), x.pos)?;
+                Ok(map)
             }
             XKind::Curry(c) => {
                 let (f, args) = &**c;
@@ -679,12 +678,17 @@ impl<'r, 'a> VmRun<'r, 'a> {
                         }
                     }
                 }
-                Step::Prop(name, pos, helper) => {
+                Step::Prop(name, sym, pos, helper) => {
                     let target = match on_var {
                         Some(s) => &self.stack[self.base + s],
                         None => &value,
                     };
                     let field = match target {
+                        V::Map(m) => {
+                            let f = super::value::map_get(m, *sym).cloned();
+                            value = f.unwrap_or_default();
+                            continue;
+                        }
                         V::Dyn(d) => d
                             .read_lock::<Map>()
                             .map(|m| m.get(name.as_str()).cloned().unwrap_or_default()),
@@ -735,6 +739,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 }
                 Some(Ok(l[at as usize].clone()))
             }
+            (V::Map(m), V::Sym(s)) => Some(Ok(super::value::map_get(m, *s)
+                .cloned()
+                .unwrap_or_default())),
             (V::Dyn(d), V::Sym(s)) if d.is_map() => {
                 let m = d.read_lock::<Map>()?;
                 let got = m.get(syms.text(*s).as_str()).cloned();

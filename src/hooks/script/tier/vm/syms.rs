@@ -34,6 +34,9 @@ pub(crate) struct Syms {
     pub cells: Vec<u32>,
     pub columns: Vec<u32>,
     pub cards: Vec<u32>,
+    /// Each symbol as an ask's option makes it a choice (None where an
+    /// ask refuses it), made once the script is lowered (`finish`).
+    choices: Vec<Option<crate::core::Choice>>,
 }
 
 impl Syms {
@@ -48,6 +51,7 @@ impl Syms {
             cells: Vec::new(),
             columns: Vec::new(),
             cards: Vec::new(),
+            choices: Vec::new(),
         };
         let players: Vec<u32> = keys.players.iter().map(|t| s.add(def, t.clone())).collect();
         let cards: Vec<u32> = keys.cards.iter().map(|t| s.add(def, t.clone())).collect();
@@ -98,6 +102,19 @@ impl Syms {
         self.by_text.insert(text.as_str().into(), n);
         self.texts.push(text);
         n
+    }
+
+    /// Every symbol's choice made (after the last is interned).
+    pub fn finish(&mut self, def: &Def) {
+        self.choices = (self.texts.iter())
+            .map(|t| crate::hooks::script::api::flow::plain_choice(def, t))
+            .collect();
+    }
+
+    /// Symbol `s` as an ask's option.
+    #[inline]
+    pub fn choice(&self, s: u32) -> Option<&crate::core::Choice> {
+        self.choices.get(s as usize)?.as_ref()
     }
 
     /// The symbol of a text made as the script runs, if it is one.

@@ -1,7 +1,7 @@
 //! The VM's values: numbers, truth values and symbols unboxed, lists of
 //! them as vectors, and anything else as Rhai's own `Dynamic`.
 
-use rhai::{Array, Dynamic, ImmutableString};
+use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use super::syms::Syms;
 
@@ -15,6 +15,10 @@ pub(crate) enum V {
     Sym(u32),
     /// A list the VM made (a Rhai array when it leaves).
     List(Vec<V>),
+    /// A map whose keys are symbols, in the order of their texts (as
+    /// Rhai orders a map's keys): a map literal of the script, a hook's
+    /// choices (a Rhai map when it leaves).
+    Map(Vec<(u32, V)>),
     /// Anything else: text that is no symbol, maps, ranges, closures.
     Dyn(Dynamic),
 }
@@ -52,6 +56,12 @@ impl V {
                 let s = x.sizes(syms);
                 (acc.0 + 1 + s.0, acc.1 + s.1, acc.2 + s.2)
             }),
+            // As `sizes_of` counts a map: its values, not its keys.
+            V::Map(m) => m.iter().fold((0, 0, 0), |acc, (_, x)| {
+                let s = x.sizes(syms);
+                let blob = usize::from(matches!(x, V::Dyn(d) if d.is_blob()));
+                (acc.0 + s.0 + blob, acc.1 + 1 + s.1, acc.2 + s.2)
+            }),
             V::Dyn(d) => super::super::builtins::sizes_of(d),
             _ => (0, 0, 0),
         }
@@ -69,7 +79,29 @@ impl V {
                     .map(|v| v.into_dynamic(syms))
                     .collect::<Array>(),
             ),
+            V::Map(m) => Dynamic::from_map(
+                m.into_iter()
+                    .map(|(k, v)| (syms.text(k).as_str().into(), v.into_dynamic(syms)))
+                    .collect::<Map>(),
+            ),
             V::Dyn(d) => d,
         }
     }
+}
+
+/// A symbol-keyed map's value at `key`, if it has one.
+pub(crate) fn map_get(m: &[(u32, V)], key: u32) -> Option<&V> {
+    m.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+}
+
+/// Put `key` -> `v` in a symbol-keyed map, kept in the order of the keys'
+/// texts.
+pub(crate) fn map_put(m: &mut Vec<(u32, V)>, key: u32, v: V, syms: &Syms) {
+    if let Some(place) = m.iter_mut().find(|(k, _)| *k == key) {
+        place.1 = v;
+        return;
+    }
+    let text = syms.text(key).as_str();
+    let at = m.partition_point(|(k, _)| syms.text(*k).as_str() < text);
+    m.insert(at, (key, v));
 }

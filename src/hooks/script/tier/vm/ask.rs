@@ -1,0 +1,71 @@
+//! The typed form of `ask` for its plain calls: one decider, a list of
+//! card ids, words and numbers, and at most a prompt and `secret` as
+//! details. Each option's choice is the symbol's own, made at load
+//! (syms.rs): no Rhai value is built. Any other call, and any list `ask`
+//! might refuse or check further (numbers out of order, more options than
+//! a kept list holds), goes the Rhai form's way.
+
+use crate::core::Choice;
+use crate::hooks::script::api::flow::number;
+use crate::hooks::script::api::plain_ask::{PlainAsk, plain_ask};
+use crate::hooks::script::{Ctx, Fallible};
+
+use super::api::player;
+use super::syms::Syms;
+use super::value::V;
+
+/// Options in one plain ask at most (as many as an ask's kept list).
+const MAX_OPTIONS: usize = 256;
+
+pub(crate) fn ask(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
+    let [
+        V::Sym(who),
+        V::Sym(name),
+        V::List(opts),
+        V::Sym(then),
+        details @ ..,
+    ] = a
+    else {
+        return None;
+    };
+    let p = player(syms, &V::Sym(*who))?;
+    let mut ask = PlainAsk {
+        name: syms.text(*name),
+        then: syms.text(*then),
+        prompt: None,
+        secret: false,
+    };
+    match details {
+        [] => {}
+        [V::Map(m)] => {
+            for (k, v) in m.iter() {
+                match (syms.text(*k).as_str(), v) {
+                    ("prompt", V::Sym(s)) => ask.prompt = Some(syms.text(*s)),
+                    ("secret", V::Bool(b)) => ask.secret = *b,
+                    _ => return None,
+                }
+            }
+        }
+        _ => return None,
+    }
+    if opts.is_empty() || opts.len() > MAX_OPTIONS {
+        return None;
+    }
+    let mut choices: Vec<Choice> = Vec::with_capacity(opts.len());
+    // Numbers in increasing order are distinct (`ask` checks the others).
+    let mut last: Option<i64> = None;
+    for o in opts {
+        match o {
+            V::Sym(s) => choices.push(syms.choice(*s)?.clone()),
+            V::Int(i) => {
+                if last.is_some_and(|l| l >= *i) {
+                    return None;
+                }
+                last = Some(*i);
+                choices.push(Choice::Data(number(*i)));
+            }
+            _ => return None,
+        }
+    }
+    plain_ask(cx, p, &ask, choices.into()).map(|r| r.map(|()| V::Unit))
+}
