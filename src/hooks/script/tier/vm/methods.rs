@@ -93,9 +93,10 @@ impl VmRun<'_, '_> {
         let mut out = Vec::new();
         let mut r = Ok(None);
         for item in list {
-            let mut a = curry.clone();
-            a.push(item.clone());
-            match self.call_fn(ix, a, pos) {
+            let base = self.stack.len();
+            self.stack.extend(curry.iter().cloned());
+            self.stack.push(item.clone());
+            match self.call_pushed(ix, base, pos) {
                 Err(e) => {
                     r = Err(e);
                     break;

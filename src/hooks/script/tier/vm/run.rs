@@ -40,7 +40,7 @@ pub(crate) struct VmRun<'r, 'a> {
     /// The tree tier's run: the count, the call level, Rhai's helpers.
     pub run: &'r mut Run<'a>,
     pub(super) vm: &'a Vm,
-    stack: Vec<V>,
+    pub(super) stack: Vec<V>,
     base: usize,
 }
 
@@ -108,13 +108,24 @@ impl<'r, 'a> VmRun<'r, 'a> {
     /// Call function `ix` (the VM's form of it) as Rhai calls a script
     /// function.
     pub fn call_fn(&mut self, ix: usize, args: Args, pos: Position) -> Result<V, Error> {
+        let base = self.stack.len();
+        self.stack.extend(args);
+        self.call_pushed(ix, base, pos)
+    }
+
+    /// Call function `ix` on the arguments pushed on the stack from `base`
+    /// (taken off whatever happens).
+    pub(super) fn call_pushed(&mut self, ix: usize, base: usize, pos: Position) -> Result<V, Error> {
         self.run.level += 1;
-        let r = self.call_inner(ix, args, pos);
+        let r = self.call_inner(ix, base, pos);
         self.run.level -= 1;
+        for v in self.stack.drain(base..) {
+            discard(v);
+        }
         r
     }
 
-    fn call_inner(&mut self, ix: usize, args: Args, pos: Position) -> Result<V, Error> {
+    fn call_inner(&mut self, ix: usize, base: usize, pos: Position) -> Result<V, Error> {
         self.run.track(pos)?;
         if self.run.level > MAX_CALL_LEVELS + 1 {
             return Err(EvalAltResult::ErrorStackOverflow(pos).into());
@@ -126,15 +137,10 @@ impl<'r, 'a> VmRun<'r, 'a> {
         if code.body.is_empty() {
             return Ok(V::Unit);
         }
-        let base = self.stack.len();
-        self.stack.extend(args);
         self.stack.resize(base + code.slots, V::Unit);
         let outer = std::mem::replace(&mut self.base, base);
         let r = self.block(&code.body);
         self.base = outer;
-        for v in self.stack.drain(base..) {
-            discard(v);
-        }
         match r {
             Ok(v) | Err(Flow::Return(v)) => Ok(v),
             Err(Flow::Err(mut e)) => {
@@ -424,11 +430,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 Ok(self.of(r))
             }
             XKind::Script(ix, args) => {
-                let mut vals = Args::new();
-                for a in args {
-                    vals.push(self.expr(a)?);
-                }
-                Ok(self.call_fn(*ix, vals, x.pos)?)
+                let base = self.push_args(args)?;
+                Ok(self.call_pushed(*ix, base, x.pos)?)
             }
             XKind::Api(api) => self.api(api, x.pos),
             XKind::Rhai(r) => {
@@ -534,16 +537,42 @@ impl<'r, 'a> VmRun<'r, 'a> {
         }
     }
 
-    fn api(&mut self, api: &Api, pos: Position) -> R<V> {
-        let mut vals = Args::new();
-        for a in &api.args {
-            vals.push(self.expr(a)?);
+    /// Each of `args` evaluated and pushed on the stack: where they start
+    /// (nothing left pushed on an error).
+    fn push_args(&mut self, args: &[X]) -> R<usize> {
+        let base = self.stack.len();
+        for a in args {
+            match self.expr(a) {
+                Ok(v) => self.stack.push(v),
+                Err(e) => {
+                    self.pop_to(base);
+                    return Err(e);
+                }
+            }
         }
+        Ok(base)
+    }
+
+    fn pop_to(&mut self, base: usize) {
+        for v in self.stack.drain(base..) {
+            discard(v);
+        }
+    }
+
+    fn api(&mut self, api: &Api, pos: Position) -> R<V> {
+        let base = self.push_args(&api.args)?;
+        let r = self.api_pushed(api, base, pos);
+        self.pop_to(base);
+        r
+    }
+
+    /// The API call of `api` on the arguments pushed from `base`.
+    fn api_pushed(&mut self, api: &Api, base: usize, pos: Position) -> R<V> {
         if let Some(typed) = api.typed {
             self.run.track(pos)?;
             LAST_OPS.with(|o| o.set(self.run.ops));
-            let syms = &self.vm.syms;
-            let r = crate::hooks::script::with_ctx(|cx| Ok(typed(cx, syms, &vals)));
+            let (syms, vals) = (&self.vm.syms, &self.stack[base..]);
+            let r = crate::hooks::script::with_ctx(|cx| Ok(typed(cx, syms, vals)));
             match r {
                 Ok(Some(Ok(v))) => return Ok(v),
                 Ok(Some(Err(e))) | Err(e) => return Err(Flow::Err(at(e, pos))),
@@ -551,6 +580,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 Ok(None) => self.run.set_ops(self.run.ops - 1),
             }
         }
+        let vals: Vec<V> = self.stack.drain(base..).collect();
         let mut args: super::super::run::Args = vals.into_iter().map(|v| self.dynamic(v)).collect();
         let tier = self.run.tier;
         let Some(n) = choose(tier.natives.list(api.native), &args) else {
