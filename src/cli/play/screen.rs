@@ -59,7 +59,7 @@ impl Repl {
                 }
                 best::Plays::SearchForNow => format!(
                     "(The best bot searches while the exact equilibrium is worked out in the background, once for these rules (kept in {}); a line says when it plays it. A game too big to solve keeps the search.)",
-                    tabula::files::cache_dir().join("equilibrium").display()
+                    crate::cli::env::cache_dir().join("equilibrium").display()
                 ),
                 best::Plays::Search(why) => {
                     format!("(The best bot searches here: no exact equilibrium, since {why}.)")
