@@ -1,13 +1,66 @@
-//! The library as another program embeds it: scripts' `print` goes to the
-//! sink the program names, and the `best` bot keeps its tables in the
-//! folder the program names.
+//! The library as another program embeds it: a player index that names no
+//! player is a typed error (never a panic), a move refused says why as
+//! data, scripts' `print` goes to the sink the program names, and the
+//! `best` bot keeps its tables in the folder the program names.
 
 use std::sync::{Arc, Mutex};
 
 use tabula::bot;
+use tabula::error::{ErrorKind, Illegal};
+use tabula::view::{render, view};
 use tabula::{Settings, State};
 
 use crate::common;
+
+fn no_player(player: usize) -> ErrorKind {
+    ErrorKind::Player { player }
+}
+
+#[test]
+fn a_player_index_that_names_no_player_is_an_error_not_a_panic() {
+    let game = common::load("braverats", &[], &[]);
+    let (st, _) = State::new(&game, 7).unwrap();
+    let c = st.legal(0)[0].clone();
+    let before = view(&game, &st, None).unwrap();
+    for p in [2, 99, usize::MAX] {
+        let mut s = st.clone();
+        let e = s.act(&game, p, c.clone()).unwrap_err();
+        assert_eq!(e.kind, no_player(p), "{e}");
+        assert!(e.to_string().contains(&format!("no player {p}")), "{e}");
+        let e = s.apply_unchecked(&game, p, c.clone()).unwrap_err();
+        assert_eq!(e.kind, no_player(p), "{e}");
+        assert_eq!(view(&game, &s, None).unwrap(), before, "unchanged");
+        let e = s.parse(&game, p, "prince").unwrap_err();
+        assert_eq!(e.kind, no_player(p), "{e}");
+        assert_eq!(view(&game, &s, Some(p)).unwrap_err().kind, no_player(p));
+        assert_eq!(render(&game, &s, Some(p)).unwrap_err().kind, no_player(p));
+        assert!(s.legal(p).is_empty());
+        assert!(!s.may_choose(p));
+        for kind in ["random", "mcts:50"] {
+            let mut b = bot::make(kind, 1).unwrap();
+            assert_eq!(b.choose(&game, &s, p), None, "{kind}");
+        }
+    }
+}
+
+#[test]
+fn a_refused_move_says_why_as_data() {
+    let game = common::load("braverats", &[], &[]);
+    let (mut st, _) = State::new(&game, 7).unwrap();
+    let prince = st.parse(&game, 0, "prince").unwrap();
+    st.act(&game, 0, prince.clone()).unwrap();
+    // Red has chosen: not red's decision now, and prince is spent for none.
+    let e = st.act(&game, 0, prince.clone()).unwrap_err();
+    assert_eq!(e.illegal_why(), Some(Illegal::NotTheirs), "{e}");
+    assert_eq!(e.message, "it is not red's decision now");
+    let e = st.parse(&game, 1, "nothing-like-a-card").unwrap_err();
+    assert_eq!(e.illegal_why(), Some(Illegal::NotLegal), "{e}");
+    let other = tabula::Choice::Word("no-such-word".into());
+    let e = st.act(&game, 1, other).unwrap_err();
+    assert_eq!(e.illegal_why(), Some(Illegal::NotLegal), "{e}");
+    // A refusal is no illegal move.
+    assert_eq!(e.refusal(), None);
+}
 
 #[test]
 fn a_scripts_print_goes_to_the_sink_the_program_names() {

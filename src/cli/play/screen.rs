@@ -128,7 +128,8 @@ impl Repl {
         }
         self.shown = Some(key);
         println!();
-        let board = view::render(&self.s.game, &self.s.state, viewer);
+        let board =
+            view::render(&self.s.game, &self.s.state, viewer).unwrap_or_else(|e| e.to_string());
         let mut lines = board.lines();
         if let Some(first) = lines.next() {
             println!("{}", self.style.bold(first));
