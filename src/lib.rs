@@ -92,7 +92,7 @@ pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Position, 
 pub use analysis::chart;
 pub use analysis::{bot, cfr, mccfr, sim, solve, sweep, tree};
 pub use definition::{CardIx, Def, PlayerIx, Settings, format};
-pub use error::{Error, ErrorKind, Refusal, Result};
+pub use error::{Error, ErrorKind, Illegal, Refusal, Result};
 pub use game::{Build, Game, load};
 pub use hooks::script::{Compile, Fallback};
 pub use play::{playthrough, position, replay, rest, session};

@@ -36,10 +36,12 @@ fn a_player_index_that_names_no_player_is_an_error_not_a_panic() {
         assert_eq!(render(&game, &s, Some(p)).unwrap_err().kind, no_player(p));
         assert!(s.legal(p).is_empty());
         assert!(!s.may_choose(p));
-        for kind in ["random", "mcts:50"] {
+        for kind in ["random", "mcts:50", "best"] {
             let mut b = bot::make(kind, 1).unwrap();
             assert_eq!(b.choose(&game, &s, p), None, "{kind}");
         }
+        // Nothing to solve for a player who is not there.
+        assert_eq!(bot::make("best", 1).unwrap().policy(&game, &s, p), None);
     }
 }
 

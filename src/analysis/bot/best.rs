@@ -427,6 +427,10 @@ impl Best {
 
     /// The equilibrium strategy of `me` at `st`, if the game is solved.
     fn strategy(&self, game: &Game, st: &State, me: PlayerIx) -> Option<Mix> {
+        // No player of the game: nothing to solve for.
+        if me >= game.def().nplayers() {
+            return None;
+        }
         // A simultaneous choice another made first is not the bot's to
         // see: it decides from the decision's start (a position solved).
         let st = &st.unseen_choices_taken_back(me);
