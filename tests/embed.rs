@@ -62,6 +62,16 @@ fn a_refused_move_says_why_as_data() {
     assert_eq!(e.illegal_why(), Some(Illegal::NotLegal), "{e}");
     // A refusal is no illegal move.
     assert_eq!(e.refusal(), None);
+    // Played to the end: every move is refused as the game being over.
+    let mut random = bot::make("random", 3).unwrap();
+    while let Some(p) = st.first_waiting() {
+        let c = random.choose(&game, &st, p).unwrap();
+        st.act(&game, p, c).unwrap();
+    }
+    let e = st.act(&game, 0, prince).unwrap_err();
+    assert_eq!(e.illegal_why(), Some(Illegal::Over), "{e}");
+    let e = st.parse(&game, 0, "prince").unwrap_err();
+    assert_eq!(e.illegal_why(), Some(Illegal::Over), "{e}");
 }
 
 #[test]

@@ -27,8 +27,12 @@ impl State {
         };
         Error::check_player(player, game.def().nplayers())?;
         if legal.is_empty() {
+            let why = match self.is_over() {
+                true => Illegal::Over,
+                false => Illegal::NotTheirs,
+            };
             return Err(Error::illegal(
-                Illegal::NotTheirs,
+                why,
                 format!(
                     "{} has no decision to make now",
                     game.def().players[player].id
