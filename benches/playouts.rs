@@ -12,6 +12,12 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use tabula::bot::{Bot, RandomBot};
 use tabula::{Game, Settings, State};
 
+/// The counting allocator the `tabula` binary installs (src/main.rs), so
+/// that the memory budget and the counts are as the program has them.
+#[cfg(feature = "memory-budget")]
+#[global_allocator]
+static ALLOCATOR: tabula::memory::Counting = tabula::memory::Counting;
+
 fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
     let zone = u64::MAX - (u64::MAX % n);
     loop {

@@ -8,10 +8,18 @@ use std::path::Path;
 use tabula::bot;
 use tabula::{Outcome, Settings, State};
 
+// The process is the program's: it installs the counting allocator that
+// holds a script's run to its memory budget...
+#[cfg(feature = "memory-budget")]
+#[global_allocator]
+static ALLOCATOR: tabula::memory::Counting = tabula::memory::Counting;
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let id = args.next().unwrap_or_else(|| "braverats".into());
     let seed: u64 = args.next().map_or(Ok(7), |s| s.parse())?;
+    // ...and says where scripts' `print` goes (unset: nowhere).
+    tabula::hooks::script::set_output(Some(std::sync::Arc::new(|line: &str| eprintln!("{line}"))));
     let game = tabula::load(&id, Path::new("games"), &Settings::default())?;
     let (mut state, _) = State::new(&game, seed)?;
     // Seat 0: the search bot; every other seat: random.

@@ -21,7 +21,7 @@ impl Bot for Strongest {
         "strongest"
     }
     fn choose(&mut self, game: &Game, state: &State, player: usize) -> Option<Choice> {
-        let v = view::view(game, state, Some(player));
+        let v = view::view(game, state, Some(player)).ok()?;
         let options = v.decision?.options;
         let strength = |id: &str| match game
             .def()

@@ -35,8 +35,11 @@ pub enum ErrorKind {
     Script,
     /// A script failed while running a hook.
     Runtime,
-    /// A move is unparsable or illegal.
-    Move,
+    /// A move is unparsable or illegal, and why.
+    Move(Illegal),
+    /// A player index that names no player of the game (the message
+    /// says how many it has).
+    Player { player: usize },
     /// The command line asks for something that does not exist.
     Usage,
     /// Not wrong, but likely a mistake (`check --lint`): a warning.
@@ -45,6 +48,23 @@ pub enum ErrorKind {
     /// chance): not a mistake in the files. Why, as data: a caller picks
     /// the next method from it, never from the message's words.
     Refused(Refusal),
+}
+
+/// Why a move was refused, as data: a caller matches on it, never on the
+/// message's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Illegal {
+    /// The game is over: nobody decides.
+    Over,
+    /// The player has no decision to make now (not theirs, or not yet).
+    NotTheirs,
+    /// The choice (or the text) is none of the player's legal choices.
+    NotLegal,
+    /// The text fits several legal choices.
+    Ambiguous,
+    /// A move written wrong (a replay's: empty, an unknown player).
+    Malformed,
 }
 
 /// Why an analysis refused a game (in JSON: `{"why": "too_much_chance",
@@ -130,6 +150,33 @@ impl Error {
             ErrorKind::Refused(r) => Some(r),
             _ => None,
         }
+    }
+
+    /// A move refused, and why.
+    pub fn illegal(why: Illegal, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Move(why), message)
+    }
+
+    /// Why a move was refused (None for other errors).
+    pub fn illegal_why(&self) -> Option<Illegal> {
+        match self.kind {
+            ErrorKind::Move(why) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// `player` if the game's `players` include it, else an error.
+    pub fn check_player(player: usize, players: usize) -> Result<usize> {
+        if player < players {
+            return Ok(player);
+        }
+        Err(Error::new(
+            ErrorKind::Player { player },
+            format!(
+                "no player {player}: the game has {players} (numbered from 0 to {})",
+                players.saturating_sub(1)
+            ),
+        ))
     }
 
     pub fn usage(message: impl Into<String>) -> Error {
@@ -242,6 +289,8 @@ impl Error {
     pub fn to_json(&self) -> serde_json::Value {
         let kind = match self.kind {
             ErrorKind::Refused(_) => "refused".to_string(),
+            ErrorKind::Move(_) => "move".to_string(),
+            ErrorKind::Player { .. } => "player".to_string(),
             k => format!("{k:?}").to_lowercase(),
         };
         let at = self

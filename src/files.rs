@@ -313,14 +313,19 @@ fn plain(e: &Error) -> String {
     msg.split(" at path ").next().unwrap_or(&msg).to_string()
 }
 
-/// Where tabula keeps what it can compute again (the built-in games
-/// written out, equilibrium tables): `$XDG_CACHE_HOME/tabula`, else
-/// `~/.cache/tabula`, else the temporary folder.
-pub fn cache_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("tabula")
+/// The folder the program named for what the library can compute again
+/// (equilibrium tables): none until `set_cache_dir`.
+static CACHE_DIR: std::sync::RwLock<Option<PathBuf>> = std::sync::RwLock::new(None);
+
+/// Where the library keeps what it can compute again (the `best` bot's
+/// equilibrium tables): a folder the program names (the `tabula` binary:
+/// `$XDG_CACHE_HOME/tabula`, else `~/.cache/tabula`), or None, the
+/// default: nothing is kept on disk and each process solves again.
+pub fn set_cache_dir(dir: Option<PathBuf>) {
+    *CACHE_DIR.write().unwrap_or_else(|e| e.into_inner()) = dir;
+}
+
+/// The cache folder `set_cache_dir` named, if any.
+pub fn cache_dir() -> Option<PathBuf> {
+    CACHE_DIR.read().unwrap_or_else(|e| e.into_inner()).clone()
 }

@@ -15,7 +15,13 @@
 //! 5. [`text`]: moves parsed, events phrased, states rendered.
 //! 6. [`analysis`]: bots, simulation, the solver.
 //! 7. [`play`]: sessions, replays, playthroughs.
-//! 8. [`serve`]: tables played in the browser (`tabula serve`).
+//! 8. `serve`: tables played in the browser (`tabula serve`; feature
+//!    `serve`).
+//!
+//! Features: the default ones build everything the `tabula` program has;
+//! `default-features = false` is the engine alone (layers 0 to 7), and
+//! `cli`, `serve`, `charts` and `memory-budget` add the command line, the
+//! server, SVG charts and the counting allocator (see Cargo.toml).
 //!
 //! Play a game between two random bots:
 //!
@@ -78,12 +84,15 @@ pub mod analysis;
 
 pub mod play;
 
+#[cfg(feature = "serve")]
 pub mod serve;
 
 pub use crate::core::{AsDef, Choice, Decision, Event, Hooks, Outcome, Position, Rules, State};
-pub use analysis::{bot, cfr, chart, mccfr, sim, solve, sweep, tree};
+#[cfg(feature = "charts")]
+pub use analysis::chart;
+pub use analysis::{bot, cfr, mccfr, sim, solve, sweep, tree};
 pub use definition::{CardIx, Def, PlayerIx, Settings, format};
-pub use error::{Error, ErrorKind, Refusal, Result};
+pub use error::{Error, ErrorKind, Illegal, Refusal, Result};
 pub use game::{Build, Game, load};
 pub use hooks::script::{Compile, Fallback};
 pub use play::{playthrough, position, replay, rest, session};

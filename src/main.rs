@@ -2,6 +2,12 @@
 
 mod cli;
 
+/// The counting allocator behind a hook run's memory budget
+/// (src/memory.rs): the program's, not the library's.
+#[cfg(feature = "memory-budget")]
+#[global_allocator]
+static ALLOCATOR: tabula::memory::Counting = tabula::memory::Counting;
+
 fn main() {
     // Die quietly on a closed pipe (`tabula rules x | head`) like other Unix
     // tools, instead of panicking inside println!.

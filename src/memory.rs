@@ -1,8 +1,16 @@
 //! What each thread has allocated, counted by the global allocator, so
 //! that a script's run can be held to a memory budget: Rhai caps the size
 //! of a string, a list and a map, but not the keys of a map, nor the sum
-//! over many values. The allocator is installed with the default feature
-//! `memory-budget`; without it every count reads 0.
+//! over many values. The allocator is offered with the default feature
+//! `memory-budget`, and a program installs it (the `tabula` binary does):
+//!
+//! ```ignore
+//! #[global_allocator]
+//! static ALLOCATOR: tabula::memory::Counting = tabula::memory::Counting;
+//! ```
+//!
+//! Where it is not installed every count reads 0 and the budget never
+//! stops a run.
 //!
 //! Underneath is mimalloc rather than the system's malloc: playouts make
 //! and free many small values (options, script values, states), and on
@@ -58,7 +66,9 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
-#[cfg(feature = "memory-budget")]
+// The program installs the allocator, not the library (src/main.rs: an
+// embedder may have its own); the library's unit tests install it here.
+#[cfg(all(test, feature = "memory-budget"))]
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 

@@ -44,8 +44,8 @@ fn the_search_bot_decides_from_its_view_only() {
             // otherwise, a secret choice taken back, another RNG.
             let other = st.resample(&game, me, &mut ChaCha8Rng::seed_from_u64(seed + 99));
             assert_eq!(
-                tabula::view::view(&game, &st, Some(me)),
-                tabula::view::view(&game, &other, Some(me)),
+                tabula::view::view(&game, &st, Some(me)).unwrap(),
+                tabula::view::view(&game, &other, Some(me)).unwrap(),
                 "{id} {variants:?} seed {seed}: not the same view"
             );
             let mut a = bot::make("mcts:300", 5).unwrap();
@@ -77,8 +77,8 @@ fn a_secret_choice_does_not_reach_the_bot() {
             x.act(&game, first, legal[0].clone()).unwrap();
             y.act(&game, first, legal[legal.len() - 1].clone()).unwrap();
             assert_eq!(
-                tabula::view::view(&game, &x, Some(me)),
-                tabula::view::view(&game, &y, Some(me))
+                tabula::view::view(&game, &x, Some(me)).unwrap(),
+                tabula::view::view(&game, &y, Some(me)).unwrap()
             );
             let mut a = bot::make("mcts:300", 9).unwrap();
             let mut b = bot::make("mcts:300", 9).unwrap();

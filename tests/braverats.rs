@@ -263,7 +263,7 @@ fn b10_spy_makes_the_opponent_reveal_first() {
     assert_eq!(tabula::phrase(&game, &log[0]), "Blue reveals Wizard first");
     assert_eq!(st.waiting(), vec![0]);
     // Red's view shows blue's card; a spectator sees it too (it is revealed).
-    let v = tabula::view::view(&game, &st, Some(0));
+    let v = tabula::view::view(&game, &st, Some(0)).unwrap();
     assert_eq!(
         v.decision.as_ref().unwrap().chosen["blue"].as_deref(),
         Some("wizard")
@@ -294,7 +294,7 @@ fn b10_spy_makes_the_opponent_reveal_first() {
     // Hidden until revealed: with no Spy, red's view does not show blue's choice.
     let (mut st, _) = State::new(&game, 1).unwrap();
     apply_move(&game, &mut st, &[("blue".into(), "prince".into())]).unwrap();
-    let v = tabula::view::view(&game, &st, Some(0));
+    let v = tabula::view::view(&game, &st, Some(0)).unwrap();
     assert_eq!(
         v.decision.unwrap().chosen["blue"].as_deref(),
         Some("(chosen)")
@@ -376,7 +376,7 @@ fn engine_agrees_with_the_oracle_on_many_random_games() {
                 ..Replay::default()
             };
             let played = tabula::replay::play(&replay, None, &common::games_dir()).unwrap();
-            let v = tabula::view::view(&played.game, &played.state, None);
+            let v = tabula::view::view(&played.game, &played.state, None).unwrap();
             assert_eq!(
                 [
                     v.players["red"]["victories"],
@@ -585,12 +585,12 @@ fn draft_deals_all_sixteen_with_hidden_packets() {
     let d = st.decision().unwrap();
     assert_eq!(&*d.players, &[0]);
     assert_eq!(&*d.name, "keep");
-    let blue = tabula::view::view(&game, &st, Some(1));
+    let blue = tabula::view::view(&game, &st, Some(1)).unwrap();
     assert_eq!(
         blue.zones["draft"]["red"],
         tabula::view::ZoneView::Count { count: 4 }
     );
-    let red = tabula::view::view(&game, &st, Some(0));
+    let red = tabula::view::view(&game, &st, Some(0)).unwrap();
     assert!(matches!(&red.zones["draft"]["red"], tabula::view::ZoneView::Cards(c) if c.len() == 4));
     // Play the draft out at random: 12 picks (3 per packet), then the first round.
     let mut st = st;

@@ -117,7 +117,7 @@ fn three_dice() -> Game {
 }
 
 fn faces(game: &Game, st: &State, owner: &str, zone: &str) -> Vec<i64> {
-    match &view(game, st, None).zones[zone][owner] {
+    match &view(game, st, None).unwrap().zones[zone][owner] {
         ZoneView::Cards(c) => c
             .iter()
             .map(|id| id.strip_prefix("d6-").unwrap().parse().unwrap())
@@ -231,20 +231,20 @@ fn a_roll_under_a_cup_is_seen_by_its_roller_only() {
     let game = liars_dice(2);
     let (st, events) = State::new(&game, 5).unwrap();
     let (first, second) = (Some(0), Some(1));
-    let ZoneView::Cards(mine) = &view(&game, &st, first).zones["cup"]["first"] else {
+    let ZoneView::Cards(mine) = &view(&game, &st, first).unwrap().zones["cup"]["first"] else {
         panic!("the roller does not see their cup")
     };
     assert_eq!(mine.len(), 2);
     assert!(mine.iter().all(|c| c.starts_with("die-")), "{mine:?}");
     assert_eq!(
-        view(&game, &st, second).zones["cup"]["first"],
+        view(&game, &st, second).unwrap().zones["cup"]["first"],
         ZoneView::Count { count: 2 }
     );
     assert_eq!(
-        view(&game, &st, None).zones["cup"]["first"],
+        view(&game, &st, None).unwrap().zones["cup"]["first"],
         ZoneView::Count { count: 2 }
     );
-    let board = render(&game, &st, second);
+    let board = render(&game, &st, second).unwrap();
     assert!(board.contains("Under the cup: 2 dice, hidden"), "{board}");
     // The roll is told to the roller alone.
     let told: Vec<(Option<usize>, &str)> = events

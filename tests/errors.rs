@@ -179,11 +179,11 @@ fn runtime_error_leaves_the_state_as_it_was() {
     std::fs::write(tmp.path().join("scripts/experior.rhai"), script).unwrap();
     let game = tabula::load("experior", &tmp.path().join("games"), &Settings::default()).unwrap();
     let (mut state, _) = tabula::State::new(&game, 1).unwrap();
-    let before = format!("{:?}", tabula::view::view(&game, &state, None));
+    let before = format!("{:?}", tabula::view::view(&game, &state, None).unwrap());
     let c = state.parse(&game, 0, "quick-sword").unwrap();
     state.act(&game, 0, c).unwrap();
     let c = state.parse(&game, 1, "quick-bow").unwrap();
-    let mid = format!("{:?}", tabula::view::view(&game, &state, None));
+    let mid = format!("{:?}", tabula::view::view(&game, &state, None).unwrap());
     let e = state.act(&game, 1, c).expect_err("the script fails");
     assert_eq!(e.kind, ErrorKind::Runtime);
     let text = e.to_string();
@@ -193,7 +193,7 @@ fn runtime_error_leaves_the_state_as_it_was() {
     assert!(text.contains("during turn 1"), "{text}");
     assert_eq!(e.at.unwrap().line, 3);
     assert_eq!(
-        format!("{:?}", tabula::view::view(&game, &state, None)),
+        format!("{:?}", tabula::view::view(&game, &state, None).unwrap()),
         mid
     );
     assert_ne!(before, mid);
@@ -360,7 +360,7 @@ fn sandbox_limits_stop_runaway_scripts() {
         let (mut st, _) = tabula::State::new(&game, 1).unwrap();
         let c = st.parse(&game, 0, "qs").unwrap();
         st.act(&game, 0, c).unwrap();
-        let before = format!("{:?}", tabula::view::view(&game, &st, None));
+        let before = format!("{:?}", tabula::view::view(&game, &st, None).unwrap());
         let c = st.parse(&game, 1, "qs").unwrap();
         let e = st.act(&game, 1, c).expect_err(body);
         assert_eq!(e.kind, ErrorKind::Runtime, "{body}");
@@ -383,7 +383,7 @@ fn sandbox_limits_stop_runaway_scripts() {
         );
         assert_eq!(
             before,
-            format!("{:?}", tabula::view::view(&game, &st, None))
+            format!("{:?}", tabula::view::view(&game, &st, None).unwrap())
         );
     }
 }

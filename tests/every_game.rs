@@ -292,7 +292,7 @@ fn census(game: &Game, st: &State) -> BTreeMap<usize, usize> {
 /// a state whose hidden cards are dealt otherwise looks the same.
 fn check_views(case: &Case, game: &Game, st: &State, seed: u64) {
     for viewer in 0..game.def().nplayers() {
-        let v = view(game, st, Some(viewer));
+        let v = view(game, st, Some(viewer)).unwrap();
         for zone in &game.def().zones {
             for (owner, zv) in &v.zones[&zone.id] {
                 let mine = owner == &game.def().players[viewer].id;
@@ -322,7 +322,7 @@ fn check_views(case: &Case, game: &Game, st: &State, seed: u64) {
         }
         let other = st.resample(game, viewer, &mut ChaCha8Rng::seed_from_u64(seed));
         let mut a = v;
-        let mut b = view(game, &other, Some(viewer));
+        let mut b = view(game, &other, Some(viewer)).unwrap();
         // A secret choice already made shows as "(chosen)" only in `a`.
         if let (Some(da), Some(db)) = (&mut a.decision, &mut b.decision) {
             for d in [da, db] {
@@ -415,8 +415,8 @@ fn replays_equal(
     let again = tabula::replay::play(&r, None, &case.dir)
         .unwrap_or_else(|e| panic!("{case} seed {seed}: {}", e.render(false)));
     assert_eq!(
-        view(game, st, None),
-        view(&again.game, &again.state, None),
+        view(game, st, None).unwrap(),
+        view(&again.game, &again.state, None).unwrap(),
         "{case} seed {seed}"
     );
     // And through the save format.
@@ -429,7 +429,7 @@ fn replays_equal(
 /// first error.
 pub fn play_random(game: &Game, seed: u64, quiet: bool) -> Result<(String, u32), String> {
     let st = common::try_play_random(game, seed, seed ^ 0x5EED, quiet)?;
-    let v = serde_json::to_string(&view(game, &st, None)).unwrap();
+    let v = serde_json::to_string(&view(game, &st, None).unwrap()).unwrap();
     Ok((v, st.turn()))
 }
 

@@ -17,7 +17,7 @@ fn lanterns() -> Game {
 
 /// `owner`'s row as `viewer` (a player index, or None) sees it.
 fn row(game: &Game, st: &State, owner: &str, viewer: Option<usize>) -> Vec<Option<String>> {
-    match &view(game, st, viewer).zones["row"][owner] {
+    match &view(game, st, viewer).unwrap().zones["row"][owner] {
         ZoneView::Faces(f) => f.clone(),
         other => panic!("row is not shown by faces: {other:?}"),
     }
@@ -40,10 +40,14 @@ fn a_face_down_card_is_seen_by_its_owner_only_until_turned_up() {
     assert_eq!(row(&game, &st, "red", red), ids(&["lamp-2"]));
     assert_eq!(row(&game, &st, "red", blue), ids(&[""]));
     assert_eq!(row(&game, &st, "red", None), ids(&[""]));
-    let board = render(&game, &st, blue);
+    let board = render(&game, &st, blue).unwrap();
     assert!(board.contains("row: a face-down card"), "{board}");
     assert!(!board.contains("Lamp 2 (face down)"), "{board}");
-    assert!(render(&game, &st, red).contains("row: Lamp 2 (face down)"));
+    assert!(
+        render(&game, &st, red)
+            .unwrap()
+            .contains("row: Lamp 2 (face down)")
+    );
     // The places to turn up are offered, not the cards there.
     let opts: Vec<String> = st
         .legal(1)
@@ -142,7 +146,7 @@ fn memo_replays_equal_script_runs_with_faces() {
         let mut ends = Vec::new();
         for quiet in [false, true] {
             let st = common::play_random(&game, seed, quiet);
-            ends.push(serde_json::to_string(&view(&game, &st, None)).unwrap());
+            ends.push(serde_json::to_string(&view(&game, &st, None).unwrap()).unwrap());
         }
         assert_eq!(ends[0], ends[1], "seed {seed}");
     }
@@ -270,7 +274,7 @@ fn row_of(
     owner: &str,
     viewer: Option<usize>,
 ) -> Vec<Option<String>> {
-    match &view(game, st, viewer).zones[zone][owner] {
+    match &view(game, st, viewer).unwrap().zones[zone][owner] {
         ZoneView::Faces(f) => f.clone(),
         other => panic!("{zone} is not shown by faces: {other:?}"),
     }

@@ -107,7 +107,7 @@ fn a_line_of_three_through_the_last_piece_wins() {
         "a1, b1 with b2: no line of three yet"
     );
     common::play_move(&game, &mut st, &[("red", "b3")]);
-    let v = view(&game, &st, None);
+    let v = view(&game, &st, None).unwrap();
     assert_eq!(v.winner.as_deref(), Some("red"), "b1-b2-b3");
     assert_eq!(v.reason.as_deref(), Some("three stones in a row"));
 }
@@ -117,12 +117,12 @@ fn the_board_is_drawn_with_the_top_row_first_and_a_legend() {
     let (_tmp, game) = shapes();
     let (mut st, _) = State::new(&game, 1).unwrap();
     common::play_move(&game, &mut st, &[("red", "a1")]);
-    let text = render(&game, &st, Some(0));
+    let text = render(&game, &st, Some(0)).unwrap();
     let want =
         "  Board:\n    3 . . *  \n    2 . S . .\n    1 S . . .\n      a b c d   (S Stone, * Gem)";
     assert!(text.contains(want), "{text}");
     // --json: rows from the top, null for empty cells and the hole.
-    let v = view(&game, &st, None);
+    let v = view(&game, &st, None).unwrap();
     let g = v.grid.expect("a grid in the view");
     assert_eq!(g.zone, "board");
     assert_eq!(g.row_numbers, [3, 2, 1]);
@@ -139,7 +139,7 @@ fn the_board_is_drawn_with_the_top_row_first_and_a_legend() {
     // Each cell under `zones`, by name; the hole is not a place.
     assert_eq!(v.zones["board"].len(), 11);
     assert!(!v.zones["board"].contains_key("d3"));
-    let json = serde_json::to_value(view(&game, &st, Some(1))).unwrap();
+    let json = serde_json::to_value(view(&game, &st, Some(1)).unwrap()).unwrap();
     assert_eq!(json["zones"]["board"]["a1"], serde_json::json!(["stone"]));
     assert_eq!(json["grid"]["rows"][2][0], "stone");
 }
@@ -149,10 +149,10 @@ fn a_hidden_grid_shows_where_pieces_are_but_not_what() {
     let yaml = SHAPES.replace("grid: {rows: 3", "visibility: hidden, grid: {rows: 3");
     let (_tmp, game) = common::load_folder("shapes", &yaml, SHAPES_SCRIPT);
     let (st, _) = State::new(&game, 1).unwrap();
-    let text = render(&game, &st, Some(0));
+    let text = render(&game, &st, Some(0)).unwrap();
     assert!(text.contains("    2 . ? . ."), "{text}");
     assert!(!text.contains("Stone"), "{text}");
-    let g = view(&game, &st, Some(0)).grid.unwrap();
+    let g = view(&game, &st, Some(0)).unwrap().grid.unwrap();
     assert_eq!(g.rows[1][1].as_deref(), Some("?"));
 }
 
@@ -273,7 +273,7 @@ fn connect_four_follows_its_parameters() {
         "{said:?}"
     );
     assert_eq!(
-        view(&game, &st, None).winner.as_deref(),
+        view(&game, &st, None).unwrap().winner.as_deref(),
         Some("red"),
         "a1-b1"
     );

@@ -83,9 +83,9 @@ fn the_board_is_drawn_with_each_row_half_a_cell_right_of_the_one_below() {
     let (mut st, _) = State::new(&game, 1).unwrap();
     common::play_move(&game, &mut st, &[("red", "a1")]);
     common::play_move(&game, &mut st, &[("blue", "c3")]);
-    let text = render(&game, &st, Some(0));
+    let text = render(&game, &st, Some(0)).unwrap();
     let want = "  Board:\n    3   . . S\n    2  . . .\n    1 S . .\n      a b c   (S Stone)";
     assert!(text.contains(want), "{text}");
-    let json = serde_json::to_value(view(&game, &st, None)).unwrap();
+    let json = serde_json::to_value(view(&game, &st, None).unwrap()).unwrap();
     assert_eq!(json["grid"]["shape"], "hex");
 }

@@ -96,7 +96,7 @@ fn after_hearts_pass_each_view_shows_what_openspiel_says_its_player_knows() {
     for d in &all {
         let st = after_pass(&game, d);
         for (v, viewer) in SEATS.iter().enumerate() {
-            let shown = view(&game, &st, Some(v));
+            let shown = view(&game, &st, Some(v)).unwrap();
             for owner in SEATS.iter().filter(|o| *o != viewer) {
                 let want = known_of(d, viewer, owner);
                 let got: BTreeSet<String> = match &shown.zones["hand"][*owner] {
@@ -108,7 +108,7 @@ fn after_hearts_pass_each_view_shows_what_openspiel_says_its_player_knows() {
             }
         }
         // A spectator knows no hand.
-        let watcher = view(&game, &st, None);
+        let watcher = view(&game, &st, None).unwrap();
         for owner in SEATS {
             assert!(matches!(
                 watcher.zones["hand"][owner],
@@ -234,7 +234,7 @@ fn red_holding(game: &Game, card: &str) -> State {
 }
 
 fn hand_of(game: &Game, st: &State, owner: &str, viewer: Option<usize>) -> ZoneView {
-    view(game, st, viewer).zones["hand"][owner].clone()
+    view(game, st, viewer).unwrap().zones["hand"][owner].clone()
 }
 
 #[test]
@@ -266,7 +266,7 @@ fn love_letters_priest_shows_the_rivals_hand_to_the_one_who_played_it() {
         hand_of(&game, &st, "blue", None),
         ZoneView::Count { count: 2 }
     ));
-    let text = tabula::view::render(&game, &st, red);
+    let text = tabula::view::render(&game, &st, red).unwrap();
     let name = &game.def().cards[game.def().card(&theirs[0]).unwrap() as usize].name;
     assert!(
         text.contains(&format!("2 card(s), hidden; you know {name} among them")),
@@ -387,7 +387,7 @@ fn a_shuffle_forgets_who_knew_the_pile() {
         ZoneView::Known { count: 1, .. }
     ));
     assert!(matches!(
-        view(&game, &st, Some(0)).zones["deck"][""],
+        view(&game, &st, Some(0)).unwrap().zones["deck"][""],
         ZoneView::Count { count: 1 }
     ));
 }

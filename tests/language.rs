@@ -89,7 +89,7 @@ fn memo_replays_equal_script_runs_with_data_and_structured_options() {
         let mut ends = Vec::new();
         for quiet in [false, true] {
             let st = common::play_random(&game, seed, quiet);
-            let mut v = tabula::view::view(&game, &st, None);
+            let mut v = tabula::view::view(&game, &st, None).unwrap();
             v.vars.clear(); // `watched` differs by design
             ends.push(serde_json::to_string(&v).unwrap());
         }
@@ -290,12 +290,18 @@ fn a_declared_payoff_is_what_solve_sim_and_the_view_report() {
         play(&game, &mut st, &[("red", &format!("take {gem}"))]);
     }
     assert!(
-        tabula::view::view(&game, &st, None).payoff.is_none(),
+        tabula::view::view(&game, &st, None)
+            .unwrap()
+            .payoff
+            .is_none(),
         "not over"
     );
     play(&game, &mut st, &[("red", "0"), ("blue", "1")]);
     play(&game, &mut st, &[("blue", "take gem1")]);
-    let p = tabula::view::view(&game, &st, None).payoff.unwrap();
+    let p = tabula::view::view(&game, &st, None)
+        .unwrap()
+        .payoff
+        .unwrap();
     assert_eq!((p["red"], p["blue"]), (5, 1));
     // sim: the mean return per seat.
     let cfg = tabula::sim::SimConfig {

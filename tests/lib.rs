@@ -9,6 +9,12 @@
 //! no other test's thread may hold a lock the child needs).
 
 mod common;
+
+/// The counting allocator the `tabula` binary installs (src/main.rs), so
+/// that the memory budget and the counts are as the program has them.
+#[cfg(feature = "memory-budget")]
+#[global_allocator]
+static ALLOCATOR: tabula::memory::Counting = tabula::memory::Counting;
 mod web;
 
 mod analysis;
@@ -25,6 +31,7 @@ mod decided;
 mod dice;
 mod docs_charts;
 mod edit_rules;
+mod embed;
 mod errors;
 mod estimate;
 mod every_game;

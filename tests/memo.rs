@@ -144,7 +144,7 @@ fn every_api_function_replays_as_the_script_runs_it() {
             Ok(_) => format!(
                 "{:x} {}",
                 st.key(game),
-                serde_json::to_string(&tabula::view::view(game, &st, None)).unwrap()
+                serde_json::to_string(&tabula::view::view(game, &st, None).unwrap()).unwrap()
             ),
             Err(e) => format!("error: {e}"),
         }

@@ -99,7 +99,7 @@ fn a_choice_is_typed_in_any_case_and_by_the_players_own_names() {
 fn a_stat_shows_its_owners_own_name() {
     let game = common::load("imperio", &[], &[]);
     let (st, _) = State::new(&game, 1).unwrap();
-    let text = tabula::view::render(&game, &st, Some(0));
+    let text = tabula::view::render(&game, &st, Some(0)).unwrap();
     assert!(
         text.contains("Empire (you): Victories 0, Palpatine bonus 0"),
         "{text}"
@@ -116,6 +116,7 @@ fn a_match_shows_its_game_and_score_in_the_state() {
     let (mut st, _) = State::new(&game, 2).unwrap();
     let header = |st: &State| {
         tabula::view::render(&game, st, Some(0))
+            .unwrap()
             .lines()
             .next()
             .unwrap()

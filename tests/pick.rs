@@ -59,7 +59,7 @@ fn a_pick_of_two_offers_every_pair_once_and_hands_on_the_list() {
     let c = st.parse(&game, 0, "jack  KING").unwrap();
     assert_eq!(c.text(&game), "king jack");
     st.act(&game, 0, c).unwrap();
-    let v = serde_json::to_value(tabula::view::view(&game, &st, None)).unwrap();
+    let v = serde_json::to_value(tabula::view::view(&game, &st, None).unwrap()).unwrap();
     assert_eq!(
         v["zones"]["given"]["blue"],
         serde_json::json!(["king", "jack"])
@@ -76,7 +76,7 @@ fn an_ordered_pick_offers_every_arrangement_and_keeps_the_order_typed() {
     assert!(matches!(c, Choice::Data(_)));
     assert_eq!(c.text(&game), "jack king");
     st.act(&game, 0, c).unwrap();
-    let v = serde_json::to_value(tabula::view::view(&game, &st, None)).unwrap();
+    let v = serde_json::to_value(tabula::view::view(&game, &st, None).unwrap()).unwrap();
     assert_eq!(
         v["zones"]["given"]["blue"],
         serde_json::json!(["jack", "king"])

@@ -303,3 +303,51 @@ fn games_cross_threads() {
     });
     assert_eq!(over, vec![true; 3]);
 }
+
+/// The process is the program's (issue 56): the library (all of src/ but
+/// the binary, main.rs and cli/, and the server, serve/) reads no
+/// environment variable, writes nothing to stdout or stderr, and installs
+/// no global allocator (but for its own unit tests): a program hands it
+/// settings instead (src/cli/env.rs).
+#[test]
+fn the_library_leaves_the_process_to_the_program() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&src()) {
+        let rel = file.strip_prefix(src()).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap();
+        if ["main.rs", "cli", "serve"].contains(&first) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            let unit_test = i > 0 && lines[i - 1].contains("cfg(all(test");
+            let found = [
+                "std::env::",
+                "env::var",
+                "eprintln!",
+                "eprint!",
+                "println!",
+                "print!(",
+            ]
+            .into_iter()
+            .find(|w| code.contains(w))
+            .or((code.contains("#[global_allocator]") && !unit_test)
+                .then_some("a global allocator"));
+            if let Some(w) = found {
+                wrong.push(format!("{}:{}: {w}", rel.display(), i + 1));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

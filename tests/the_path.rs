@@ -445,7 +445,7 @@ fn the_board_marks_a_square_that_several_share() {
         .stat("p2", "position", 2)
         .stat("p3", "position", 2)
         .stat("p4", "position", 5);
-    let text = tabula::view::render(&s.game, &s.state, None);
+    let text = tabula::view::render(&s.game, &s.state, None).unwrap();
     let board = text.lines().find(|l| l.contains("Board:")).unwrap();
     // Three on square 2: `*`, whatever the seat order; p4 alone on 5.
     assert!(board.contains("Board: 0 ..*..4"), "{board}");
@@ -499,14 +499,14 @@ fn a_push_and_a_weapon_choice_say_what_each_option_does() {
 fn what_setup_left_over_leaves_the_state() {
     let game = common::load("the-path", &[], &[("players", 4)]);
     let (mut st, _) = State::new(&game, 3).unwrap();
-    let text = tabula::view::render(&game, &st, Some(0));
+    let text = tabula::view::render(&game, &st, Some(0)).unwrap();
     assert!(text.contains("Characters to choose:"), "{text}");
     while st.decision().is_some_and(|d| &*d.name == "character") {
         let p = st.first_waiting().unwrap();
         let c = st.legal(p)[0].clone();
         st.act(&game, p, c).unwrap();
     }
-    let text = tabula::view::render(&game, &st, Some(0));
+    let text = tabula::view::render(&game, &st, Some(0)).unwrap();
     for gone in [
         "Characters to choose",
         "Starting weapons left",
@@ -515,7 +515,7 @@ fn what_setup_left_over_leaves_the_state() {
         assert!(!text.contains(gone), "{gone}: {text}");
     }
     // The JSON view still has every zone.
-    let v = tabula::view::view(&game, &st, None);
+    let v = tabula::view::view(&game, &st, None).unwrap();
     assert!(v.zones.contains_key("box"));
 }
 

@@ -19,6 +19,12 @@ mod connect_four;
 mod oshi_zumo;
 mod pig;
 
+/// The counting allocator the `tabula` binary installs (src/main.rs), so
+/// that the memory budget and the counts are as the program has them.
+#[cfg(feature = "memory-budget")]
+#[global_allocator]
+static ALLOCATOR: tabula::memory::Counting = tabula::memory::Counting;
+
 use std::path::Path;
 use std::sync::Arc;
 

@@ -10,6 +10,11 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use tabula::{Build, Game, Settings, State};
 
+/// The counting allocator the `tabula` binary installs: a script's memory
+/// budget stops a blowup as it does in the program.
+#[global_allocator]
+static ALLOCATOR: tabula::memory::Counting = tabula::memory::Counting;
+
 /// A folder with games/ (the input goes there) and a copy of scripts/.
 fn folder() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();

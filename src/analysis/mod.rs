@@ -3,6 +3,7 @@
 
 pub mod bot;
 pub mod cfr;
+#[cfg(feature = "charts")]
 pub mod chart;
 pub mod estimate;
 pub mod evaluate;

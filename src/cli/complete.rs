@@ -15,7 +15,7 @@ use tabula::definition::source;
 /// library (its folder, written out when the binary last ran).
 fn folders() -> (Vec<PathBuf>, Option<super::library::Library>) {
     let line = Line::typed();
-    let mut dirs = vec![source::games_dir(line.games_dir.as_deref())];
+    let mut dirs = vec![super::env::games_dir(line.games_dir.as_deref())];
     let library = super::library::games_folder().ok();
     dirs.extend(library.as_ref().map(|l| l.games.clone()));
     (dirs, library)

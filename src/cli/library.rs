@@ -70,7 +70,7 @@ pub fn games_folder() -> Result<Library> {
 
 /// The library written out to the cache, else to a temporary folder.
 fn write_somewhere() -> Result<Library> {
-    let root = files::cache_dir().join(format!("library-{:016x}", fingerprint()));
+    let root = super::env::cache_dir().join(format!("library-{:016x}", fingerprint()));
     let mut said = Vec::new();
     match write_out(&root, &mut said) {
         Ok(()) => Ok(Library {

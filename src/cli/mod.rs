@@ -4,6 +4,7 @@ mod chart;
 mod check;
 mod complete;
 mod copy;
+mod env;
 #[cfg(test)]
 mod hints;
 mod library;
@@ -225,7 +226,7 @@ fn games_dir(flag: Option<&Path>) -> (PathBuf, Option<library::Library>) {
             None
         }
     };
-    let dir = match (source::named_games_dir(flag), &library) {
+    let dir = match (env::named_games_dir(flag), &library) {
         (Some(d), _) => d,
         (None, Some(l)) if Path::new("games").is_dir() => {
             let here = PathBuf::from("games");
@@ -313,6 +314,7 @@ pub fn main() -> i32 {
     // and exits here.
     clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli = Cli::parse();
+    env::configure();
     // The library lives to the end of the command (a temporary one is
     // removed then).
     let (dir, _library) = games_dir(cli.games_dir.as_deref());

@@ -22,7 +22,7 @@ pub fn run(dir: &Path, file: &Path, json: bool, viewer: Option<&str>) -> Result<
         Some(id) => Some(super::player_of(game.def(), id)?),
     };
     if json {
-        let v = view::view(game, state, viewer);
+        let v = view::view(game, state, viewer)?;
         let text = serde_json::to_string_pretty(&v).unwrap_or_default();
         println!("{text}");
         return Ok(0);
@@ -35,7 +35,7 @@ pub fn run(dir: &Path, file: &Path, json: bool, viewer: Option<&str>) -> Result<
         println!("{}", tabula::phrase(game, e));
     }
     println!();
-    println!("{}", view::render(game, state, viewer));
+    println!("{}", view::render(game, state, viewer)?);
     match state.outcome() {
         Some(tabula::Outcome::Win(p)) => println!("Over: {} wins.", game.def().players[p].name),
         Some(tabula::Outcome::Draw) => println!("Over: a draw."),

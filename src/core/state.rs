@@ -9,7 +9,7 @@ use rand_chacha::rand_core::SeedableRng;
 
 use super::{Args, Call, Choice, Decision, Event, Outcome, Rules};
 use crate::definition::{CardIx, FACE_DOWN, PlayerIx};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Illegal, Result};
 
 /// Where chance stands in a state (`State::chance_mark`).
 #[derive(Debug, Clone, Copy)]
@@ -219,6 +219,9 @@ impl State {
         }
     }
 
+    /// `player`'s stat `stat`. An index accessor for the engine's hot
+    /// paths: both must be in range (`Error::check_player` checks a
+    /// player index from outside); out of range it panics.
     #[inline]
     pub fn stat(&self, game: &(impl super::AsDef + ?Sized), player: PlayerIx, stat: usize) -> i64 {
         self.stats[player * game.def().stats.len() + stat]
@@ -227,6 +230,8 @@ impl State {
     pub fn var(&self, var: usize) -> i64 {
         self.vars[var]
     }
+    /// The cards of zone `zone`'s place of `owner` (any owner for a shared
+    /// zone). An index accessor like `stat`: out of range it panics.
     #[inline]
     pub fn zone(
         &self,
@@ -407,18 +412,19 @@ impl State {
         choice: Choice,
         rest: &mut impl FnMut(&State),
     ) -> Result<Vec<Event>> {
+        Error::check_player(player, game.def().nplayers())?;
         let Some(d) = self.decision() else {
-            return Err(Error::new(ErrorKind::Move, "the game is over"));
+            return Err(Error::illegal(Illegal::Over, "the game is over"));
         };
         if !d.may_choose(player) {
-            return Err(Error::new(
-                ErrorKind::Move,
+            return Err(Error::illegal(
+                Illegal::NotTheirs,
                 format!("it is not {}'s decision now", game.def().players[player].id),
             ));
         }
         if !d.options_of(player).contains(&choice) {
-            return Err(Error::new(
-                ErrorKind::Move,
+            return Err(Error::illegal(
+                Illegal::NotLegal,
                 format!("`{}` is not a legal choice", choice.text(game)),
             ));
         }
@@ -491,13 +497,14 @@ impl State {
     ) -> Result<Vec<Event>> {
         let logging = self.logging;
         let Some(d) = self.pending.front_mut().filter(|_| self.outcome.is_none()) else {
-            return Err(Error::new(ErrorKind::Move, "the game is over"));
+            return Err(Error::illegal(Illegal::Over, "the game is over"));
         };
         // Playouts make millions of these: the full check (whose turn in an
         // ordered reveal, a legal choice) is `act`'s; here only in tests.
         let Some(i) = d.players.iter().position(|&p| p == player) else {
-            return Err(Error::new(
-                ErrorKind::Move,
+            Error::check_player(player, game.def().nplayers())?;
+            return Err(Error::illegal(
+                Illegal::NotTheirs,
                 format!(
                     "{} has no part in this decision",
                     game.def().players[player].id
@@ -516,7 +523,7 @@ impl State {
         d.chosen[i] = Some(choice);
         if d.chosen.iter().all(Option::is_some) {
             let Some(d) = self.pending.pop_front() else {
-                return Err(Error::new(ErrorKind::Move, "the game is over"));
+                return Err(Error::illegal(Illegal::Over, "the game is over"));
             };
             self.completed += 1;
             if d.players.len() > 1 && logging && !d.secret {

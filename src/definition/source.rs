@@ -14,22 +14,6 @@ pub struct Settings {
     pub sets: Vec<(String, crate::definition::format::ParamValue)>,
 }
 
-/// The games folder: `--games-dir`, else `TABULA_GAMES`, else `./games`.
-pub fn games_dir(flag: Option<&Path>) -> PathBuf {
-    named_games_dir(flag).unwrap_or_else(|| PathBuf::from("games"))
-}
-
-/// The games folder the user named: `--games-dir`, else `TABULA_GAMES`.
-pub fn named_games_dir(flag: Option<&Path>) -> Option<PathBuf> {
-    if let Some(d) = flag {
-        return Some(d.to_path_buf());
-    }
-    match std::env::var_os("TABULA_GAMES") {
-        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
-        _ => None,
-    }
-}
-
 /// The built-in library's folder and the ids of its games.
 static BUILT_IN: std::sync::OnceLock<(PathBuf, Vec<String>)> = std::sync::OnceLock::new();
 

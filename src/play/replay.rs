@@ -11,7 +11,7 @@ use crate::core::{Choice, Event, State};
 use crate::definition::PlayerIx;
 use crate::definition::Settings;
 use crate::definition::format::{self, At};
-use crate::error::{Error, ErrorKind, Result, path_text};
+use crate::error::{Error, ErrorKind, Illegal, Result, path_text};
 use crate::game::Build;
 use crate::game::Game;
 
@@ -372,8 +372,8 @@ pub fn apply_move_noting(
     rest: &mut dyn FnMut(&State, Move),
 ) -> Result<Vec<Event>> {
     if entries.is_empty() {
-        return Err(Error::new(
-            ErrorKind::Move,
+        return Err(Error::illegal(
+            Illegal::Malformed,
             "an empty move: name each deciding player's choice, e.g. {red: prince}",
         ));
     }
@@ -383,8 +383,8 @@ pub fn apply_move_noting(
     for (p, text) in entries {
         let Some(ix) = game.def().player(p) else {
             let ids: Vec<&str> = game.def().players.iter().map(|p| p.id.as_str()).collect();
-            return Err(Error::new(
-                ErrorKind::Move,
+            return Err(Error::illegal(
+                Illegal::Malformed,
                 format!("unknown player `{}`", crate::text::clip(p)),
             )
             .note(format!("players: {}", ids.join(", "))));
@@ -402,16 +402,17 @@ pub fn apply_move_noting(
                 .iter()
                 .map(|(p, _)| game.def().players[*p].id.as_str())
                 .collect();
-            let msg = if work.is_over() {
-                "the game is already over".to_string()
+            let (why, msg) = if work.is_over() {
+                (Illegal::Over, "the game is already over".to_string())
             } else {
-                format!(
+                let msg = format!(
                     "{} is not to choose now (waiting for: {})",
                     who.join(", "),
                     names.join(", ")
-                )
+                );
+                (Illegal::NotTheirs, msg)
             };
-            return Err(Error::new(ErrorKind::Move, msg));
+            return Err(Error::illegal(why, msg));
         };
         let (p, text) = todo.remove(i);
         let choice: Choice = work.parse(game, p, text).map_err(|e| Error {

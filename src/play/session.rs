@@ -499,8 +499,8 @@ fn saved_seats(game: &Game, replay: &Replay) -> Vec<Seat> {
 /// What differs between two positions, by the spectator's view as JSON
 /// paths; None when they are the same.
 fn diff(ga: &Game, a: &State, gb: &Game, b: &State) -> Option<Vec<String>> {
-    let va = serde_json::to_value(view::view(ga, a, None)).ok()?;
-    let vb = serde_json::to_value(view::view(gb, b, None)).ok()?;
+    let va = serde_json::to_value(view::view(ga, a, None).ok()?).ok()?;
+    let vb = serde_json::to_value(view::view(gb, b, None).ok()?).ok()?;
     if va == vb {
         return None;
     }

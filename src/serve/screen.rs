@@ -240,7 +240,8 @@ pub fn screen(s: &Session, t: &TableShow, role: Role) -> Screen {
     let (game, state) = (&s.game, &s.state);
     let def = game.def();
     let viewer = role.viewer();
-    let v = view::view(game, state, viewer);
+    // A role's viewer is a seat of the table's game.
+    let v = view::seen(game, state, viewer);
     let seat_word = |p: PlayerIx| match &s.seats[p] {
         Seat::Person => "person".to_string(),
         Seat::Bot(k) => k.clone(),

@@ -3,7 +3,7 @@
 
 use crate::core::{AsDef, Choice, State};
 use crate::definition::{CardIx, Def, PlayerIx};
-use crate::error::{Error, ErrorKind, Result, did_you_mean};
+use crate::error::{Error, Illegal, Result, did_you_mean};
 
 impl State {
     /// Parse a typed action for `player`: a card id or alias, or a word, or
@@ -22,12 +22,17 @@ impl State {
                 .map(|c| option_label(game, self, c, player))
                 .collect::<Vec<_>>()
         };
-        let illegal = |msg: String| {
-            Error::new(ErrorKind::Move, msg).note(format!("legal: {}", names().join(", ")))
+        let illegal = |why: Illegal, msg: String| {
+            Error::illegal(why, msg).note(format!("legal: {}", names().join(", ")))
         };
+        Error::check_player(player, game.def().nplayers())?;
         if legal.is_empty() {
-            return Err(Error::new(
-                ErrorKind::Move,
+            let why = match self.is_over() {
+                true => Illegal::Over,
+                false => Illegal::NotTheirs,
+            };
+            return Err(Error::illegal(
+                why,
                 format!(
                     "{} has no decision to make now",
                     game.def().players[player].id
@@ -82,9 +87,12 @@ impl State {
                 .collect();
             return match with.as_slice() {
                 [one] => Ok((*one).clone()),
-                [] => Err(illegal(format!("`{}` is not playable now", clip(text)))),
-                many => Err(Error::new(
-                    ErrorKind::Move,
+                [] => Err(illegal(
+                    Illegal::NotLegal,
+                    format!("`{}` is not playable now", clip(text)),
+                )),
+                many => Err(Error::illegal(
+                    Illegal::Ambiguous,
                     format!(
                         "`{}` needs more: {}",
                         clip(text),
@@ -106,7 +114,10 @@ impl State {
         match prefixed.as_slice() {
             [one] => Ok((*one).clone()),
             [] => {
-                let mut e = illegal(format!("`{}` is not a legal choice", clip(text)));
+                let mut e = illegal(
+                    Illegal::NotLegal,
+                    format!("`{}` is not a legal choice", clip(text)),
+                );
                 // What a save writes (the ids), and what the prompt shows.
                 let mut all: Vec<String> = legal.iter().map(|c| c.text(game).to_string()).collect();
                 all.extend(legal.iter().map(|c| label(game, c, player)));
@@ -115,14 +126,17 @@ impl State {
                 }
                 Err(e)
             }
-            many => Err(illegal(format!(
-                "`{}` is ambiguous: {}",
-                clip(text),
-                many.iter()
-                    .map(|c| c.text(game))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
+            many => Err(illegal(
+                Illegal::Ambiguous,
+                format!(
+                    "`{}` is ambiguous: {}",
+                    clip(text),
+                    many.iter()
+                        .map(|c| c.text(game))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
         }
     }
 }

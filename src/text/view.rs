@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::core::{Outcome, State, face_down_visible, zone_visible};
 use crate::definition::format::Per;
 use crate::definition::{Board, CardIx, PlayerIx};
+use crate::error::{Error, Result};
 use crate::game::Game;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -80,7 +81,17 @@ pub struct DecisionView {
     pub values: IndexMap<String, crate::core::Value>,
 }
 
-pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
+/// What `viewer` sees (None: a spectator, who sees what is public). An
+/// error names a viewer who is no player of the game.
+pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Result<View> {
+    if let Some(p) = viewer {
+        Error::check_player(p, game.def().nplayers())?;
+    }
+    Ok(seen(game, state, viewer))
+}
+
+/// `view` of a viewer known to be a player of the game (or None).
+pub(crate) fn seen(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
     let def = game.def();
     let mut players = IndexMap::new();
     for (p, pl) in def.players.iter().enumerate() {
@@ -231,10 +242,11 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
 }
 
 /// The view as text for a terminal: stats, zones, what is being decided.
-pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
+/// An error names a viewer who is no player of the game.
+pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Result<String> {
     use std::fmt::Write;
     let def = game.def();
-    let v = view(game, state, viewer);
+    let v = view(game, state, viewer)?;
     let mut out = String::new();
     let _ = write!(out, "{} - turn {}", def.name, v.turn);
     // Parameters the player set away from their defaults (`--set`).
@@ -305,7 +317,7 @@ pub fn render(game: &Game, state: &State, viewer: Option<PlayerIx>) -> String {
     for (i, var) in def.vars.iter().enumerate().filter(|(_, v)| v.show) {
         let _ = writeln!(out, "  {}: {}", var.name, var.shown.text(state.var(i)));
     }
-    out.trim_end().to_string()
+    Ok(out.trim_end().to_string())
 }
 
 /// A long list broken after its commas (never inside a name), the

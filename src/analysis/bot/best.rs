@@ -2,7 +2,8 @@
 //! exact equilibrium, sampling its mixed strategy at a simultaneous choice
 //! (a fixed answer there is what a best response exploits). The values
 //! come from one solve per game, setting and position solved from, shared
-//! by every bot of the process and kept on disk under the cache folder,
+//! by every bot of the process and kept on disk under the cache folder
+//! the program names (`files::set_cache_dir`; none: kept in memory only),
 //! named by the rules files' contents, the variants and parameters, and
 //! the position: an edit to the rules solves again. Where solve refuses
 //! the game (chance, hidden cards, more than two players) or it is bigger
@@ -104,17 +105,20 @@ fn identity(game: &Game) -> Option<u64> {
     Some(h.finish())
 }
 
-/// The file of the values solved from position `key`.
-fn cache_file(id: u64, key: u128) -> PathBuf {
-    crate::files::cache_dir()
-        .join("equilibrium")
-        .join(format!("{id:016x}-{key:032x}.bin"))
+/// The file of the values solved from position `key` (None: the program
+/// named no cache folder, `files::set_cache_dir`).
+fn cache_file(id: u64, key: u128) -> Option<PathBuf> {
+    Some(
+        crate::files::cache_dir()?
+            .join("equilibrium")
+            .join(format!("{id:016x}-{key:032x}.bin")),
+    )
 }
 
 /// The file that says a solve from `key` was refused, with the budget it
 /// had (a bigger budget tries again) and why.
-fn refused_file(id: u64, key: u128) -> PathBuf {
-    cache_file(id, key).with_extension("refused")
+fn refused_file(id: u64, key: u128) -> Option<PathBuf> {
+    Some(cache_file(id, key)?.with_extension("refused"))
 }
 
 /// What was found in the cache where a table or a refusal belongs and is
@@ -150,7 +154,7 @@ const MAX_REFUSAL_BYTES: u64 = 64 * 1024;
 /// Why a solve from this position was refused, if it was with a budget at
 /// least `budget`.
 fn read_refusal(id: u64, key: u128, budget: usize) -> Option<String> {
-    let path = refused_file(id, key);
+    let path = refused_file(id, key)?;
     note_if_no_file(&path, "a kept refusal");
     let text = crate::files::read_utf8(&path, MAX_REFUSAL_BYTES, "a refusal file").ok()?;
     let (had, why) = text.split_once('\n')?;
@@ -160,7 +164,9 @@ fn read_refusal(id: u64, key: u128, budget: usize) -> Option<String> {
 /// Keep a refusal, so that the next run plays at once instead of
 /// spending its budget again (a game too big takes about a minute).
 fn write_refusal(id: u64, key: u128, budget: usize, why: &str) {
-    let path = refused_file(id, key);
+    let Some(path) = refused_file(id, key) else {
+        return;
+    };
     if let Some(dir) = tables_folder(&path) {
         keep(&path, dir, format!("{budget}\n{why}").as_bytes());
     }
@@ -243,7 +249,9 @@ const KEPT_IN_MEMORY: usize = 20_000_000;
 /// Write the values atomically (a reader never sees half a file); a
 /// cache that cannot be written only costs a solve next time.
 fn write(id: u64, root: u128, values: &[(u128, f64)]) {
-    let path = cache_file(id, root);
+    let Some(path) = cache_file(id, root) else {
+        return;
+    };
     let Some(dir) = tables_folder(&path) else {
         return;
     };
@@ -364,7 +372,7 @@ impl Best {
             }
             return false;
         }
-        let mut values = id.and_then(|id| read(&cache_file(id, key), id, key));
+        let mut values = id.and_then(|id| read(&cache_file(id, key)?, id, key));
         if values.is_none() {
             let limits = Limits {
                 max_states: self.budget,
@@ -419,6 +427,10 @@ impl Best {
 
     /// The equilibrium strategy of `me` at `st`, if the game is solved.
     fn strategy(&self, game: &Game, st: &State, me: PlayerIx) -> Option<Mix> {
+        // No player of the game: nothing to solve for.
+        if me >= game.def().nplayers() {
+            return None;
+        }
         // A simultaneous choice another made first is not the bot's to
         // see: it decides from the decision's start (a position solved).
         let st = &st.unseen_choices_taken_back(me);

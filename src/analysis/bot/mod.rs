@@ -74,18 +74,31 @@ pub const KINDS: &[&str] = &[
 /// the game can be solved, else the search.
 pub const STRONGEST: &str = "best";
 
-/// The environment variable that names another default kind (`mcts`, for
-/// one who wants the search bot everywhere, or a faster one in tests).
+/// The environment variable from which the `tabula` binary takes another
+/// default kind (`mcts`, for one who wants the search bot everywhere, or
+/// a faster one in tests) and passes it on (`set_default_kind`).
 pub const DEFAULT_VAR: &str = "TABULA_BOT";
 
-/// The kind `default` names and `play` seats: `$TABULA_BOT` if set, else
-/// `STRONGEST`. An error names a variable that holds no kind.
+static DEFAULT_KIND: std::sync::RwLock<Option<String>> = std::sync::RwLock::new(None);
+
+/// The kind `default` names, as the program was told it (the binary:
+/// `$TABULA_BOT`), checked when it is used; None: `STRONGEST`.
+pub fn set_default_kind(kind: Option<String>) {
+    *DEFAULT_KIND.write().unwrap_or_else(|e| e.into_inner()) = kind;
+}
+
+/// The kind `default` names and `play` seats: the one `set_default_kind`
+/// gave, else `STRONGEST`. An error names a setting that holds no kind.
 pub fn default_kind() -> Result<String, String> {
-    match std::env::var(DEFAULT_VAR) {
-        Ok(k) if k == "default" => Err(format!("{DEFAULT_VAR}=default names no kind")),
-        Ok(k) if valid(&k) => Ok(k),
-        Ok(k) => Err(format!("{DEFAULT_VAR}: {}", kind_problem(&k))),
-        Err(_) => Ok(STRONGEST.to_string()),
+    match DEFAULT_KIND
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+    {
+        Some(k) if k == "default" => Err(format!("{DEFAULT_VAR}=default names no kind")),
+        Some(k) if valid(&k) => Ok(k),
+        Some(k) => Err(format!("{DEFAULT_VAR}: {}", kind_problem(&k))),
+        None => Ok(STRONGEST.to_string()),
     }
 }
 

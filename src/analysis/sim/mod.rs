@@ -241,13 +241,20 @@ fn play_chunk(
             since = 0;
         }
     }
-    if std::env::var_os("TABULA_MEMO_STATS").is_some()
+    if let Some(report) = MEMO_REPORT.get()
         && let Some(m) = game.memo_stats()
     {
-        eprintln!(
-            "memo: {} replays, {} script runs, {} nodes {:?}",
-            m.hits, m.misses, m.nodes, m.runs
-        );
+        report(&m);
     }
     out
+}
+
+/// Where each worker's memo figures go at the end of its share of a run
+/// (the binary: stderr, with `TABULA_MEMO_STATS` set).
+static MEMO_REPORT: std::sync::OnceLock<fn(&crate::core::MemoStats)> = std::sync::OnceLock::new();
+
+/// Have `report` given each worker's memo figures (its thread's memo)
+/// when it ends its share of a run. Set once per process.
+pub fn report_memo(report: fn(&crate::core::MemoStats)) {
+    let _ = MEMO_REPORT.set(report);
 }

@@ -59,7 +59,7 @@ impl Repl {
                 }
                 best::Plays::SearchForNow => format!(
                     "(The best bot searches while the exact equilibrium is worked out in the background, once for these rules (kept in {}); a line says when it plays it. A game too big to solve keeps the search.)",
-                    tabula::files::cache_dir().join("equilibrium").display()
+                    crate::cli::env::cache_dir().join("equilibrium").display()
                 ),
                 best::Plays::Search(why) => {
                     format!("(The best bot searches here: no exact equilibrium, since {why}.)")
@@ -128,7 +128,8 @@ impl Repl {
         }
         self.shown = Some(key);
         println!();
-        let board = view::render(&self.s.game, &self.s.state, viewer);
+        let board =
+            view::render(&self.s.game, &self.s.state, viewer).unwrap_or_else(|e| e.to_string());
         let mut lines = board.lines();
         if let Some(first) = lines.next() {
             println!("{}", self.style.bold(first));

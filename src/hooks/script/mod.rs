@@ -381,19 +381,41 @@ pub const MAX_LOG_BYTES: usize = 1024 * 1024;
 pub const MAX_PRINT_BYTES: usize = 1024 * 1024;
 static PRINTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// A `print` or `debug` line on stderr, escaped (it may hold a terminal's
-/// escape sequences), until the budget is spent; then one note.
+/// Where scripts' `print` and `debug` lines go: a line at a time, without
+/// its newline. The program owns its output: the `tabula` binary sends
+/// them to stderr; a program that embeds the library names its own sink
+/// (`set_output`), else they are dropped.
+pub type Output = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+
+static OUTPUT: std::sync::RwLock<Option<Output>> = std::sync::RwLock::new(None);
+
+/// Send scripts' `print` and `debug` lines to `sink` (None: drop them),
+/// for every game of the process from now on.
+pub fn set_output(sink: Option<Output>) {
+    *OUTPUT.write().unwrap_or_else(|e| e.into_inner()) = sink;
+}
+
+fn emit(line: &str) {
+    let sink = OUTPUT.read().unwrap_or_else(|e| e.into_inner()).clone();
+    if let Some(sink) = sink {
+        sink(line);
+    }
+}
+
+/// A `print` or `debug` line to the program's sink, escaped (it may hold
+/// a terminal's escape sequences), until the budget is spent; then one
+/// note.
 fn script_output(head: &str, s: &str) {
     let n = head.len() + s.len() + 2;
     budget::printed(n);
     let before = PRINTED.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     if before + n <= MAX_PRINT_BYTES {
-        eprintln!("{head} {}", crate::error::printable(s));
+        emit(&format!("{head} {}", crate::error::printable(s)));
     } else if before <= MAX_PRINT_BYTES {
-        eprintln!(
+        emit(&format!(
             "[script] print output cut at {} MiB: the rest of print and debug is not shown",
             MAX_PRINT_BYTES >> 20
-        );
+        ));
     }
 }
 
