@@ -5,156 +5,15 @@
 //! (ids, each with where it was written), resolved against a game into a
 //! `core::Position`, and written back.
 
-use std::fmt;
+mod file;
+mod write;
 
-use indexmap::IndexMap;
-use serde::Deserialize;
-use serde::de::{self, MapAccess, SeqAccess, Visitor};
+pub use file::{CardFile, MatchFile, PositionFile, StepRef, ZoneFile};
 
 use crate::core::{AsDef, Position};
 use crate::definition::format::{At, Per};
 use crate::definition::{CardIx, Def, FACE_DOWN, PlayerIx, Step};
 use crate::error::{Error, ErrorKind, Pos, Result, did_you_mean};
-
-/// A position as written: every entry an id, with its place in the file.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PositionFile {
-    /// The turn (from 1).
-    pub turn: Option<At<u32>>,
-    /// Whose turn it is (a player's id).
-    pub active: Option<At<String>>,
-    /// The flow step to run next: its name, or its number from 1.
-    pub step: Option<At<StepRef>>,
-    /// The RNG's place: words drawn from the seed's stream.
-    pub draws: Option<At<u64>>,
-    /// The turn order (`turns: rotate`), when not the seats'.
-    pub order: Option<At<Vec<At<String>>>>,
-    /// The player who reveals first at the next simultaneous decision.
-    pub reveals_first: Option<At<String>>,
-    /// In a match: the game being played, the wins and who began it.
-    #[serde(rename = "match")]
-    pub in_match: Option<At<MatchFile>>,
-    /// Player -> stat -> value; a stat not given keeps its start.
-    #[serde(default)]
-    pub stats: IndexMap<At<String>, IndexMap<At<String>, At<i64>>>,
-    /// Var -> value; a var not given keeps its start.
-    #[serde(default)]
-    pub vars: IndexMap<At<String>, At<i64>>,
-    /// Zone -> its cards (a shared zone), or owner (player or cell) ->
-    /// cards; a zone or place not given is empty.
-    #[serde(default)]
-    pub zones: IndexMap<At<String>, At<ZoneFile>>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MatchFile {
-    pub game: Option<At<u32>>,
-    #[serde(default)]
-    pub wins: IndexMap<At<String>, At<u32>>,
-    pub starter: Option<At<String>>,
-}
-
-/// A step by name or by number (from 1).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum StepRef {
-    Number(u64),
-    Name(String),
-}
-
-/// A zone's cards: one list (a shared zone), or one per owner.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ZoneFile {
-    Cards(Vec<At<CardFile>>),
-    Places(IndexMap<At<String>, At<Vec<At<CardFile>>>>),
-}
-
-/// A card: its id, or `{card: ID, down: true, from: PLAYER}`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct CardFile {
-    pub card: String,
-    pub down: Option<bool>,
-    pub from: Option<String>,
-}
-
-impl<'de> Deserialize<'de> for ZoneFile {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ZoneFile;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(
-                    "a list of cards, or a map from each owner (player or cell) to a list of cards",
-                )
-            }
-            fn visit_seq<A: SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> std::result::Result<ZoneFile, A::Error> {
-                let mut cards = Vec::new();
-                while let Some(c) = seq.next_element()? {
-                    cards.push(c);
-                }
-                Ok(ZoneFile::Cards(cards))
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> std::result::Result<ZoneFile, A::Error> {
-                let mut places = IndexMap::new();
-                while let Some((k, v)) = map.next_entry()? {
-                    places.insert(k, v);
-                }
-                Ok(ZoneFile::Places(places))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for CardFile {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = CardFile;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a card's id, or {card: ID, down: true, from: PLAYER}")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<CardFile, E> {
-                Ok(CardFile {
-                    card: v.to_string(),
-                    ..CardFile::default()
-                })
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<CardFile, E> {
-                self.visit_str(&v.to_string())
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<CardFile, E> {
-                self.visit_str(&v.to_string())
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> std::result::Result<CardFile, A::Error> {
-                let mut c = CardFile::default();
-                let mut card = None;
-                while let Some(k) = map.next_key::<String>()? {
-                    match k.as_str() {
-                        "card" => card = Some(map.next_value::<String>()?),
-                        "down" => c.down = Some(map.next_value()?),
-                        "from" => c.from = Some(map.next_value()?),
-                        _ => return Err(de::Error::unknown_field(&k, &["card", "down", "from"])),
-                    }
-                }
-                c.card = card.ok_or_else(|| de::Error::missing_field("card"))?;
-                Ok(c)
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
 
 /// The problems found so far, each with its place.
 struct Problems<'a> {
@@ -352,6 +211,11 @@ impl PositionFile {
                 ),
             }
         }
+        if !pos.known.is_empty() {
+            for (k, z) in pos.known.iter_mut().zip(&pos.zones) {
+                k.resize(z.len(), 0);
+            }
+        }
         count_cards(&mut pr, start, &placed);
         if pr.list.is_empty() {
             Ok(pos)
@@ -359,209 +223,6 @@ impl PositionFile {
             Err(Error::collect(pr.list))
         }
     }
-
-    /// A position as written in a file (ids; no places).
-    pub fn from_position(game: &(impl AsDef + ?Sized), pos: &Position) -> PositionFile {
-        let def = game.def();
-        let at = |s: &str| At::new(s.to_string());
-        let pid = |p: PlayerIx| at(&def.players[p].id);
-        let mut f = PositionFile {
-            turn: Some(At::new(pos.turn)),
-            active: Some(pid(pos.active)),
-            ..PositionFile::default()
-        };
-        let name = step_name(def, &def.flow[pos.step]);
-        let unique = def
-            .flow
-            .iter()
-            .filter(|s| step_name(def, s) == name)
-            .count()
-            == 1;
-        f.step = Some(At::new(if unique {
-            StepRef::Name(name)
-        } else {
-            StepRef::Number(pos.step as u64 + 1)
-        }));
-        if pos.draws > 0 {
-            // A game draws far fewer than 2^64 words.
-            f.draws = Some(At::new(u64::try_from(pos.draws).unwrap_or(u64::MAX)));
-        }
-        if pos.order != (0..def.nplayers()).collect::<Vec<_>>() {
-            f.order = Some(At::new(pos.order.iter().map(|&p| pid(p)).collect()));
-        }
-        f.reveals_first = pos.reveal_first.map(pid);
-        if def.match_wins.is_some() {
-            f.in_match = Some(At::new(MatchFile {
-                game: Some(At::new(pos.game_no)),
-                wins: (pos.match_wins.iter().enumerate())
-                    .map(|(p, &w)| (pid(p), At::new(w)))
-                    .collect(),
-                starter: Some(pid(pos.starter)),
-            }));
-        }
-        let ns = def.stats.len();
-        if ns > 0 {
-            for (p, player) in def.players.iter().enumerate() {
-                let row = (def.stats.iter().enumerate())
-                    .map(|(s, stat)| (at(&stat.id), At::new(pos.stats[p * ns + s])))
-                    .collect();
-                f.stats.insert(at(&player.id), row);
-            }
-        }
-        for (v, var) in def.vars.iter().enumerate() {
-            f.vars.insert(at(&var.id), At::new(pos.vars[v]));
-        }
-        for (z, zone) in def.zones.iter().enumerate() {
-            let cards_of = |o: usize| -> Vec<At<CardFile>> {
-                let slot = def.slot(z, o);
-                let recs = &pos.records[slot];
-                let plain = zone.entry(0);
-                (pos.zones[slot].iter().enumerate())
-                    .map(|(i, &c)| {
-                        let mut cf = CardFile {
-                            card: def.cards[c as usize].id.clone(),
-                            ..CardFile::default()
-                        };
-                        if let Some(&r) = recs.get(i)
-                            && Some(r) != plain
-                        {
-                            if zone.faces.is_some() {
-                                cf.down = Some(r & FACE_DOWN != 0);
-                            }
-                            let from = r & !FACE_DOWN;
-                            if zone.records_from && from > 0 {
-                                cf.from = Some(def.players[from as usize - 1].id.clone());
-                            }
-                        }
-                        At::new(cf)
-                    })
-                    .collect()
-            };
-            let value = match zone.per {
-                Per::Game => {
-                    let cards = cards_of(0);
-                    if cards.is_empty() {
-                        continue;
-                    }
-                    ZoneFile::Cards(cards)
-                }
-                _ => {
-                    let places: IndexMap<_, _> = (def.owners(z))
-                        .map(|o| (at(&owner_name(def, z, o)), At::new(cards_of(o))))
-                        .filter(|(_, c)| !c.value.is_empty())
-                        .collect();
-                    if places.is_empty() {
-                        continue;
-                    }
-                    ZoneFile::Places(places)
-                }
-            };
-            f.zones.insert(at(&zone.id), At::new(value));
-        }
-        f
-    }
-
-    /// The section as YAML (`position:` and its entries, indented).
-    pub fn to_yaml(&self) -> String {
-        use super::replay::scalar;
-        let mut out = String::from("position:\n");
-        if let Some(t) = &self.turn {
-            out += &format!("  turn: {}\n", t.value);
-        }
-        if let Some(a) = &self.active {
-            out += &format!("  active: {}\n", scalar(&a.value));
-        }
-        if let Some(s) = &self.step {
-            match &s.value {
-                StepRef::Name(n) => out += &format!("  step: {}\n", scalar(n)),
-                StepRef::Number(n) => out += &format!("  step: {n}\n"),
-            }
-        }
-        if let Some(d) = &self.draws {
-            out += &format!("  draws: {}\n", d.value);
-        }
-        if let Some(o) = &self.order {
-            let v: Vec<String> = o.value.iter().map(|p| scalar(&p.value)).collect();
-            out += &format!("  order: [{}]\n", v.join(", "));
-        }
-        if let Some(r) = &self.reveals_first {
-            out += &format!("  reveals_first: {}\n", scalar(&r.value));
-        }
-        if let Some(m) = &self.in_match {
-            let m = &m.value;
-            let wins: Vec<String> = (m.wins.iter())
-                .map(|(p, w)| format!("{}: {}", scalar(&p.value), w.value))
-                .collect();
-            out += &format!(
-                "  match: {{game: {}, wins: {{{}}}",
-                m.game.as_ref().map_or(1, |g| g.value),
-                wins.join(", ")
-            );
-            if let Some(s) = &m.starter {
-                out += &format!(", starter: {}", scalar(&s.value));
-            }
-            out += "}\n";
-        }
-        if !self.stats.is_empty() {
-            out += "  stats:\n";
-            for (p, row) in &self.stats {
-                let v: Vec<String> = (row.iter())
-                    .map(|(s, x)| format!("{}: {}", scalar(&s.value), x.value))
-                    .collect();
-                out += &format!("    {}: {{{}}}\n", scalar(&p.value), v.join(", "));
-            }
-        }
-        if !self.vars.is_empty() {
-            out += "  vars:\n";
-            for (v, x) in &self.vars {
-                out += &format!("    {}: {}\n", scalar(&v.value), x.value);
-            }
-        }
-        if !self.zones.is_empty() {
-            out += "  zones:\n";
-            for (z, cards) in &self.zones {
-                match &cards.value {
-                    ZoneFile::Cards(list) => {
-                        out += &format!("    {}: {}\n", scalar(&z.value), card_list(list));
-                    }
-                    ZoneFile::Places(places) => {
-                        out += &format!("    {}:\n", scalar(&z.value));
-                        for (o, list) in places {
-                            out += &format!(
-                                "      {}: {}\n",
-                                scalar(&o.value),
-                                card_list(&list.value)
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        out
-    }
-}
-
-/// `[a, b, {card: c, down: true}]`.
-fn card_list(list: &[At<CardFile>]) -> String {
-    use super::replay::scalar;
-    let v: Vec<String> = list
-        .iter()
-        .map(|c| {
-            let c = &c.value;
-            if c.down.is_none() && c.from.is_none() {
-                return scalar(&c.card);
-            }
-            let mut s = format!("{{card: {}", scalar(&c.card));
-            if let Some(d) = c.down {
-                s += &format!(", down: {d}");
-            }
-            if let Some(f) = &c.from {
-                s += &format!(", from: {}", scalar(f));
-            }
-            s + "}"
-        })
-        .collect();
-    format!("[{}]", v.join(", "))
 }
 
 fn resolve_step(def: &Def, s: &At<StepRef>, pr: &mut Problems) -> usize {
@@ -654,8 +315,28 @@ fn put(
                 rec = (rec & FACE_DOWN) | (p as u8 + 1);
             }
         }
+        let mut mask = 0u64;
+        for p in cf.known.iter().flatten() {
+            let id = At {
+                value: p.clone(),
+                pos: c.pos.clone(),
+            };
+            if let Some(p) = pr.player(&id, "player") {
+                mask |= crate::core::knowledge::bit(p);
+            }
+        }
+        if mask != 0 {
+            if pos.known.is_empty() {
+                pos.known = pos.zones.iter().map(|z| vec![0; z.len()]).collect();
+            }
+            pos.known[slot].resize(cards.len(), 0);
+            pos.known[slot].push(mask);
+        }
         cards.push(ci);
         recs.push(rec);
+    }
+    if let Some(k) = pos.known.get_mut(slot) {
+        k.resize(cards.len(), 0);
     }
     pos.zones[slot] = cards;
     pos.records[slot] = if zone.records() { recs } else { Vec::new() };
