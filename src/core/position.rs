@@ -107,7 +107,12 @@ impl Position {
         {
             return bad("players");
         }
-        if self.turn == 0 || self.game_no == 0 {
+        let most = |b: crate::definition::bounds::Bound| u32::try_from(b.max).unwrap_or(u32::MAX);
+        if self.turn == 0
+            || self.game_no == 0
+            || self.turn > most(crate::definition::bounds::MAX_TURNS)
+            || self.game_no > most(crate::definition::bounds::MAX_GAMES)
+        {
             return bad("turn");
         }
         for (slot, cards) in self.zones.iter().enumerate() {

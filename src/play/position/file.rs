@@ -4,16 +4,18 @@
 use std::fmt;
 
 use indexmap::IndexMap;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 
 use crate::definition::format::At;
 
 /// A position as written: every entry an id, with its place in the file.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PositionFile {
     /// The turn (from 1).
+    #[schemars(range(min = 1, max = 1_000_000))]
     pub turn: Option<At<u32>>,
     /// Whose turn it is (a player's id).
     pub active: Option<At<String>>,
@@ -40,9 +42,12 @@ pub struct PositionFile {
     pub zones: IndexMap<At<String>, At<ZoneFile>>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+/// In a match: the game being played (from 1), each player's wins and who
+/// began this game.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatchFile {
+    #[schemars(range(min = 1))]
     pub game: Option<At<u32>>,
     #[serde(default)]
     pub wins: IndexMap<At<String>, At<u32>>,
@@ -50,7 +55,7 @@ pub struct MatchFile {
 }
 
 /// A step by name or by number (from 1).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum StepRef {
     Number(u64),
@@ -72,6 +77,48 @@ pub struct CardFile {
     pub from: Option<String>,
     /// The players who know this card (where the zone hides it from them).
     pub known: Option<Vec<String>>,
+}
+
+impl JsonSchema for ZoneFile {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ZoneFile".into()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        let list = g.subschema_for::<Vec<CardFile>>();
+        json_schema!({
+            "description": "A shared zone's cards, bottom to top; or a zone per player or per cell: each owner (a player's id, a cell's name) -> its cards.",
+            "anyOf": [list, {"type": "object", "additionalProperties": list}]
+        })
+    }
+}
+
+impl JsonSchema for CardFile {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CardFile".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A card: its id, or {card: ID, down: true, from: PLAYER, known: [PLAYER, ...]}.",
+            "anyOf": [
+                {"type": ["string", "integer"]},
+                {
+                    "type": "object",
+                    "properties": {
+                        "card": {"type": ["string", "integer"], "description": "The card's id."},
+                        "down": {"type": "boolean", "description": "Face down (a zone that keeps faces)."},
+                        "from": {"type": "string", "description": "The player it came from (a zone that records it)."},
+                        "known": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "The players who know this card where its zone hides it."
+                        }
+                    },
+                    "required": ["card"],
+                    "additionalProperties": false
+                }
+            ]
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for ZoneFile {

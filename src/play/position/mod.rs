@@ -44,6 +44,7 @@ fn unknown(what: &str, id: &str, known: &[&str]) -> String {
     let mut msg = format!("no {what} `{}`", crate::text::clip(id));
     match did_you_mean(id, known.iter().copied()) {
         Some(h) => msg += &format!(": {h}"),
+        None if known.is_empty() => msg += " (the game has none)",
         None if known.len() <= 12 => msg += &format!(" (there are: {})", known.join(", ")),
         None => {}
     }
@@ -93,10 +94,16 @@ impl PositionFile {
         pos.seed = seed;
         pos.draws = self.draws.as_ref().map_or(0, |d| u128::from(d.value));
         if let Some(t) = &self.turn {
+            let most = crate::definition::bounds::MAX_TURNS.max;
             if t.value == 0 {
                 pr.add(&t.pos, "the turn counts from 1".into());
+            } else if i64::from(t.value) > most {
+                pr.add(
+                    &t.pos,
+                    format!("a turn past {most} (the most `max_turns` allows): give a turn from 1 to {most}"),
+                );
             }
-            pos.turn = t.value.max(1);
+            pos.turn = t.value.clamp(1, most as u32);
         }
         if let Some(a) = &self.active {
             pos.active = pr.player(a, "player").unwrap_or(0);
@@ -124,8 +131,14 @@ impl PositionFile {
                 pr.add(&m.pos, format!("`{}` is not played as a match", def.id));
             }
             if let Some(g) = &m.value.game {
+                let most = crate::definition::bounds::MAX_GAMES.max;
                 if g.value == 0 {
                     pr.add(&g.pos, "a match's games count from 1".into());
+                } else if i64::from(g.value) > most {
+                    pr.add(
+                        &g.pos,
+                        format!("a match plays at most {most} games: give a game from 1 to {most}"),
+                    );
                 }
                 pos.game_no = g.value.max(1);
             }
