@@ -83,7 +83,7 @@ const MAX_TIME: Duration = Duration::from_secs(60);
 /// Of those moves, at most this many list the positions nearest the
 /// roots one by one, keeping at most `MAX_FRONTIER` positions of a layer.
 const LIST_MOVES: u64 = 250_000;
-const MAX_FRONTIER: usize = 1 << 17;
+const MAX_FRONTIER: usize = 1 << 16;
 /// Repeats at every depth past which the count is as good as it gets.
 const ENOUGH_REPEATS: u64 = 32;
 
