@@ -127,29 +127,7 @@ impl PositionFile {
             }
         }
         if let Some(m) = &self.in_match {
-            if def.match_wins.is_none() {
-                pr.add(&m.pos, format!("`{}` is not played as a match", def.id));
-            }
-            if let Some(g) = &m.value.game {
-                let most = crate::definition::bounds::MAX_GAMES.max;
-                if g.value == 0 {
-                    pr.add(&g.pos, "a match's games count from 1".into());
-                } else if i64::from(g.value) > most {
-                    pr.add(
-                        &g.pos,
-                        format!("a match plays at most {most} games: give a game from 1 to {most}"),
-                    );
-                }
-                pos.game_no = g.value.max(1);
-            }
-            for (p, w) in &m.value.wins {
-                if let Some(p) = pr.player(p, "player") {
-                    pos.match_wins[p] = w.value;
-                }
-            }
-            if let Some(s) = &m.value.starter {
-                pos.starter = pr.player(s, "player").unwrap_or(0);
-            }
+            resolve_match(m, &mut pr, &mut pos);
         }
         for (p, stats) in &self.stats {
             let Some(p) = pr.player(p, "player") else {
@@ -235,6 +213,34 @@ impl PositionFile {
         } else {
             Err(Error::collect(pr.list))
         }
+    }
+}
+
+/// A match's entries: the game being played, the wins, who began it.
+fn resolve_match(m: &At<MatchFile>, pr: &mut Problems, pos: &mut Position) {
+    let def = pr.def;
+    if def.match_wins.is_none() {
+        pr.add(&m.pos, format!("`{}` is not played as a match", def.id));
+    }
+    if let Some(g) = &m.value.game {
+        let most = crate::definition::bounds::MAX_GAMES.max;
+        if g.value == 0 {
+            pr.add(&g.pos, "a match's games count from 1".into());
+        } else if i64::from(g.value) > most {
+            pr.add(
+                &g.pos,
+                format!("a match plays at most {most} games: give a game from 1 to {most}"),
+            );
+        }
+        pos.game_no = g.value.max(1);
+    }
+    for (p, w) in &m.value.wins {
+        if let Some(p) = pr.player(p, "player") {
+            pos.match_wins[p] = w.value;
+        }
+    }
+    if let Some(s) = &m.value.starter {
+        pos.starter = pr.player(s, "player").unwrap_or(0);
     }
 }
 
