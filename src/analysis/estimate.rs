@@ -247,15 +247,15 @@ pub fn positions(
                 if st.is_over() || st.game_no() != game_no || applied >= MAX_MOVES {
                     break;
                 }
-                if depth > near.depth {
-                    visit(&st, depth)?;
-                    if !near.seen.contains(&st.key(game)) {
-                        *turns
-                            .entry(st.turn())
-                            .or_default()
-                            .entry(st.key_with_turn(game))
-                            .or_default() += 1;
-                    }
+                // A line's first position was listed (and is checked
+                // here, as every position a line meets is).
+                visit(&st, depth)?;
+                if !near.seen.contains(&st.key(game)) {
+                    *turns
+                        .entry(st.turn())
+                        .or_default()
+                        .entry(st.key_with_turn(game))
+                        .or_default() += 1;
                 }
                 let waiting = st.waiting();
                 let mut joint = Vec::with_capacity(waiting.len());
