@@ -88,7 +88,7 @@ fn a_solve_over_its_budget_is_refused_before_it_starts() {
         Some(Refusal::TooManyPositions { limit: 200 }),
         "{e}"
     );
-    assert!(e.message.contains("estimated from"), "{e}");
+    assert!(e.message.contains("counted one by one"), "{e}");
     assert_eq!(progress.load(Ordering::Relaxed), 0);
     // A time budget far below the work.
     let quick = Limits {
@@ -135,7 +135,7 @@ fn the_best_bot_over_its_budget_plays_at_once_and_keeps_why() {
         .collect();
     assert_eq!(kept.len(), 1, "{kept:?}");
     assert!(kept[0].starts_with("200\n"), "{kept:?}");
-    assert!(kept[0].contains("estimated from"), "{kept:?}");
+    assert!(kept[0].contains("counted one by one"), "{kept:?}");
 }
 
 #[test]
@@ -181,4 +181,38 @@ fn picked(choice) {
         Some(Refusal::TreeTooBig { limit: 10_000 }),
         "{e}"
     );
+}
+
+/// A Kalah endgame, 14 seeds left in the pits: 15,688,827 positions (a
+/// breadth-first count of board, mover and moves made), most of them
+/// deeper than random lines from it go (they end after 10 moves on
+/// average, 33 at most, where its lines of play run to 98). The estimate
+/// counts the positions nearest it one by one and draws its lines from
+/// the last of those: a budget of 30,000 is refused before the solve
+/// starts (its lines alone bounded it below 30,000, and the solve ran
+/// until the budget was spent).
+#[test]
+fn a_deep_endgame_over_the_budget_is_refused_before_the_solve_starts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("endgame.yaml");
+    std::fs::write(
+        &path,
+        "game: mancala
+position:
+  turn: 41
+  active: south
+  stats:
+    south: {pit-1: 1, pit-2: 0, pit-3: 3, pit-4: 2, pit-5: 0, pit-6: 2, store: 17}
+    north: {pit-1: 2, pit-2: 1, pit-3: 0, pit-4: 2, pit-5: 1, pit-6: 0, store: 17}
+  vars: {moves: 40}
+",
+    )
+    .unwrap();
+    Test::new()
+        .games_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/games"))
+        .args(["solve", "--max-states", "30000", "--from"])
+        .arg(&path)
+        .status(3)
+        .stderr_has("solve cannot handle mancala: it needs more than 30000 positions (at least 3.0e4, 30001 counted one by one;")
+        .run();
 }

@@ -273,3 +273,64 @@ fn the_key_leaves_out_the_turn_where_no_rule_reads_it() {
         "{plain} states without the turn, {reading} with it"
     );
 }
+
+/// Whether some player's view shows a hidden card they know.
+fn some_card_known(game: &Game, st: &State) -> bool {
+    use tabula::view::{ZoneView, view};
+    (0..game.def().nplayers()).any(|p| {
+        let v = view(game, st, Some(p));
+        (v.zones.values().flat_map(|z| z.values())).any(|z| matches!(z, ZoneView::Known { .. }))
+    })
+}
+
+/// Hearts after the pass: the cards passed lie hidden in the receivers'
+/// hands, known to their passers. The state is a position (the file holds
+/// who knows which card, and no moves), and the game started from the
+/// file is the same for every player: each view and information state,
+/// and the state's key.
+#[test]
+fn a_position_keeps_who_knows_which_card() {
+    use tabula::view::view;
+    let game = tabula::load("hearts", &reference(), &Settings::default()).unwrap();
+    let mut seen = 0;
+    for seed in 1..=6u64 {
+        let mut replay = Replay {
+            game: "hearts".into(),
+            seed,
+            ..Replay::default()
+        };
+        let (mut st, _) = State::new(&game, seed).unwrap();
+        let mut bot = RandomBot::new(seed);
+        while !some_card_known(&game, &st) && replay.moves.len() < 8 {
+            let m = random_move(&game, &st, &mut bot);
+            apply_move(&game, &mut st, &m).unwrap();
+            replay.moves.push(m);
+        }
+        if !some_card_known(&game, &st) {
+            continue; // a deal without a pass
+        }
+        seen += 1;
+        let saved = tabula::rest::as_position(&game, &replay).unwrap();
+        let text = saved.to_yaml();
+        assert!(
+            saved.moves.is_empty(),
+            "seed {seed}: the file starts before the pass\n{text}"
+        );
+        assert!(text.contains(", known: ["), "{text}");
+        let back = Replay::parse(std::path::Path::new("p.yaml"), &text).unwrap();
+        let (from, _) = back
+            .start(&game)
+            .unwrap_or_else(|e| panic!("{}\n{text}", e.render(false)));
+        assert_eq!(from.key(&game), st.key(&game), "seed {seed}\n{text}");
+        for p in 0..game.def().nplayers() {
+            assert_eq!(
+                from.seen_and_unseen(&game, p),
+                st.seen_and_unseen(&game, p),
+                "seed {seed}: player {p}'s information state\n{text}"
+            );
+            assert_eq!(view(&game, &from, Some(p)), view(&game, &st, Some(p)));
+        }
+        assert_eq!(view(&game, &from, None), view(&game, &st, None));
+    }
+    assert!(seen >= 2, "only {seen} deals with a pass");
+}

@@ -622,7 +622,8 @@ fn a_piped_solve_says_its_estimate_then_plain_progress_lines() {
     let first = err.lines().next().unwrap_or_default();
     assert!(
         first.starts_with("solving braverats: expect at least ")
-            && first.contains("positions or more, estimated from"),
+            && first.contains("positions or more, ")
+            && first.contains("counted one by one"),
         "{err}"
     );
     let lines: Vec<&str> = err

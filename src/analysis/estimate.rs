@@ -20,23 +20,27 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::tree;
 use crate::core::{State, below};
 use crate::error::{Error, ErrorKind, Refusal, Result};
 use crate::game::Game;
 
-/// What random lines of play showed of a game's size from a position.
+/// What a count near the position and random lines of play below it
+/// showed of a game's size.
 #[derive(Debug, Clone, Copy)]
 pub struct Positions {
-    /// Distinct positions from there, at least (99.9% confidence).
+    /// Distinct positions from there, at least (99.9% confidence; exact
+    /// when `lines` is 0).
     pub at_least: f64,
-    /// Joint moves per position, on average along the lines.
+    /// Joint moves per position, on average.
     pub moves: f64,
     /// Seconds a move took (a position copied and the move applied).
     pub move_seconds: f64,
-    /// Lines drawn.
+    /// Positions counted one by one, nearest the position first.
+    pub listed: usize,
+    /// Random lines drawn below those.
     pub lines: usize,
 }
 
@@ -46,6 +50,23 @@ impl Positions {
     pub fn seconds_at_least(&self) -> f64 {
         self.at_least * self.moves * self.move_seconds
     }
+
+    /// How the figure was found, for a message: "N counted one by one",
+    /// or "estimated from K random lines of play below the N nearest,
+    /// counted one by one".
+    pub fn how(&self) -> String {
+        how(self.listed, self.lines)
+    }
+}
+
+/// How a size was found (`Positions::how`), from its counts.
+pub fn how(listed: usize, lines: usize) -> String {
+    if lines == 0 {
+        return format!("{listed} counted one by one");
+    }
+    format!(
+        "estimated from {lines} random lines of play below the {listed} nearest, counted one by one"
+    )
 }
 
 /// The chance that a bound is wrong, shared among the turns and looks.
@@ -59,14 +80,134 @@ const BATCH: usize = 256;
 const MAX_LINES: usize = 16_384;
 const MAX_MOVES: u64 = 1_000_000;
 const MAX_TIME: Duration = Duration::from_secs(60);
+/// Of those moves, at most this many list the positions nearest the
+/// roots one by one, keeping at most `MAX_FRONTIER` positions of a layer.
+const LIST_MOVES: u64 = 250_000;
+const MAX_FRONTIER: usize = 1 << 16;
 /// Repeats at every depth past which the count is as good as it gets.
 const ENOUGH_REPEATS: u64 = 32;
 
+/// The positions nearest the roots, listed one by one as the solver
+/// would meet them (its key; ends and later games of a match aside), a
+/// layer of decisions at a time while the moves allow: every position
+/// counted, and the last layer reached (with its depth) to draw lines
+/// from. No frontier: every position was listed.
+struct Near {
+    seen: FxHashSet<u128>,
+    frontier: Vec<State>,
+    depth: usize,
+    /// Joint moves over the positions listed, and those positions.
+    moves: f64,
+    made: u64,
+    /// Moves applied.
+    applied: u64,
+}
+
+fn near(
+    game: &Game,
+    roots: &[(f64, State)],
+    stop_above: f64,
+    started: Instant,
+    visit: &mut dyn FnMut(&State, usize) -> Result<()>,
+) -> Result<Near> {
+    let mut seen = FxHashSet::default();
+    let mut layer: Vec<State> = Vec::new();
+    for (_, st) in roots {
+        if !st.is_over() && seen.insert(st.key(game)) {
+            layer.push(st.clone());
+        }
+    }
+    let game_no = layer.first().map_or(1, State::game_no);
+    let (mut moves, mut made, mut applied) = (0f64, 0u64, 0u64);
+    let mut depth = 0;
+    while !layer.is_empty() {
+        let full = applied >= LIST_MOVES
+            || seen.len() as f64 > stop_above
+            || started.elapsed() >= MAX_TIME
+            || depth >= tree::MAX_DEPTH;
+        if full {
+            return Ok(Near {
+                seen,
+                frontier: layer,
+                depth,
+                moves,
+                made,
+                applied,
+            });
+        }
+        let mut next = Vec::new();
+        for st in &layer {
+            visit(st, depth)?;
+            let waiting = st.waiting();
+            let joints = tree::joint_moves_of(st, &waiting);
+            moves += joints.len() as f64;
+            made += 1;
+            for joint in joints {
+                applied += 1;
+                for (_, child) in tree::children(game, st, &joint)? {
+                    if child.is_over() || child.game_no() != game_no {
+                        continue;
+                    }
+                    if seen.insert(child.key(game)) {
+                        next.push(child);
+                    }
+                    if seen.len() as f64 > stop_above {
+                        // Over the budget, counted: no more to know.
+                        return Ok(Near {
+                            seen,
+                            frontier: layer,
+                            depth,
+                            moves,
+                            made,
+                            applied,
+                        });
+                    }
+                }
+            }
+            if next.len() > MAX_FRONTIER {
+                // Too wide to keep: this layer is where the lines start.
+                next.clear();
+                applied = applied.max(LIST_MOVES);
+                break;
+            }
+        }
+        if next.is_empty() && applied >= LIST_MOVES {
+            return Ok(Near {
+                seen,
+                frontier: layer,
+                depth,
+                moves,
+                made,
+                applied,
+            });
+        }
+        layer = next;
+        depth += 1;
+    }
+    Ok(Near {
+        seen,
+        frontier: Vec::new(),
+        depth,
+        moves,
+        made,
+        applied,
+    })
+}
+
 /// The positions an exact solve from `roots` (with their chances) would
-/// meet, from random lines of play; it stops drawing as soon as the bound
-/// passes `stop_above`, or the repeats pin the count down, or past
-/// `MAX_LINES` lines or `MAX_MOVES` moves. `visit` sees every position drawn with
-/// its depth (a solver checks them for what it cannot handle) and may stop
+/// meet. Those nearest the roots are listed one by one (a layer of
+/// decisions at a time, up to `LIST_MOVES` moves); below the last layer
+/// listed, random lines of play drawn from its positions (each as likely)
+/// count the rest: at each turn, the positions met twice (few repeats
+/// among n draws mean many positions: the birthday bound) give a lower
+/// bound, which holds with 99.9% confidence whatever the game (lines
+/// that favour some positions only repeat more). A game whose positions
+/// mostly lie deeper than random lines from its start go (an endgame
+/// whose random lines end in a few moves while careful ones run on) is
+/// counted where its positions are. It stops as soon as the bound passes
+/// `stop_above`, or the repeats pin the count down, or past `MAX_LINES`
+/// lines or `MAX_MOVES` moves. `visit` sees every position met with its
+/// depth (a solver checks them for what it cannot handle) and may stop
 /// the count with an error.
 pub fn positions(
     game: &Game,
@@ -75,32 +216,47 @@ pub fn positions(
     visit: &mut dyn FnMut(&State, usize) -> Result<()>,
 ) -> Result<Positions> {
     let started = Instant::now();
+    let near = near(game, roots, stop_above, started, visit)?;
+    let listed = near.seen.len();
+    let (mut moves, mut made, mut applied) = (near.moves, near.made, near.applied);
+    let done = |at_least: f64, moves: f64, made: u64, applied: u64, lines: usize| Positions {
+        at_least,
+        moves: (moves / made.max(1) as f64).max(1.0),
+        move_seconds: started.elapsed().as_secs_f64() / applied.max(1) as f64,
+        listed,
+        lines,
+    };
+    if near.frontier.is_empty() || listed as f64 > stop_above {
+        return Ok(done(listed as f64, moves, made, applied, 0));
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(0x51_2E);
-    // Positions met on each turn, with how often: a position's key holds
-    // its turn, so the turns' sets never share a position (the number of
-    // decisions made would not do: a hook may ask once or twice a turn).
+    // Positions met on each turn below the listed ones, with how often
+    // (`key_with_turn`: the turns' sets never share a position).
     let mut turns: FxHashMap<u32, FxHashMap<u128, u64>> = FxHashMap::default();
-    let (mut moves, mut made) = (0f64, 0u64);
     let mut lines = 0;
+    let frontier = &near.frontier;
+    let game_no = frontier[0].game_no();
     loop {
         for _ in 0..BATCH {
-            let Some(mut st) = pick(&mut rng, roots) else {
-                break;
-            };
+            let at = below(&mut rng, frontier.len() as u64) as usize;
+            let mut st = frontier[at].clone();
             st.reseed(rng.next_u64());
             // A later game of a match is solved in tables of its own, from
             // depth 0 again: the line stops where the game does.
-            let game_no = st.game_no();
-            for depth in 0..=tree::MAX_DEPTH {
-                if st.is_over() || st.game_no() != game_no || made >= MAX_MOVES {
+            for depth in near.depth..=tree::MAX_DEPTH {
+                if st.is_over() || st.game_no() != game_no || applied >= MAX_MOVES {
                     break;
                 }
+                // A line's first position was listed (and is checked
+                // here, as every position a line meets is).
                 visit(&st, depth)?;
-                *turns
-                    .entry(st.turn())
-                    .or_default()
-                    .entry(st.key_with_turn(game))
-                    .or_default() += 1;
+                if !near.seen.contains(&st.key(game)) {
+                    *turns
+                        .entry(st.turn())
+                        .or_default()
+                        .entry(st.key_with_turn(game))
+                        .or_default() += 1;
+                }
                 let waiting = st.waiting();
                 let mut joint = Vec::with_capacity(waiting.len());
                 let mut n = 1f64;
@@ -114,24 +270,20 @@ pub fn positions(
                 }
                 moves += n;
                 made += 1;
+                applied += 1;
                 st = tree::sample(game, &st, &joint)?;
             }
             lines += 1;
         }
-        let (at_least, pinned) = bound(turns.values());
-        let done = at_least > stop_above
+        let (below_listed, pinned) = bound(turns.values());
+        let at_least = listed as f64 + below_listed;
+        let done_now = at_least > stop_above
             || pinned
             || lines >= MAX_LINES
-            || made >= MAX_MOVES
+            || applied >= MAX_MOVES
             || started.elapsed() >= MAX_TIME;
-        if done {
-            let made = made.max(1) as f64;
-            return Ok(Positions {
-                at_least,
-                moves: moves / made,
-                move_seconds: started.elapsed().as_secs_f64() / made,
-                lines,
-            });
+        if done_now {
+            return Ok(done(at_least, moves, made, applied, lines));
         }
     }
 }
@@ -266,18 +418,4 @@ impl Counter<'_> {
         self.sizes.insert(key, n);
         Ok(Some(n))
     }
-}
-
-/// One of `outs` drawn by its chance.
-fn pick(rng: &mut ChaCha8Rng, outs: &[(f64, State)]) -> Option<State> {
-    let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    let mut acc = 0.0;
-    let at = outs
-        .iter()
-        .position(|(p, _)| {
-            acc += p;
-            x < acc
-        })
-        .unwrap_or(outs.len().checked_sub(1)?);
-    Some(outs[at].1.clone())
 }

@@ -502,12 +502,8 @@ fn listed(
         Some(n) => (n > budget).then(|| format!("{n:.3e}, counted over its positions")),
         None => {
             let size = estimate::positions(game, &roots, budget, &mut |_, _| Ok(()))?;
-            (size.at_least > budget).then(|| {
-                format!(
-                    "at least {:.1e}, estimated from {} random lines of play",
-                    size.at_least, size.lines
-                )
-            })
+            (size.at_least > budget)
+                .then(|| format!("at least {:.1e}, {}", size.at_least, size.how()))
         }
     };
     if let Some(why) = over {

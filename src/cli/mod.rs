@@ -148,8 +148,13 @@ pub enum Command {
         #[arg(long, short, value_name = "FILE")]
         out: Option<PathBuf>,
     },
-    /// Print the JSON Schema of a game file (for editors; docs/game.schema.json).
-    Schema,
+    /// Print the JSON Schema of a game file (for editors; docs/game.schema.json),
+    /// or with `save`, of a save, replay or position file (docs/save.schema.json).
+    Schema {
+        /// Which file's schema: `game` or `save`.
+        #[arg(value_enum, default_value_t = SchemaOf::Game)]
+        of: SchemaOf,
+    },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },
     /// Validate games: schema, references, scripts, and seeded smoke playouts.
@@ -350,8 +355,11 @@ pub fn main() -> i32 {
             },
         ),
         Command::SavePosition { file, out } => position::run(&dir, &file, out.as_deref()),
-        Command::Schema => {
-            println!("{}", tabula::format::schema());
+        Command::Schema { of } => {
+            match of {
+                SchemaOf::Game => println!("{}", tabula::format::schema()),
+                SchemaOf::Save => println!("{}", tabula::replay::schema()),
+            }
             Ok(0)
         }
         Command::Completions { shell } => {
@@ -376,4 +384,13 @@ pub fn main() -> i32 {
 /// 3 for a refusal (a valid game the command cannot handle), else 1.
 pub fn exit_code(e: &tabula::Error) -> i32 {
     if e.refusal().is_some() { 3 } else { 1 }
+}
+
+/// The files `tabula schema` describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SchemaOf {
+    /// A game's YAML file.
+    Game,
+    /// A save, replay or position file.
+    Save,
 }

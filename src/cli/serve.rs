@@ -18,6 +18,11 @@ pub struct ServeArgs {
     /// only these. None: the lobby offers every game.
     #[arg(add = clap_complete::ArgValueCandidates::new(super::complete::games))]
     pub games: Vec<String>,
+    /// Open a table from this position file or save (repeatable): the
+    /// game, its settings, seed and seats are the file's (`--bot` seats
+    /// bots on it too), as `tabula play --from` plays it.
+    #[arg(long, value_name = "FILE")]
+    pub from: Vec<PathBuf>,
     #[command(flatten)]
     pub args: GameArgs,
     /// Seed of the tables opened now (default: drawn).
@@ -178,7 +183,19 @@ pub fn run(dir: &Path, a: ServeArgs) -> Result<i32> {
             seed: a.seed,
             seats: a.bots.clone(),
             save: None,
+            save_name: None,
             lobby: false,
+        };
+        let o = server.open(&t)?;
+        print_links(&base, &o, "opened");
+    }
+    for file in &a.from {
+        let text = tabula::files::read_text(file).map_err(|e| Error::io(file, e))?;
+        let t = NewTable {
+            seats: a.bots.clone(),
+            save: Some(text),
+            save_name: Some(file.display().to_string()),
+            ..NewTable::default()
         };
         let o = server.open(&t)?;
         print_links(&base, &o, "opened");

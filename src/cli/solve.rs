@@ -468,10 +468,10 @@ fn say_estimate(game: &Game, jobs: usize, setups: usize) -> impl Fn(&solve::Esti
                 String::new()
             };
             eprintln!(
-                "solving {id}: expect at least {}{of} on {jobs} thread(s) ({:.1e} positions or more, estimated from {} random lines of play); progress on stderr every {}",
+                "solving {id}: expect at least {}{of} on {jobs} thread(s) ({:.1e} positions or more, {}); progress on stderr every {}",
                 super::ticker::duration_text(e.seconds),
                 e.positions,
-                e.lines,
+                tabula::analysis::estimate::how(e.listed, e.lines),
                 super::ticker::duration_text(super::ticker::every().as_secs_f64()),
             );
         });

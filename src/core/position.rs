@@ -23,6 +23,9 @@ pub struct Position {
     /// Each card's record (where it came from, `FACE_DOWN`) in the slots
     /// of zones that keep one (`Zone::records`), else empty.
     pub records: Vec<Vec<u8>>,
+    /// Who knows each card (`State::known`: a bit per player), in the
+    /// slots' order and the cards' places; empty when nobody knows any.
+    pub known: Vec<Vec<u64>>,
     /// The flow step to run next (an index into the turn's steps).
     pub step: usize,
     pub turn: u32,
@@ -58,6 +61,7 @@ impl Position {
             vars: def.vars.iter().map(|v| v.start).collect(),
             zones: vec![Vec::new(); def.slots],
             records: vec![Vec::new(); def.slots],
+            known: Vec::new(),
             step: 0,
             turn: 1,
             active: 0,
@@ -103,7 +107,12 @@ impl Position {
         {
             return bad("players");
         }
-        if self.turn == 0 || self.game_no == 0 {
+        let most = |b: crate::definition::bounds::Bound| u32::try_from(b.max).unwrap_or(u32::MAX);
+        if self.turn == 0
+            || self.game_no == 0
+            || self.turn > most(crate::definition::bounds::MAX_TURNS)
+            || self.game_no > most(crate::definition::bounds::MAX_GAMES)
+        {
             return bad("turn");
         }
         for (slot, cards) in self.zones.iter().enumerate() {
@@ -114,6 +123,15 @@ impl Position {
             }
             if cards.iter().any(|&c| c as usize >= def.cards.len()) {
                 return bad("cards");
+            }
+        }
+        if !self.known.is_empty() {
+            let everyone = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+            if self.known.len() != def.slots
+                || (self.known.iter().zip(&self.zones)).any(|(k, z)| k.len() != z.len())
+                || self.known.iter().flatten().any(|&m| m & !everyone != 0)
+            {
+                return bad("who knows which card");
             }
         }
         Ok(())
@@ -152,7 +170,11 @@ impl State {
             vars: pos.vars.clone(),
             zones: pos.zones.clone(),
             origins,
-            known: Vec::new(),
+            known: if pos.known.iter().flatten().any(|&m| m != 0) {
+                pos.known.clone()
+            } else {
+                Vec::new()
+            },
             rng,
             forced: None,
             unshuffled: Vec::new(),
@@ -180,16 +202,13 @@ impl State {
 
     /// This state as a position, with chance seeded by `seed` (the seed
     /// this state's RNG was made from: a replay's): None unless at rest
-    /// (nothing pending, the game not over, no card known to a player),
-    /// as the states `new_noting` and `act_noting` hand on are.
+    /// (nothing pending, the game not over), as the states `new_noting`
+    /// and `act_noting` hand on are. Who knows which card goes with it.
     pub fn position(&self, seed: u64) -> Option<Position> {
-        // A position cannot hold who knows which card yet: a state where a
-        // card is known is no rest point, so a file saved from it starts
-        // at the rest before and plays the moves since.
-        let known = (0..self.known.len()).any(|s| self.any_known(s));
-        if !self.pending.is_empty() || self.outcome.is_some() || known {
+        if !self.pending.is_empty() || self.outcome.is_some() {
             return None;
         }
+        let known = (0..self.known.len()).any(|s| self.any_known(s));
         let mut records = self.origins.clone();
         records.resize(self.zones.len(), Vec::new());
         Some(Position {
@@ -197,6 +216,13 @@ impl State {
             vars: self.vars.clone(),
             zones: self.zones.clone(),
             records,
+            known: if known {
+                (0..self.zones.len())
+                    .map(|s| self.known_sets(s).collect())
+                    .collect()
+            } else {
+                Vec::new()
+            },
             step: self.cursor,
             turn: self.turn,
             active: self.active,

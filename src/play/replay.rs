@@ -16,7 +16,7 @@ use crate::game::Build;
 use crate::game::Game;
 
 /// A move's text: YAML may give `7` (a number) where a word is meant.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 enum Word {
     Int(i64),
@@ -36,14 +36,24 @@ impl Word {
 /// tag that changes what a word reads as (`!!binary`) is refused.
 type Plain<T> = serde_saphyr::Tagged<T>;
 
-#[derive(Debug, Deserialize)]
+/// A save or replay file: a game (and its settings), where it starts (its
+/// setup with the seed, or a position) and the moves made since
+/// (docs/positions.md).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(title = "tabula save file")]
 struct ReplayFile {
+    /// The game: its id in the games folder, or a path to its YAML file.
+    #[schemars(with = "String")]
     game: At<Plain<String>>,
+    /// Variants played, by id.
     #[serde(default)]
     variants: Vec<String>,
+    /// Parameters set: id -> value.
     #[serde(default)]
     params: IndexMap<String, ParamValue>,
+    /// The seed of the game's chance (from the position on, with its
+    /// `draws`).
     seed: Option<u64>,
     /// The rules files' fingerprint when saved (`Game::fingerprint`).
     rules: Option<String>,
@@ -52,8 +62,32 @@ struct ReplayFile {
     seats: IndexMap<String, At<String>>,
     /// Where the game starts, when not from its setup (docs/positions.md).
     position: Option<At<super::position::PositionFile>>,
+    /// One entry per decision, in order: player -> choice.
     #[serde(default)]
+    #[schemars(with = "Vec<IndexMap<String, Word>>")]
     moves: Vec<At<IndexMap<String, At<Plain<Word>>>>>,
+}
+
+/// The JSON Schema of a save, replay or position file, for editors and
+/// tools (docs/save.schema.json): the types the file is read into.
+pub fn schema() -> String {
+    let s = schemars::schema_for!(ReplayFile);
+    serde_json::to_string_pretty(&s).unwrap_or_default()
+}
+
+/// A number or a mapping the reader could not take, said as what was
+/// expected there.
+fn number_words(msg: String) -> String {
+    let whole = |range: &str| format!("a whole number is expected here ({range})");
+    match msg.as_str() {
+        "invalid u32" => whole("from 0 to 4294967295"),
+        "invalid u64" => whole("from 0 to 2^64-1"),
+        "invalid i64" => whole("from -2^63 to 2^63-1"),
+        "expected mapping start" => {
+            "expected a mapping here (`key: value` lines or `{key: value}`)".into()
+        }
+        _ => msg,
+    }
 }
 
 /// The value, unless a tag other than `!!str` was written on it.
@@ -118,6 +152,7 @@ impl Replay {
                     if msg.starts_with("data did not match any variant of untagged enum") {
                         msg = "a choice must be a word or a number".into();
                     }
+                    msg = number_words(msg);
                     Error::new(ErrorKind::Yaml, format!("not a valid replay file: {msg}"))
                         .at(loc.and_then(|l| crate::error::Pos::new(path, l.line(), l.column())))
                 },

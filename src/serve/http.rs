@@ -331,6 +331,7 @@ async fn create(
         seed,
         seats: f.seats.clone().into_iter().collect(),
         save: f.save,
+        save_name: None,
         lobby: true,
     };
     let done = tokio::task::spawn_blocking(move || s.open(&t)).await;

@@ -128,8 +128,11 @@ pub struct NewTable {
     pub seed: Option<u64>,
     /// Player id -> `person` or a bot kind; seats not named are people.
     pub seats: Vec<(String, String)>,
-    /// A save to start from instead (its game, settings, seed and moves).
+    /// A save to start from instead (its game, settings, seed and moves),
+    /// or a position file (docs/positions.md).
     pub save: Option<String>,
+    /// The save's file, to name in its errors (default: `the save`).
+    pub save_name: Option<String>,
     /// Asked from the lobby: its bots must be ones `--lobby-bots` allows.
     pub lobby: bool,
 }
@@ -289,7 +292,8 @@ impl Server {
         let dir = &self.config.games_dir;
         let mut s = match &t.save {
             Some(text) => {
-                let mut r = Replay::parse(Path::new("the save"), text)?;
+                let name = t.save_name.as_deref().unwrap_or("the save");
+                let mut r = Replay::parse(Path::new(name), text)?;
                 r.game = self.reference(&r.game)?.to_string();
                 let people = r.seats.is_empty();
                 let mut s = Session::from_replay(dir, r, None, Vec::new())?;

@@ -163,6 +163,8 @@ pub struct Estimate {
     pub seconds: f64,
     /// Random lines of play it was estimated from.
     pub lines: usize,
+    /// Positions nearest the start counted one by one before them.
+    pub listed: usize,
 }
 
 /// Told a setup's estimate as its solve starts (a table that starts
@@ -464,7 +466,7 @@ fn fits(solver: &mut Solver, root: &State, jobs: usize) -> Result<Estimate> {
         }
         solver.check(st)
     })?;
-    let from = format!("estimated from {} random lines of play", size.lines);
+    let from = size.how();
     if size.at_least > stop_above {
         return Err(cannot(
             game,
@@ -496,6 +498,7 @@ fn fits(solver: &mut Solver, root: &State, jobs: usize) -> Result<Estimate> {
         positions: size.at_least,
         seconds,
         lines: size.lines,
+        listed: size.listed,
     })
 }
 
