@@ -115,7 +115,12 @@ impl<'r, 'a> VmRun<'r, 'a> {
 
     /// Call function `ix` on the arguments pushed on the stack from `base`
     /// (taken off whatever happens).
-    pub(super) fn call_pushed(&mut self, ix: usize, base: usize, pos: Position) -> Result<V, Error> {
+    pub(super) fn call_pushed(
+        &mut self,
+        ix: usize,
+        base: usize,
+        pos: Position,
+    ) -> Result<V, Error> {
         self.run.level += 1;
         let r = self.call_inner(ix, base, pos);
         self.run.level -= 1;
