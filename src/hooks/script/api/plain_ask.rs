@@ -10,9 +10,9 @@ use std::sync::Arc;
 use smallvec::smallvec;
 
 use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS, interned};
-use crate::PlayerIx;
 use crate::core::ops::Write;
 use crate::core::{Ask, Choices, Value};
+use crate::definition::PlayerIx;
 use crate::error::printable;
 
 /// The texts of a plain ask, as the script gave them.

@@ -7,11 +7,13 @@
 //! fast path in a function it runs is handed to the tree tier's machinery
 //! value by value.
 //!
-//! Modules, each using only those before it: syms, value, api, ir, lower,
-//! run, methods (which adds to run's `VmRun`).
+//! Modules, each using only those before it: syms, value, api and ask
+//! (the typed entry points), ir, lower, run, then chain and methods (which
+//! add to run's `VmRun`).
 
 mod api;
 mod ask;
+mod chain;
 mod ir;
 mod lower;
 mod methods;

@@ -6,10 +6,10 @@
 //! VM's own: one per statement, loop round and call (about a third of
 //! Rhai's count), under the same limit and the same memory checks.
 
-use rhai::{Array, Dynamic, EvalAltResult, FnPtr, ImmutableString, Map, Position};
+use rhai::{Array, Dynamic, EvalAltResult, FnPtr, ImmutableString, Position};
 use smallvec::SmallVec;
 
-use super::super::builtins::{index_fast, int_op};
+use super::super::builtins::int_op;
 use super::super::natives::choose;
 use super::super::run::{Run, TEXT, at};
 use super::super::tree::{Bin, Helper, Un};
@@ -18,7 +18,7 @@ use super::ir::*;
 use super::value::V;
 use crate::hooks::script::{LAST_OPS, MAX_CALL_LEVELS};
 
-type Error = Box<EvalAltResult>;
+pub(super) type Error = Box<EvalAltResult>;
 
 pub(crate) enum Flow {
     Err(Error),
@@ -33,7 +33,7 @@ impl From<Error> for Flow {
     }
 }
 
-type R<T> = Result<T, Flow>;
+pub(super) type R<T> = Result<T, Flow>;
 pub(crate) type Args = SmallVec<[V; 4]>;
 
 pub(crate) struct VmRun<'r, 'a> {
@@ -41,7 +41,7 @@ pub(crate) struct VmRun<'r, 'a> {
     pub run: &'r mut Run<'a>,
     pub(super) vm: &'a Vm,
     pub(super) stack: Vec<V>,
-    base: usize,
+    pub(super) base: usize,
 }
 
 /// Drop a value, the plain ones (a number, a truth value, a symbol, `()`)
@@ -167,7 +167,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
     }
 
     #[inline]
-    fn slot(&mut self, s: usize) -> &mut V {
+    pub(super) fn slot(&mut self, s: usize) -> &mut V {
         &mut self.stack[self.base + s]
     }
 
@@ -558,7 +558,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
         Ok(base)
     }
 
-    fn pop_to(&mut self, base: usize) {
+    pub(super) fn pop_to(&mut self, base: usize) {
         for v in self.stack.drain(base..) {
             discard(v);
         }
@@ -668,142 +668,5 @@ impl<'r, 'a> VmRun<'r, 'a> {
         let text = self.dynamic(v).to_string();
         crate::hooks::script::log_line(to.as_deref(), &text)?;
         Ok(V::Unit)
-    }
-
-    /// `a.b[c].d(e)`: the steps' arguments first, then the root, then each
-    /// step, on VM values where the step has a fast path here.
-    fn chain(&mut self, c: &Chain) -> R<V> {
-        let mut vals: SmallVec<[Args; 3]> = SmallVec::with_capacity(c.steps.len());
-        for step in &c.steps {
-            let mut a = Args::new();
-            match step {
-                Step::Index(k, _) => a.push(self.expr(k)?),
-                Step::Prop(..) => {}
-                Step::Method { args, .. } => {
-                    for x in args {
-                        a.push(self.expr(x)?);
-                    }
-                }
-            }
-            vals.push(a);
-        }
-        let (mut value, root) = match &c.root {
-            Root::Local(s) => (V::Unit, Some(*s)),
-            Root::Value(e) => (self.expr(e)?, None),
-        };
-        for (i, (step, args)) in c.steps.iter().zip(vals).enumerate() {
-            self.run.track(Position::NONE)?;
-            let on_var = if i == 0 { root } else { None };
-            value = match step {
-                Step::Index(_, pos) => {
-                    let k = args.into_iter().next().unwrap_or_default();
-                    let target = match on_var {
-                        Some(s) => &self.stack[self.base + s],
-                        None => &value,
-                    };
-                    // A local is read where it is, not copied.
-                    match self.index_in(target, &k, *pos) {
-                        Some(r) => r?,
-                        None => {
-                            let target = match on_var {
-                                Some(s) => self.stack[self.base + s].clone(),
-                                None => std::mem::take(&mut value),
-                            };
-                            self.index(target, k, *pos)?
-                        }
-                    }
-                }
-                Step::Prop(name, sym, pos, helper) => {
-                    let target = match on_var {
-                        Some(s) => &self.stack[self.base + s],
-                        None => &value,
-                    };
-                    let field = match target {
-                        V::Map(m) => {
-                            let f = super::value::map_get(m, *sym).cloned();
-                            value = f.unwrap_or_default();
-                            continue;
-                        }
-                        V::Dyn(d) => d
-                            .read_lock::<Map>()
-                            .map(|m| m.get(name.as_str()).cloned().unwrap_or_default()),
-                        _ => None,
-                    };
-                    match field {
-                        Some(f) => self.of(f),
-                        None => {
-                            let target = target.clone();
-                            let mut this = self.dynamic(target);
-                            let r = self.run.helper(helper, Some(&mut this), vec![], *pos)?;
-                            self.of(r)
-                        }
-                    }
-                }
-                Step::Method {
-                    name,
-                    pos,
-                    helper,
-                    native,
-                    ..
-                } => {
-                    let mut this = match on_var {
-                        Some(s) => std::mem::take(self.slot(s)),
-                        None => std::mem::take(&mut value),
-                    };
-                    let r = self.method(name, &mut this, args, *pos, helper, *native);
-                    if let Some(s) = on_var {
-                        *self.slot(s) = this;
-                    }
-                    r?
-                }
-            };
-        }
-        Ok(value)
-    }
-
-    /// `target[k]` where the VM answers it on the value in place: a list
-    /// by number, a map by a symbol, a Rhai list by number.
-    fn index_in(&self, target: &V, k: &V, pos: Position) -> Option<Result<V, Error>> {
-        let syms = &self.vm.syms;
-        match (target, k) {
-            (V::List(l), V::Int(i)) => {
-                let len = l.len() as i64;
-                let at = if *i < 0 { len + i } else { *i };
-                if at < 0 || at >= len {
-                    return Some(Err(EvalAltResult::ErrorArrayBounds(l.len(), *i, pos).into()));
-                }
-                Some(Ok(l[at as usize].clone()))
-            }
-            (V::Map(m), V::Sym(s)) => Some(Ok(super::value::map_get(m, *s)
-                .cloned()
-                .unwrap_or_default())),
-            (V::Dyn(d), V::Sym(s)) if d.is_map() => {
-                let m = d.read_lock::<Map>()?;
-                let got = m.get(syms.text(*s).as_str()).cloned();
-                Some(Ok(got.map_or(V::Unit, |g| V::of(g, syms))))
-            }
-            (V::Dyn(d), V::Int(i)) if d.is_array() => {
-                let r = index_fast(d, &Dynamic::from_int(*i), pos)?;
-                Some(r.map(|g| V::of(g, syms)))
-            }
-            _ => None,
-        }
-    }
-
-    /// `target[k]` as Rhai has it, where `index_in` does not answer.
-    fn index(&mut self, target: V, k: V, pos: Position) -> R<V> {
-        let (t, k) = (self.dynamic(target), self.dynamic(k));
-        let d = match index_fast(&t, &k, pos) {
-            Some(r) => r?,
-            None => {
-                let mut this = t;
-                let h = Helper {
-                    name: super::super::INDEX.into(),
-                    this: true,
-                };
-                self.run.helper(&h, Some(&mut this), vec![k], pos)?
-            }
-        };
-        Ok(self.of(d))
     }
 }
