@@ -78,6 +78,20 @@ pub struct DecisionView {
     /// A structured option's value (what the script receives), by option.
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub values: IndexMap<String, crate::core::Value>,
+    /// A choice of several options at once (`pick: K`): each option above
+    /// is K of these, with spaces between.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pick: Option<PickView>,
+}
+
+/// What a pick asks of the viewer: `count` of the options in `from`
+/// (as typed, in the order offered; an option a choice may hold twice is
+/// listed twice), the order counting when `ordered`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PickView {
+    pub count: u32,
+    pub ordered: bool,
+    pub from: Vec<String>,
 }
 
 pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
@@ -197,6 +211,13 @@ pub fn view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View {
                 _ => None,
             })
             .collect(),
+        pick: viewer
+            .and_then(|v| super::cards::pick_of(game, state, v))
+            .map(|(pick, parts)| PickView {
+                count: pick.k,
+                ordered: pick.ordered,
+                from: parts.iter().map(|c| c.text(game).to_string()).collect(),
+            }),
     });
     View {
         game: def.id.clone(),

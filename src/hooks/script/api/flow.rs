@@ -443,6 +443,7 @@ fn ask(
             labels,
             data,
             secret,
+            pick,
         })))
     })
 }
