@@ -46,6 +46,7 @@ mod mccfr;
 mod memo;
 mod moves;
 mod pick;
+mod pick_flow;
 mod positions;
 mod reference;
 mod repl;

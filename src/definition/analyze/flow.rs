@@ -207,9 +207,18 @@ fn pick(
     };
     let k = n as usize;
     if k > most {
+        let from = match &s.pick.as_ref()?.value {
+            crate::definition::format::StartValue::Param { param } => {
+                format!(" (parameter `{}`)", param.value)
+            }
+            crate::definition::format::StartValue::Expr { expr } => {
+                super::expr_said(&expr.value, known.params)
+            }
+            _ => String::new(),
+        };
         a.invalid(
             format!(
-                "{decision}: `pick: {k}`, but there are only {most} {of}: no choice could ever be made (pick at most {most})"
+                "{decision}: `pick` is {k}{from}, but there are only {most} {of}: no choice could ever be made (pick at most {most})"
             ),
             &k_at,
         );
