@@ -202,6 +202,16 @@ fn a_flow_pick_that_cannot_be_made_is_refused_at_load_where_it_is_written() {
                 at
             ),
         ),
+        (
+            vec![(
+                "      from: hand\n      pick: 2",
+                "      options: [push back, stay]\n      pick: 2",
+            )],
+            format!(
+                "swap.yaml:{}:13: decision `give`: with `pick`, option `push back` has a space",
+                at
+            ),
+        ),
     ] {
         let err = refused(&edits);
         assert!(err.contains(&says), "{edits:?}:\n{err}\nwanted: {says}");
@@ -231,4 +241,31 @@ flow:
     assert_eq!(c.text(&game), "bronze gold");
     st.act(&game, 0, c).unwrap();
     assert_eq!(st.end_reason().map(|r| &**r), Some("bronze before gold"));
+}
+
+#[test]
+fn a_hand_too_small_for_the_pick_is_an_error_that_says_so() {
+    let yaml = r#"
+id: short
+script: ../scripts/short.rhai
+players: [{id: red}]
+cards: {a: {}, b: {}}
+zones:
+  hand: {per: player}
+setup:
+  - put: {zone: hand, cards: [a]}
+flow:
+  turn:
+    - decide: give
+      who: red
+      from: hand
+      pick: 2
+      then: given
+"#;
+    let (_tmp, game) = common::load_folder("short", yaml, "fn given(c) { end_game(); }\n");
+    let e = State::new(&game, 0).map(|_| ()).unwrap_err().to_string();
+    assert!(
+        e.contains("decision `give` on turn 1: red has 1 distinct card(s) in `hand`, fewer than the 2 to pick (`pick: 2`)"),
+        "{e}"
+    );
 }

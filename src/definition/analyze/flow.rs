@@ -224,6 +224,18 @@ fn pick(
         );
         return None;
     }
+    if let Options::Words(w) = options?
+        && let Some(spaced) = w.iter().find(|w| w.contains(char::is_whitespace))
+    {
+        a.invalid(
+            format!(
+                "{decision}: with `pick`, option `{spaced}` has a space: a choice of several is typed with spaces between its options (write it as one word, `{}`)",
+                spaced.split_whitespace().collect::<Vec<_>>().join("-")
+            ),
+            &k_at,
+        );
+        return None;
+    }
     if matches!(options?, Options::Words(_)) {
         let many = crate::definition::pick_count(most, k, ordered);
         if many > Pick::MAX_CHOICES as u128 {
