@@ -69,7 +69,8 @@ const MAX_UNREADABLE: usize = 100;
 use tabula::play::commands::COMMANDS;
 
 const HELP: &str = "\
-Type a choice by name, alias or unambiguous prefix (Tab completes).
+Type a choice by name, alias or unambiguous prefix (Tab completes);
+several at once (a pick) in one line, with spaces between.
 Commands:
   state         the game as you see it
   rules         the rules text
