@@ -281,3 +281,104 @@ fn in_a_match_the_last_choice_of_a_game_is_the_equilibriums_too() {
         assert!((p - q).abs() < 1e-6, "{mix:?} vs {want:?}");
     }
 }
+
+/// Eight turns of a number from 1 to 10 each: 100 million positions at
+/// the last, far over the best bot's budget of 3 million (and found so
+/// from some 14,000 random lines, a second).
+const WIDE: &str = r#"
+id: wide
+script: ../scripts/wide.rhai
+players: [{id: a}, {id: b}]
+vars:
+  code: {start: 0}
+flow:
+  turns: rotate
+  turn: [{hook: play_turn}]
+"#;
+
+const WIDE_SCRIPT: &str = r#"
+fn play_turn() { ask(active(), "number", 1..=10, "chosen"); }
+fn chosen(c) {
+    let n = c[active()];
+    set_var("code", get_var("code") * 11 + n);
+    if turn() == 8 { end_game(); }
+}
+"#;
+
+/// A game whose size estimate is far over the budget is refused by the
+/// background solve, and the refusal kept: the next game starts no solve,
+/// and its banner says the bot searches, and why, rather than promise an
+/// equilibrium being worked out.
+#[test]
+fn a_game_refused_for_its_size_starts_no_background_solve_again() {
+    use std::io::Write;
+    let cache = tempfile::tempdir().unwrap();
+    let (_tmp, path) = crate::common::game_folder("wide", WIDE, WIDE_SCRIPT);
+    let path = path.to_str().unwrap();
+    let args = ["play", path, "--as", "a", "--seed", "1"];
+    let mut running = Test::new().args(args).cache(cache.path()).spawn();
+    let mut stdin = running.child.stdin.take().unwrap();
+    let start = std::time::Instant::now();
+    while kept(cache.path(), "refused").is_empty() && start.elapsed().as_secs() < 300 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let first = ok(&running.child.wait_with_output().unwrap());
+    assert!(
+        first.contains("searches while the exact equilibrium is worked out"),
+        "{first}"
+    );
+    let refused = kept(cache.path(), "refused");
+    assert_eq!(refused.len(), 1, "the refusal is kept");
+    let why = std::fs::read_to_string(&refused[0]).unwrap();
+    assert!(why.contains("needs more than 3000000 positions"), "{why}");
+    // Again: nothing to work out, and the banner says so.
+    let o = Test::new()
+        .args(args)
+        .cache(cache.path())
+        .stdin("quit\n")
+        .run();
+    let second = ok(&o.output);
+    assert!(
+        second.contains("(The best bot searches here: no exact equilibrium, since it needs more than 3000000 positions"),
+        "{second}"
+    );
+    assert!(!second.contains("worked out in the background"), "{second}");
+}
+
+/// In one process (a server's tables, the REPL's `new`): once a game's
+/// solve is refused for its size, starting its bots again starts no
+/// background solve.
+#[test]
+fn once_refused_for_its_size_a_game_starts_no_other_background_solve() {
+    use tabula::bot::best;
+    // A game of its own (a nonce in its script): no refusal kept before.
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let script = format!("{WIDE_SCRIPT}\n// {nonce}\n");
+    let (tmp, path) = crate::common::game_folder("wide", WIDE, &script);
+    let load = || {
+        let dir = tmp.path().join("games");
+        tabula::Game::load_path(&path, &dir, &Default::default(), tabula::Build::default()).unwrap()
+    };
+    let game = load();
+    let st = State::new_quiet(&game, 1).unwrap();
+    assert_eq!(best::background_solves(&game), 0);
+    best::prepare(load(), st.clone());
+    assert_eq!(best::background_solves(&game), 1);
+    let start = std::time::Instant::now();
+    while best::refusal(&game).is_none() && start.elapsed().as_secs() < 300 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let why = best::refusal(&game).expect("refused");
+    assert!(why.contains("needs more than 3000000 positions"), "{why}");
+    best::prepare(load(), st);
+    assert_eq!(best::background_solves(&game), 1, "no second solve");
+    assert!(matches!(
+        best::plays(&game, &State::new_quiet(&game, 1).unwrap()),
+        best::Plays::Search(_)
+    ));
+}

@@ -284,3 +284,68 @@ async fn two_browsers_play_a_short_game_and_each_screen_says_its_own() {
     blue.close().await.unwrap();
     r.stop().await;
 }
+
+/// Hearts' pass is one pick of three: the page shows the hand's thirteen
+/// cards as toggles (not 286 buttons, one a set), a confirm that waits
+/// for three, and sends the one choice they make.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hearts_pass_is_three_cards_selected_then_confirmed() {
+    let Some((driver, chromium)) =
+        browser_or_skip("hearts_pass_is_three_cards_selected_then_confirmed")
+    else {
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let dir = web::root().join("tests/reference/games");
+    let r = Running::start(&dir, &["hearts"], state.path()).await;
+    let t = r
+        .open(json!({"game": "hearts", "seed": 1,
+            "seats": {"east": "random", "south": "random", "west": "random"}}))
+        .await;
+    let (_driver, webdriver) = start_driver(&driver).await;
+    let profile = tempfile::tempdir().unwrap();
+    let north = open(&webdriver, &chromium, profile.path()).await;
+    north
+        .goto(&r.url(t["seats"]["north"].as_str().unwrap()))
+        .await
+        .unwrap();
+    text_when(&north, "#status", |t| t.contains("three cards to pass")).await;
+    let count = |css: &'static str| {
+        let north = &north;
+        async move { north.find_all(Locator::Css(css)).await.unwrap().len() }
+    };
+    assert_eq!(count("#options button.option.pick").await, 13);
+    assert_eq!(count("#options button.option:not(.pick)").await, 0);
+    let confirm_disabled = || async {
+        let b = north.find(Locator::Css("#pick-confirm")).await.unwrap();
+        b.attr("disabled").await.unwrap().is_some()
+    };
+    assert!(confirm_disabled().await, "nothing selected yet");
+    // A card selected and selected again is not selected.
+    click(&north, "#options button.pick[data-part='2h']").await;
+    click(&north, "#options button.pick[data-part='2h']").await;
+    for card in ["ks", "qh", "3s"] {
+        assert!(confirm_disabled().await);
+        click(&north, &format!("#options button.pick[data-part='{card}']")).await;
+    }
+    assert_eq!(count("#options button.pick.selected").await, 3);
+    let label = text_when(&north, "#pick-confirm", |t| t.starts_with("Confirm")).await;
+    assert!(label.contains("K♠") && label.contains("Q♥"), "{label}");
+    // A fourth is not taken.
+    click(&north, "#options button.pick[data-part='kh']").await;
+    assert_eq!(count("#options button.pick.selected").await, 3);
+    click(&north, "#pick-confirm").await;
+    text_when(&north, "#log", |t| t.contains("The cards are passed.")).await;
+    // East's hand, on north's page: the three north passed, known to north.
+    let east = text_when(
+        &north,
+        "section.player[data-player=east] .zone[data-zone=hand]",
+        |t| t.contains("Q♥"),
+    )
+    .await;
+    assert!(east.contains("K♠") && east.contains("3♠"), "{east}");
+    let error = north.find(Locator::Css("#error")).await.unwrap();
+    assert!(!error.is_displayed().await.unwrap(), "no error shown");
+    north.close().await.unwrap();
+    r.stop().await;
+}

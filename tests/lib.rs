@@ -53,6 +53,7 @@ mod mccfr;
 mod memo;
 mod moves;
 mod pick;
+mod pick_flow;
 mod position_errors;
 mod positions;
 mod reference;

@@ -264,3 +264,29 @@ fn a_finished_game_with_unsaved_moves_is_dropped_only_when_asked() {
     let saved = std::fs::read_to_string(&end).unwrap();
     assert!(saved.contains("a: pass"), "{saved}");
 }
+
+/// A pick of two cards: Tab completes each card from those not typed yet,
+/// in any order (`six` and then `one`, though `one` is listed first).
+#[test]
+fn tab_completes_a_pick_card_by_card_in_any_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = spawn_in(
+        "tests/games",
+        &["swap", "--seed", "3", "--as", "red", "--bot", "blue=random"],
+        &tmp.path().join("h"),
+    );
+    s.expect("pick 2 cards, in any order").unwrap();
+    s.expect("red> ").unwrap();
+    s.send("si\t").unwrap();
+    s.expect("six").unwrap();
+    s.send("o\t").unwrap();
+    s.expect("six one").unwrap();
+    s.send("\r").unwrap();
+    s.expect("Two cards change hands each way.").unwrap();
+    s.expect("you know 1, 6 among them").unwrap();
+    s.expect("red> ").unwrap();
+    s.send("quit\r").unwrap();
+    s.expect("Save the game before leaving?").unwrap();
+    s.send("\r").unwrap();
+    s.expect(expectrl::Eof).unwrap();
+}

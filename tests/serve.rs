@@ -586,3 +586,52 @@ async fn the_page_is_sent_the_rules_and_every_cards_text() {
     assert!(later.get("rules").is_none(), "{later}");
     r.stop().await;
 }
+
+/// A pick of several at once is told to the page as what it is: how
+/// many, whether the order counts, and the cards to pick from (each with
+/// its name), beside the legal sets the page maps a selection to.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pick_is_sent_to_the_page_as_its_count_and_its_cards() {
+    let state = tempfile::tempdir().unwrap();
+    let r = Running::start(
+        &root().join("tests/reference/games"),
+        &["hearts"],
+        state.path(),
+    )
+    .await;
+    let t = r
+        .open(json!({"game": "hearts", "seed": 1,
+            "seats": {"east": "random", "south": "random", "west": "random"}}))
+        .await;
+    let mut north = seat(&r, &t, "north").await;
+    let s = north
+        .state_where(|v| !v["options"].as_array().unwrap().is_empty())
+        .await;
+    let pick = &s["pick"];
+    assert_eq!(pick["count"], 3, "{s}");
+    assert_eq!(pick["ordered"], false);
+    let from: Vec<&str> = (pick["from"].as_array().unwrap().iter())
+        .map(|o| o["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(from.len(), 13, "{pick}");
+    assert_eq!(pick["from"][0]["name"], "3♣", "{pick}");
+    assert_eq!(s["options"].as_array().unwrap().len(), 286);
+    // Each option is three of them with spaces between.
+    for o in s["options"].as_array().unwrap() {
+        let parts: Vec<&str> = o["text"].as_str().unwrap().split(' ').collect();
+        assert_eq!(parts.len(), 3);
+        assert!(parts.iter().all(|p| from.contains(p)), "{o}");
+    }
+    // An ordinary ask has none.
+    north
+        .send(json!({"type": "move", "choice": "3s qh ks"}))
+        .await;
+    let next = north
+        .state_where(|v| v["pick"].is_null() && !v["options"].as_array().unwrap().is_empty())
+        .await;
+    assert!(
+        next["options"][0]["text"].as_str().unwrap().len() <= 3,
+        "{next}"
+    );
+    r.stop().await;
+}

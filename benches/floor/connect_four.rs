@@ -108,6 +108,7 @@ impl Hooks for ConnectFour {
                     labels: Vec::new(),
                     data: Value::Unit,
                     secret: false,
+                    pick: None,
                 })));
             }
             ("dropped", Args::Choices(players, choices, _)) => {

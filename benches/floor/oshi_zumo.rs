@@ -83,6 +83,7 @@ impl Hooks for OshiZumo {
                     labels: Vec::new(),
                     data: Value::Unit,
                     secret: false,
+                    pick: None,
                 })));
             }
             ("push", Args::Choices(_, choices, _)) => {

@@ -68,6 +68,7 @@ impl Hooks for Pig {
                     labels: Vec::new(),
                     data: Value::Unit,
                     secret: false,
+                    pick: None,
                 })));
             }
             ("moved", Args::Choices(players, choices, _)) => {

@@ -16,9 +16,60 @@ pub struct Words {
     pub commands: Vec<&'static str>,
     /// Legal choices now: ids first, then aliases.
     pub actions: Vec<String>,
+    /// A pick of several options at once (`pick: K`): Tab completes each
+    /// word from the options not yet typed, rather than from every set.
+    pub pick: Option<PickWords>,
     /// Hide what is typed (a hot-seat secret choice).
     pub mask: bool,
     pub color: bool,
+}
+
+/// What a pick's words may be: how many make one choice, and each option
+/// with the words that type it (its id first, then aliases), as often as
+/// a choice may hold it.
+#[derive(Default, Clone)]
+pub struct PickWords {
+    pub k: usize,
+    pub parts: Vec<Vec<String>>,
+}
+
+impl PickWords {
+    /// The line begun as `head`, completed by each option it may go on
+    /// with: one not yet typed (in any order: every set of K is legal),
+    /// followed by a space while more are to come.
+    pub fn next(&self, head: &str) -> Vec<String> {
+        let (done, last) = match head.rfind(' ') {
+            Some(i) => (&head[..=i], &head[i + 1..]),
+            None => ("", head),
+        };
+        let typed: Vec<String> = done.split_whitespace().map(str::to_lowercase).collect();
+        if typed.len() >= self.k {
+            return Vec::new();
+        }
+        // Each option typed takes one of the parts it names.
+        let mut free = vec![true; self.parts.len()];
+        for w in &typed {
+            if let Some(i) = (0..self.parts.len()).find(|&i| free[i] && self.parts[i].contains(w)) {
+                free[i] = false;
+            }
+        }
+        let more = typed.len() + 1 < self.k;
+        let last = last.to_lowercase();
+        let mut out: Vec<String> = Vec::new();
+        for (i, words) in self.parts.iter().enumerate() {
+            if !free[i] {
+                continue;
+            }
+            // The id, or else the first alias begun so.
+            if let Some(w) = words.iter().find(|w| w.starts_with(&last)) {
+                let line = format!("{done}{w}{}", if more { " " } else { "" });
+                if !out.contains(&line) {
+                    out.push(line);
+                }
+            }
+        }
+        out
+    }
 }
 
 #[derive(Helper, Validator)]
@@ -62,6 +113,28 @@ impl Completer for LineHelper {
         if head.starts_with("save ") || head.starts_with("load ") {
             return self.files.complete(line, pos, ctx);
         }
+        let pick = self.words.borrow().pick.clone();
+        if let Some(pick) = pick {
+            // A pick: its options word by word; a command's word still
+            // completes alone.
+            let mut all = pick.next(head);
+            if !head.contains(' ') {
+                let w = self.words.borrow();
+                all.extend(
+                    (w.commands.iter())
+                        .filter(|c| c.starts_with(head))
+                        .map(|c| c.to_string()),
+                );
+            }
+            let pairs = all
+                .into_iter()
+                .map(|c| Pair {
+                    display: c.clone(),
+                    replacement: c,
+                })
+                .collect();
+            return Ok((0, pairs));
+        }
         if head.contains(' ') {
             // A choice of several words (cards picked together, `push
             // back`): the next word of each legal choice so begun.
@@ -94,7 +167,11 @@ impl Hinter for LineHelper {
         if line.is_empty() || pos < line.len() || self.words.borrow().mask {
             return None;
         }
-        let c = self.candidates(line);
+        let pick = self.words.borrow().pick.clone();
+        let c = match pick {
+            Some(p) => p.next(line),
+            None => self.candidates(line),
+        };
         match c.as_slice() {
             [one] if one.len() > line.len() => Some(one[line.len()..].to_string()),
             _ => None,
@@ -149,7 +226,7 @@ impl Highlighter for LineHelper {
 
 #[cfg(test)]
 mod tests {
-    use super::next_words;
+    use super::{PickWords, next_words};
 
     #[test]
     fn a_choice_of_several_words_completes_word_by_word() {
@@ -161,5 +238,25 @@ mod tests {
         assert_eq!(next_words(&picks, "qh ks "), ["qh ks 3s", "qh ks kc"]);
         assert_eq!(next_words(&picks, "qh ks k"), ["qh ks kc"]);
         assert!(next_words(&picks, "zz ").is_empty());
+    }
+
+    #[test]
+    fn a_pick_completes_each_word_from_the_options_not_yet_typed() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let pick = PickWords {
+            k: 3,
+            parts: vec![
+                words(&["qh"]),
+                words(&["ks"]),
+                words(&["3s", "three"]),
+                words(&["kc"]),
+            ],
+        };
+        // Any order: after `ks`, `qh` (listed before it) is offered too.
+        assert_eq!(pick.next("ks "), ["ks qh ", "ks 3s ", "ks kc "]);
+        assert_eq!(pick.next("k"), ["ks ", "kc "]);
+        assert_eq!(pick.next("ks qh t"), ["ks qh three"]);
+        assert_eq!(pick.next("ks qh "), ["ks qh 3s", "ks qh kc"]);
+        assert!(pick.next("ks qh 3s ").is_empty(), "three typed: no more");
     }
 }

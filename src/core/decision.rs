@@ -83,6 +83,9 @@ pub struct Ask {
     /// The choices are never shown to the other deciders (cards laid face
     /// down); otherwise they are revealed together once all have chosen.
     pub secret: bool,
+    /// Each choice is several options at once (`pick: K`): the REPL and
+    /// the page offer the options to pick from rather than every set.
+    pub pick: Option<crate::definition::Pick>,
 }
 
 impl Ask {

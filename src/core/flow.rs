@@ -329,6 +329,7 @@ impl State {
             then,
             prompt,
             secret,
+            pick,
             ..
         } = step
         else {
@@ -349,16 +350,23 @@ impl State {
                         ),
                     ));
                 }
+                if let Some(pick) = pick {
+                    too_few_to_pick(game.def(), self.turn, name, *z, p, cs.len(), *pick)?;
+                }
                 lists.push(cs);
             }
         }
         let mut h = rustc_hash::FxHasher::default();
         (at, group, &lists).hash(&mut h);
         let key = h.finish();
+        let def = game.def();
         let same = |ask: &Ask| {
             ask.players[..] == *group
                 && (lists.is_empty()
-                    || ask.options.iter().zip(&lists).all(|(o, l)| are_cards(o, l)))
+                    || ask.options.iter().zip(&lists).all(|(o, l)| match pick {
+                        None => are_cards(o, l),
+                        Some(pick) => super::pick::is_of_cards(def, o, l, *pick),
+                    }))
         };
         let cache = game.asks();
         let build = || {
@@ -366,15 +374,21 @@ impl State {
             match options {
                 Options::Zone(_) => {
                     for l in &lists {
-                        opts.push(match cache {
-                            Some(cache) => cache.choices(l),
-                            None => l.iter().map(|&c| Choice::Card(c)).collect(),
+                        opts.push(match (pick, cache) {
+                            (Some(pick), _) => super::pick::of_cards(def, l, *pick),
+                            (None, Some(cache)) => cache.choices(l),
+                            (None, None) => l.iter().map(|&c| Choice::Card(c)).collect(),
                         });
                     }
                 }
                 Options::Words(w) => {
-                    let words: Choices =
-                        w.iter().map(|w| Choice::Word(w.as_str().into())).collect();
+                    let words: Choices = match pick {
+                        Some(pick) => {
+                            let w: Vec<Arc<str>> = w.iter().map(|w| w.as_str().into()).collect();
+                            super::pick::of_texts(&w, *pick)
+                        }
+                        None => w.iter().map(|w| Choice::Word(w.as_str().into())).collect(),
+                    };
                     for _ in group {
                         opts.push(words.clone());
                     }
@@ -389,6 +403,7 @@ impl State {
                 labels: Vec::new(),
                 data: super::Value::Unit,
                 secret: *secret,
+                pick: *pick,
             }))
         };
         match cache {
@@ -396,6 +411,43 @@ impl State {
             None => build(),
         }
     }
+}
+
+/// A runtime error when `player` holds fewer distinct cards in zone `z`
+/// than a flow step's `pick` asks for, or so many that its choices pass
+/// the most a decision may offer.
+fn too_few_to_pick(
+    def: &crate::definition::Def,
+    turn: u32,
+    name: &str,
+    z: usize,
+    player: PlayerIx,
+    n: usize,
+    pick: crate::definition::Pick,
+) -> Result<()> {
+    let who = &def.players[player].id;
+    let zone = &def.zones[z].id;
+    let k = pick.k as usize;
+    if n < k {
+        return Err(Error::new(
+            ErrorKind::Runtime,
+            format!(
+                "decision `{name}` on turn {turn}: {who} has {n} distinct card(s) in `{zone}`, fewer than the {k} to pick (`pick: {k}`): no choice can be made"
+            ),
+        ));
+    }
+    let many = super::pick::count(n, k, pick.ordered);
+    if many > super::pick::MAX_CHOICES as u128 {
+        return Err(Error::new(
+            ErrorKind::Runtime,
+            format!(
+                "decision `{name}` on turn {turn}: picking {k} of {who}'s {n} cards in `{zone}`{} makes {many} choices, more than the {} a decision may offer",
+                if pick.ordered { " in order" } else { "" },
+                super::pick::MAX_CHOICES
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// What a match carries into its next game: flat stat indices, var

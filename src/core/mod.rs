@@ -12,6 +12,7 @@ mod hooks;
 mod key;
 pub mod knowledge;
 pub mod ops;
+pub mod pick;
 mod position;
 mod rng;
 mod scenario;

@@ -40,6 +40,9 @@ pub const SQUARE: Bound = Bound::new(0, i64::MAX);
 pub const ROWS: Bound = Bound::new(1, 99);
 /// A grid's columns (lettered `a` to `z`).
 pub const COLUMNS: Bound = Bound::new(1, 26);
+/// Options a flow step's `pick` takes at once (at most the options there
+/// can ever be, checked apart).
+pub const PICK: Bound = Bound::new(1, 1_000);
 /// Any whole number a script can hold: stat and var starts, limits,
 /// parameters' values and bounds, attributes, a die's listed faces,
 /// a numbered family's ends.

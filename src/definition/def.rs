@@ -253,6 +253,35 @@ pub enum Who {
     Player(PlayerIx),
 }
 
+/// A choice of several options at once (`pick: K`): each legal choice
+/// is K of the options, a set (or, `ordered`, an arrangement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pick {
+    pub k: u32,
+    pub ordered: bool,
+}
+
+impl Pick {
+    /// The most choices a pick may make in one decision.
+    pub const MAX_CHOICES: usize = 100_000;
+}
+
+/// How many choices picking `k` of `n` makes (saturating): the sets of
+/// `k`, or, `ordered`, the arrangements.
+pub fn pick_count(n: usize, k: usize, ordered: bool) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let mut c: u128 = 1;
+    for i in 0..k {
+        c = c.saturating_mul((n - i) as u128);
+        if !ordered {
+            c /= (i + 1) as u128;
+        }
+    }
+    c
+}
+
 #[derive(Debug, Clone)]
 pub enum Options {
     /// The distinct cards in the decider's zone.
@@ -268,6 +297,8 @@ pub enum Step {
         simultaneous: bool,
         /// The choices are never revealed to the other players.
         secret: bool,
+        /// Several options make one choice (`pick: K`).
+        pick: Option<Pick>,
         options: Options,
         then: Arc<str>,
         prompt: Arc<str>,

@@ -628,6 +628,14 @@ pub struct FlowStep {
     /// together once all have chosen.
     #[serde(default)]
     pub secret: bool,
+    /// Several options make one choice: the player picks this many at once
+    /// (three cards to pass), and `then` receives the list of them. A
+    /// number from 1, `{param: NAME}` or `{expr: TEXT}`.
+    #[schemars(transform = bounds::PICK.schema())]
+    pub pick: Option<At<StartValue>>,
+    /// With `pick`: the order the options are picked in counts (each
+    /// arrangement is its own choice, and `then` gets them in that order).
+    pub ordered: Option<At<bool>>,
     /// Options: the distinct cards in this zone of the deciding player.
     pub from: Option<Name>,
     /// Options: these words.

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::core::{Outcome, State};
+use crate::core::{Choice, Decision, Outcome, State};
 use crate::definition::PlayerIx;
 use crate::definition::format::Per;
 use crate::game::Game;
@@ -88,6 +88,9 @@ pub struct Screen {
     result: Option<String>,
     prompt: Option<String>,
     options: Vec<OptionShow>,
+    /// A choice of several options at once (`pick: K`): the page offers
+    /// these to select K of, and sends the one option (above) they make.
+    pick: Option<PickShow>,
     chosen: Option<String>,
     players: Vec<PlayerShow>,
     zones: Vec<ZoneShow>,
@@ -112,6 +115,15 @@ struct OptionShow {
     cell: Option<String>,
     /// The grid column the option names (a disc dropped into it).
     column: Option<String>,
+}
+
+/// `count` of `from` make one choice, in the order selected when
+/// `ordered`; each option's text is its parts' texts with spaces between.
+#[derive(Serialize)]
+struct PickShow {
+    count: u32,
+    ordered: bool,
+    from: Vec<OptionShow>,
 }
 
 #[derive(Serialize)]
@@ -269,6 +281,16 @@ pub fn screen(s: &Session, t: &TableShow, role: Role) -> Screen {
         })
         .collect();
     let options = options(game, state, viewer);
+    let pick = viewer
+        .and_then(|p| crate::text::cards::pick_of(game, state, p).map(|x| (p, x)))
+        .map(|(p, (pick, parts))| PickShow {
+            count: pick.k,
+            ordered: pick.ordered,
+            from: parts
+                .iter()
+                .map(|c| option_show(game, None, c, p))
+                .collect(),
+        });
     let chosen = viewer.and_then(|p| {
         let d = state.decision()?;
         Some(
@@ -291,6 +313,7 @@ pub fn screen(s: &Session, t: &TableShow, role: Role) -> Screen {
             .then(|| state.decision().map(|d| d.prompt.to_string()))
             .flatten(),
         options,
+        pick,
         chosen,
         players,
         zones: zones_of(game, &v, Per::Game, "", None),
@@ -354,28 +377,38 @@ fn options(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Vec<OptionSh
     crate::text::cards::offered(game, state, p, state.legal(p))
         .into_iter()
         .map(|c| {
-            let text = c.text(game).to_string();
-            let card = match c {
-                crate::core::Choice::Card(ix) => Some(&def.cards[*ix as usize]),
-                _ => None,
-            };
-            OptionShow {
-                name: c.name(game, Some(p)).to_string(),
-                detail: d
-                    .label(c)
-                    .map(str::to_string)
-                    .or_else(|| card.map(|k| k.text.clone()).filter(|t| !t.is_empty())),
-                card: card.map(|k| k.id.clone()),
-                cell: cell_names
-                    .and_then(|n| n.iter().find(|n| **n == text))
-                    .cloned(),
-                column: (0..columns)
-                    .map(|c| crate::definition::column_name(c).to_string())
-                    .find(|n| *n == text),
-                text,
-            }
+            let mut o = option_show(game, Some(d), c, p);
+            o.cell = cell_names
+                .and_then(|n| n.iter().find(|n| **n == o.text))
+                .cloned();
+            o.column = (0..columns)
+                .map(|c| crate::definition::column_name(c).to_string())
+                .find(|n| *n == o.text);
+            o
         })
         .collect()
+}
+
+/// One option as the page shows it: what it plays (`text`), its name, a
+/// label or the card's text, and the card.
+fn option_show(game: &Game, d: Option<&Decision>, c: &Choice, p: PlayerIx) -> OptionShow {
+    let def = game.def();
+    let text = c.text(game).to_string();
+    let card = match c {
+        Choice::Card(ix) => Some(&def.cards[*ix as usize]),
+        _ => None,
+    };
+    OptionShow {
+        name: c.name(game, Some(p)).to_string(),
+        detail: d
+            .and_then(|d| d.label(c))
+            .map(str::to_string)
+            .or_else(|| card.map(|k| k.text.clone()).filter(|t| !t.is_empty())),
+        card: card.map(|k| k.id.clone()),
+        cell: None,
+        column: None,
+        text,
+    }
 }
 
 /// The zones of one owner (a player's, or the shared ones) that the

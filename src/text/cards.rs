@@ -63,3 +63,61 @@ pub fn offered<'a>(
     }
     out
 }
+
+/// A pick (`pick: K`) as `player` is asked it: how many, whether the order
+/// counts, and the options to pick from (cards in their hand's order),
+/// rather than every set of them. None for any other decision.
+pub fn pick_of(
+    game: &(impl AsDef + ?Sized),
+    state: &State,
+    player: PlayerIx,
+) -> Option<(crate::definition::Pick, Vec<Choice>)> {
+    let d = state.decision()?;
+    let pick = d.pick?;
+    let legal = state.legal(player);
+    if legal.is_empty() {
+        return None;
+    }
+    let parts = crate::core::pick::parts(game.def(), legal)?;
+    let ordered: Vec<Choice> = offered(game, state, player, &parts)
+        .into_iter()
+        .cloned()
+        .collect();
+    Some((pick, ordered))
+}
+
+/// What a pick asks for, in a prompt: "pick 3 cards, in any order:
+/// type them with spaces between, e.g. `3c jc kc`".
+pub fn pick_said(
+    game: &(impl AsDef + ?Sized),
+    pick: crate::definition::Pick,
+    parts: &[Choice],
+    player: PlayerIx,
+) -> String {
+    let k = pick.k;
+    let what = if parts.iter().all(|c| matches!(c, Choice::Card(_))) {
+        if k == 1 { " card" } else { " cards" }
+    } else {
+        ""
+    };
+    let order = if pick.ordered {
+        "in the order they count"
+    } else {
+        "in any order"
+    };
+    // Each as the list shows it where that is one typeable word, else
+    // its id.
+    let example: Vec<String> = (parts.iter().take(k as usize))
+        .map(|c| {
+            let shown = super::label(game, c, player);
+            match shown.is_ascii() && !shown.contains(' ') {
+                true => shown,
+                false => c.text(game).to_string(),
+            }
+        })
+        .collect();
+    format!(
+        "pick {k}{what}, {order}: type them with spaces between, e.g. `{}`",
+        example.join(" ")
+    )
+}

@@ -79,6 +79,20 @@ pub struct DecisionView {
     /// A structured option's value (what the script receives), by option.
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub values: IndexMap<String, crate::core::Value>,
+    /// A choice of several options at once (`pick: K`): each option above
+    /// is K of these, with spaces between.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pick: Option<PickView>,
+}
+
+/// What a pick asks of the viewer: `count` of the options in `from`
+/// (as typed, in the order offered; an option a choice may hold twice is
+/// listed twice), the order counting when `ordered`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PickView {
+    pub count: u32,
+    pub ordered: bool,
+    pub from: Vec<String>,
 }
 
 /// What `viewer` sees (None: a spectator, who sees what is public). An
@@ -172,43 +186,7 @@ pub(crate) fn seen(game: &Game, state: &State, viewer: Option<PlayerIx>) -> View
             from.insert(zone.id.clone(), from_owner);
         }
     }
-    let mine = viewer.map_or(Vec::new(), |v| {
-        super::cards::offered(game, state, v, state.legal(v))
-    });
-    let decision = state.decision().map(|d| DecisionView {
-        name: d.name.to_string(),
-        prompt: d.prompt.to_string(),
-        waiting: d
-            .waiting()
-            .iter()
-            .map(|&p| def.players[p].id.clone())
-            .collect(),
-        chosen: d
-            .players
-            .iter()
-            .zip(&d.chosen)
-            .map(|(&p, c)| {
-                let shown = match (c, d.visible_choice(p, viewer)) {
-                    (_, Some(v)) => Some(v.text(game).to_string()),
-                    (Some(_), None) => Some("(chosen)".to_string()),
-                    (None, _) => None,
-                };
-                (def.players[p].id.clone(), shown)
-            })
-            .collect(),
-        options: mine.iter().map(|c| c.text(game).to_string()).collect(),
-        labels: mine
-            .iter()
-            .filter_map(|c| Some((c.text(game).to_string(), d.label(c)?.to_string())))
-            .collect(),
-        values: mine
-            .iter()
-            .filter_map(|c| match c {
-                crate::core::Choice::Data(x) => Some((x.text.to_string(), x.value.clone())),
-                _ => None,
-            })
-            .collect(),
-    });
+    let decision = decision_view(game, state, viewer);
     View {
         game: def.id.clone(),
         viewer: viewer.map(|v| def.players[v].id.clone()),
@@ -466,4 +444,53 @@ pub fn chosen_text(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Vec<
             ))
         })
         .collect()
+}
+
+/// The decision open now as `viewer` sees it.
+fn decision_view(game: &Game, state: &State, viewer: Option<PlayerIx>) -> Option<DecisionView> {
+    let def = game.def();
+    let mine = viewer.map_or(Vec::new(), |v| {
+        super::cards::offered(game, state, v, state.legal(v))
+    });
+    state.decision().map(|d| DecisionView {
+        name: d.name.to_string(),
+        prompt: d.prompt.to_string(),
+        waiting: d
+            .waiting()
+            .iter()
+            .map(|&p| def.players[p].id.clone())
+            .collect(),
+        chosen: d
+            .players
+            .iter()
+            .zip(&d.chosen)
+            .map(|(&p, c)| {
+                let shown = match (c, d.visible_choice(p, viewer)) {
+                    (_, Some(v)) => Some(v.text(game).to_string()),
+                    (Some(_), None) => Some("(chosen)".to_string()),
+                    (None, _) => None,
+                };
+                (def.players[p].id.clone(), shown)
+            })
+            .collect(),
+        options: mine.iter().map(|c| c.text(game).to_string()).collect(),
+        labels: mine
+            .iter()
+            .filter_map(|c| Some((c.text(game).to_string(), d.label(c)?.to_string())))
+            .collect(),
+        values: mine
+            .iter()
+            .filter_map(|c| match c {
+                crate::core::Choice::Data(x) => Some((x.text.to_string(), x.value.clone())),
+                _ => None,
+            })
+            .collect(),
+        pick: viewer
+            .and_then(|v| super::cards::pick_of(game, state, v))
+            .map(|(pick, parts)| PickView {
+                count: pick.k,
+                ordered: pick.ordered,
+                from: parts.iter().map(|c| c.text(game).to_string()).collect(),
+            }),
+    })
 }

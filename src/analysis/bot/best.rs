@@ -73,6 +73,8 @@ struct Known {
     /// A solve runs in the background (`prepare`): bots search while it
     /// does rather than wait for it.
     impatient: std::sync::atomic::AtomicBool,
+    /// Background solves started (`prepare`).
+    started: std::sync::atomic::AtomicUsize,
 }
 
 /// Every game's knowledge in this process, by `identity`.
@@ -287,6 +289,13 @@ fn write(id: u64, root: u128, values: &[(u128, f64)]) {
 pub fn prepare(game: Game, st: State) {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let k = known(&game);
+    // Refused before, in this process or kept on disk (its size estimate
+    // over the budget: Hex on 11x11 needs far more than 3,000,000
+    // positions): no solve to start, and `plays` says so at once.
+    if refused_before(&game, &st, &k) {
+        return;
+    }
+    k.started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     k.impatient
         .store(true, std::sync::atomic::Ordering::Relaxed);
     let quick = mcts::Budget {
@@ -299,6 +308,30 @@ pub fn prepare(game: Game, st: State) {
         b.background = true;
         b.learn(&game, &st, &k)
     });
+}
+
+/// How many background solves `prepare` has started in this process for
+/// `game` and its setting (one refused before starts none).
+pub fn background_solves(game: &Game) -> usize {
+    known(game)
+        .started
+        .load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether a solve of `game` was refused already: in this process, or
+/// kept on disk for this position with a budget at least the background
+/// one (then noted in memory, for `status`).
+fn refused_before(game: &Game, st: &State, k: &Known) -> bool {
+    if k.refused.lock().map_or(true, |r| r.is_some()) {
+        return true;
+    }
+    let Some(why) = identity(game).and_then(|id| read_refusal(id, st.key(game), BUDGET)) else {
+        return false;
+    };
+    if let Ok(mut r) = k.refused.lock() {
+        *r = Some(why);
+    }
+    true
 }
 
 /// What the `best` bot plays in a game and setting, as known now.

@@ -69,7 +69,8 @@ const MAX_UNREADABLE: usize = 100;
 use tabula::play::commands::COMMANDS;
 
 const HELP: &str = "\
-Type a choice by name, alias or unambiguous prefix (Tab completes).
+Type a choice by name, alias or unambiguous prefix (Tab completes);
+several at once (a pick) in one line, with spaces between.
 Commands:
   state         the game as you see it
   rules         the rules text
@@ -363,6 +364,7 @@ impl Repl {
             {
                 let mut w = self.words.borrow_mut();
                 w.actions = deciding.map(|p| self.legal_words(p)).unwrap_or_default();
+                w.pick = deciding.and_then(|p| self.pick_words(p));
                 w.mask = secret;
             }
             let line = match rl.readline(&prompt) {
@@ -439,6 +441,30 @@ impl Repl {
             }
         }
         out
+    }
+
+    /// A pick's options and the words that type each, for Tab.
+    fn pick_words(&self, p: PlayerIx) -> Option<crate::cli::line::PickWords> {
+        let game = &self.s.game;
+        let (pick, parts) = tabula::text::cards::pick_of(game, &self.s.state, p)?;
+        let parts = (parts.iter())
+            .map(|c| {
+                let mut w = vec![c.text(game).to_lowercase()];
+                if let tabula::Choice::Card(ix) = c {
+                    w.extend(
+                        game.def().cards[*ix as usize]
+                            .aliases
+                            .iter()
+                            .map(|a| a.to_lowercase()),
+                    );
+                }
+                w
+            })
+            .collect();
+        Some(crate::cli::line::PickWords {
+            k: pick.k as usize,
+            parts,
+        })
     }
 
     /// Run one line; false to leave.

@@ -223,15 +223,28 @@ impl Repl {
             }
         }
         let state = &self.s.state;
-        let legal: Vec<String> = tabula::text::cards::offered(game, state, p, state.legal(p))
-            .into_iter()
-            .map(|c| tabula::text::option_label(game, state, c, p))
-            .collect();
         let prompt = if d.prompt.is_empty() {
             &d.name
         } else {
             &d.prompt
         };
+        // Several at once: the options to pick from, not every set of them.
+        if let Some((pick, parts)) = tabula::text::cards::pick_of(game, state, p) {
+            let listed: Vec<String> = (parts.iter())
+                .map(|c| tabula::text::label(game, c, p))
+                .collect();
+            println!(
+                "{} - {prompt} ({}): {}",
+                self.style.bold(&def.players[p].name),
+                tabula::text::cards::pick_said(game, pick, &parts, p),
+                listed.join(", ")
+            );
+            return;
+        }
+        let legal: Vec<String> = tabula::text::cards::offered(game, state, p, state.legal(p))
+            .into_iter()
+            .map(|c| tabula::text::option_label(game, state, c, p))
+            .collect();
         println!(
             "{} - {prompt}: {}",
             self.style.bold(&def.players[p].name),

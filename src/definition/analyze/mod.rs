@@ -247,7 +247,7 @@ pub fn analyze(path: &Path, file: GameFile, settings: &Settings) -> Analysis {
     dice::link(&mut dice, &cards, &zones);
     let board = board::analyze(&mut a, &file, &params);
     let setup = setup::analyze(&mut a, &file, &cards, &zones, grid.as_ref(), &params);
-    let flow = flow::analyze(&mut a, &file, &params);
+    let flow = flow::analyze(&mut a, &file, &params, &cards, &zones);
     let max_turns = file
         .flow
         .as_ref()

@@ -182,7 +182,7 @@
 
   // ---------------------------------------------------------------- table
 
-  const table = { closed: false, token: "", socket: null, delay: 500, last: null, logCount: 0, clearError: false, noticeHidden: -1, mock: false, moving: false };
+  const table = { closed: false, token: "", socket: null, delay: 500, last: null, logCount: 0, clearError: false, noticeHidden: -1, mock: false, moving: false, pickSig: "", picked: [] };
 
   function absolute(link) {
     return new URL(link, location.origin).href;
@@ -319,16 +319,73 @@
     $("title").replaceChildren(el("span", { text: s.title }), el("span", { class: "role", text: role }));
   }
 
-  // One big button per option; the prompt says what is being chosen.
+  // One big button per option; the prompt says what is being chosen. A
+  // pick of several at once is its options to select, and a confirm.
   function renderOptions(s) {
     const options = s.options || [];
     $("prompt").textContent = options.length ? s.prompt || "" : "";
-    $("options").replaceChildren(...options.map((o) =>
+    if (options.length && s.pick) renderPick(s);
+    else $("options").replaceChildren(...options.map((o) =>
       el("button", { type: "button", class: o.card ? "option as-card" : "option", data: { choice: o.text }, on: { click: () => choose(o.text) } },
         el("span", { class: "name", text: o.name || o.text }),
         o.detail ? el("small", { class: "detail", text: o.detail }) : null)));
     $("chosen").textContent = s.chosen ? `You chose ${s.chosen}; waiting for the others` : "";
     show($("chosen"), !!s.chosen);
+  }
+
+  // `pick: K`: the options as toggles (numbered in the order selected
+  // when the order counts); the confirm button is live once K are
+  // selected and sends the one legal option they make (the server still
+  // checks it). A selection lasts while the same pick is asked.
+  function renderPick(s) {
+    const p = s.pick;
+    const from = p.from || [];
+    const sig = JSON.stringify([p.count, p.ordered, s.prompt, from.map((o) => o.text)]);
+    if (table.pickSig !== sig) {
+      table.pickSig = sig;
+      table.picked = [];
+    }
+    const picked = table.picked;
+    const full = picked.length >= p.count;
+    const toggles = from.map((o, i) => {
+      const at = picked.indexOf(i);
+      const on = at >= 0;
+      return el("button", {
+        type: "button",
+        class: ["option", "pick", o.card ? "as-card" : null, on ? "selected" : null, !on && full ? "full" : null].filter(Boolean).join(" "),
+        "aria-pressed": on ? "true" : "false",
+        data: { part: o.text, index: i },
+        on: { click: () => togglePick(i) },
+      },
+        p.ordered && on ? el("span", { class: "order", text: String(at + 1) }) : null,
+        el("span", { class: "name", text: o.name || o.text }),
+        o.detail ? el("small", { class: "detail", text: o.detail }) : null);
+    });
+    const match = pickMatch(s);
+    const left = p.count - picked.length;
+    const how = `Select ${p.count}${p.ordered ? ", in order," : ""} then confirm`;
+    const label = match ? `Confirm: ${picked.map((i) => from[i].name || from[i].text).join(", ")}` : left > 0 ? `Select ${left} more` : "Not a legal choice";
+    const confirm = el("button", { type: "button", id: "pick-confirm", class: "confirm", disabled: !match, text: label, on: { click: () => { if (match) choose(match.text); } } });
+    $("options").replaceChildren(el("p", { class: "pick-how muted", text: how }), el("div", { class: "pick-from" }, toggles), confirm);
+  }
+
+  function togglePick(i) {
+    if (table.moving || !table.last) return;
+    const at = table.picked.indexOf(i);
+    if (at >= 0) table.picked.splice(at, 1);
+    else if (table.picked.length < table.last.pick.count) table.picked.push(i);
+    renderOptions(table.last);
+  }
+
+  // The legal option the selection makes: its parts in the order selected
+  // (the order counts), or the same parts in any order.
+  function pickMatch(s) {
+    const p = s.pick;
+    if (table.picked.length !== p.count) return null;
+    const chosen = table.picked.map((i) => p.from[i].text);
+    const key = (parts) => (p.ordered ? parts : [...parts].sort()).join(" ");
+    const want = key(chosen);
+    return (s.options || []).find((o) => key(o.text.split(" ")) === want) || null;
   }
 
   // Buttons go quiet until the server answers, so a double click is one move.

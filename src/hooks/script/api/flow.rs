@@ -454,6 +454,7 @@ fn ask(
             labels,
             data,
             secret,
+            pick,
         })))
     })
 }

@@ -8,15 +8,10 @@
 use rhai::{Dynamic, Map};
 
 use super::super::{Ctx, Fallible, MAX_ASKED_OPTIONS};
+use crate::core::pick::{count, walk};
 use crate::core::{Choice, Datum, Value};
+use crate::definition::Pick;
 use std::sync::Arc;
-
-/// How many options each choice takes, and whether their order counts.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Pick {
-    pub k: usize,
-    pub ordered: bool,
-}
 
 /// `pick` and `ordered` taken out of an ask's details (None: one option
 /// per choice, as usual).
@@ -41,24 +36,9 @@ pub(super) fn take(name: &str, details: &mut Map) -> Fallible<Option<Pick>> {
         .filter(|&k| k >= 1)
         .ok_or_else(|| format!("ask `{name}`: `pick` is how many options make one choice, a number from 1, not `{k}`"))?;
     Ok(Some(Pick {
-        k: usize::try_from(k).unwrap_or(usize::MAX),
+        k: u32::try_from(k).unwrap_or(u32::MAX),
         ordered: ordered.unwrap_or(false),
     }))
-}
-
-/// How many choices picking `k` of `n` makes (saturating).
-fn count(n: usize, k: usize, ordered: bool) -> u128 {
-    if k > n {
-        return 0;
-    }
-    let mut c: u128 = 1;
-    for i in 0..k {
-        c = c.saturating_mul((n - i) as u128);
-        if !ordered {
-            c /= (i + 1) as u128;
-        }
-    }
-    c
 }
 
 /// One decider's options made into the choices of `pick`: every set of
@@ -94,14 +74,14 @@ pub(super) fn expand(
         .into());
     }
     let n = parts.len();
-    if pick.k > n {
+    if pick.k as usize > n {
         return Err(format!(
             "ask `{name}`: `pick: {}` of {n} options: no choice can be made (pick at most {n})",
             pick.k
         )
         .into());
     }
-    let many = count(n, pick.k, pick.ordered);
+    let many = count(n, pick.k as usize, pick.ordered);
     let spent = cx.spent.options as u128 + many;
     if spent > MAX_ASKED_OPTIONS as u128 {
         return Err(format!(
@@ -114,7 +94,7 @@ pub(super) fn expand(
     cx.spent.options = spent as usize;
     let mut out = Vec::with_capacity(many as usize);
     let mut seen = rustc_hash::FxHashSet::default();
-    let mut at: Vec<usize> = Vec::with_capacity(pick.k);
+    let mut at: Vec<usize> = Vec::with_capacity(pick.k as usize);
     let mut emit = |at: &[usize], left: &mut usize| -> Fallible<()> {
         let text: Vec<&str> = at.iter().map(|&i| &*parts[i].0).collect();
         let text = text.join(" ");
@@ -136,59 +116,4 @@ pub(super) fn expand(
     };
     walk(n, pick, &mut at, &mut |at| emit(at, left))?;
     Ok(out)
-}
-
-/// Every choice of `pick.k` indices below `n`, in order: increasing
-/// indices, or, ordered, every arrangement of distinct ones.
-fn walk(
-    n: usize,
-    pick: Pick,
-    at: &mut Vec<usize>,
-    f: &mut dyn FnMut(&[usize]) -> Fallible<()>,
-) -> Fallible<()> {
-    if at.len() == pick.k {
-        return f(at);
-    }
-    let from = if pick.ordered {
-        0
-    } else {
-        at.last().map_or(0, |&l| l + 1)
-    };
-    for i in from..n {
-        if pick.ordered && at.contains(&i) {
-            continue;
-        }
-        at.push(i);
-        walk(n, pick, at, f)?;
-        at.pop();
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn all(n: usize, k: usize, ordered: bool) -> Vec<Vec<usize>> {
-        let mut out = Vec::new();
-        walk(n, Pick { k, ordered }, &mut Vec::new(), &mut |a| {
-            out.push(a.to_vec());
-            Ok(())
-        })
-        .unwrap_or_default();
-        out
-    }
-
-    #[test]
-    fn sets_and_arrangements_are_listed_and_counted() {
-        assert_eq!(
-            all(4, 2, false),
-            [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
-        );
-        assert_eq!(all(3, 2, true).len(), 6);
-        assert_eq!(all(13, 3, false).len() as u128, count(13, 3, false));
-        assert_eq!(count(13, 3, false), 286);
-        assert_eq!(count(13, 3, true), 1716);
-        assert_eq!(count(2, 3, false), 0);
-    }
 }

@@ -51,5 +51,6 @@ pub(crate) fn plain_ask(
         labels: Vec::new(),
         data: Value::Unit,
         secret: ask.secret,
+        pick: None,
     }))))
 }
