@@ -2,6 +2,7 @@
 //! `mcts` searches (mcts.rs).
 
 pub mod best;
+mod best_disk;
 pub mod mcts;
 
 use rand_chacha::ChaCha8Rng;
