@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::Test;
+use crate::common::{self, Test};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -16,18 +16,7 @@ fn reference() -> PathBuf {
 
 /// Breakthrough 5x4 with Black one step from the far row (line 4 is the
 /// turn, 5 who is active, 6 the stats, 10 the board).
-const GOOD: &str = "\
-game: breakthrough
-params: {rows: 5, columns: 4}
-position:
-  turn: 9
-  active: black
-  stats: {black: {pawns: 1}, white: {pawns: 1}}
-  zones:
-    box: [black-pawn, black-pawn, black-pawn, black-pawn, black-pawn, black-pawn, black-pawn,
-          white-pawn, white-pawn, white-pawn, white-pawn, white-pawn, white-pawn, white-pawn]
-    board: {a2: [black-pawn], d1: [white-pawn]}
-";
+const GOOD: &str = common::BREAKTHROUGH_BLACK_WINS;
 
 /// Each class of bad entry: what is changed in `GOOD` (`from` -> `to`),
 /// and what the refusal says, from the file's line and column on.

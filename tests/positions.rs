@@ -94,20 +94,8 @@ fn a_saved_position_plays_on_as_the_game_does() {
     assert!(checked > 40, "only {checked} positions checked");
 }
 
-/// Breakthrough 5x4 with Black one step from the far row: every move of
-/// Black's wins.
-const BLACK_WINS: &str = "\
-game: breakthrough
-params: {rows: 5, columns: 4}
-position:
-  turn: 9
-  active: black
-  stats: {black: {pawns: 1}, white: {pawns: 1}}
-  zones:
-    box: [black-pawn, black-pawn, black-pawn, black-pawn, black-pawn, black-pawn, black-pawn,
-          white-pawn, white-pawn, white-pawn, white-pawn, white-pawn, white-pawn, white-pawn]
-    board: {a2: [black-pawn], d1: [white-pawn]}
-";
+/// Breakthrough 5x4 with Black one step from the far row.
+const BLACK_WINS: &str = common::BREAKTHROUGH_BLACK_WINS;
 
 /// A folder holding `name` with `text`, and its path.
 fn file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {

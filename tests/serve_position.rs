@@ -5,7 +5,7 @@
 use serde_json::json;
 use tabula::serve::NewTable;
 
-use crate::common::Test;
+use crate::common::{self, Test};
 use crate::web::{self, Client, Running};
 
 fn reference() -> std::path::PathBuf {
@@ -13,18 +13,7 @@ fn reference() -> std::path::PathBuf {
 }
 
 /// Breakthrough 5x4 with Black one step from the far row.
-const BLACK_WINS: &str = "\
-game: breakthrough
-params: {rows: 5, columns: 4}
-position:
-  turn: 9
-  active: black
-  stats: {black: {pawns: 1}, white: {pawns: 1}}
-  zones:
-    box: [black-pawn, black-pawn, black-pawn, black-pawn, black-pawn, black-pawn, black-pawn,
-          white-pawn, white-pawn, white-pawn, white-pawn, white-pawn, white-pawn, white-pawn]
-    board: {a2: [black-pawn], d1: [white-pawn]}
-";
+const BLACK_WINS: &str = common::BREAKTHROUGH_BLACK_WINS;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_starts_from_a_position() {

@@ -253,3 +253,19 @@ pub fn game_files(dirs: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
     }
     out
 }
+
+/// A position file: Breakthrough 5x4 (tests/reference/games) with Black
+/// one step from the far row, to move: every move of Black's wins. Line 4
+/// is the turn, 5 who is active, 6 the stats, 10 the board.
+pub const BREAKTHROUGH_BLACK_WINS: &str = "\
+game: breakthrough
+params: {rows: 5, columns: 4}
+position:
+  turn: 9
+  active: black
+  stats: {black: {pawns: 1}, white: {pawns: 1}}
+  zones:
+    box: [black-pawn, black-pawn, black-pawn, black-pawn, black-pawn, black-pawn, black-pawn,
+          white-pawn, white-pawn, white-pawn, white-pawn, white-pawn, white-pawn, white-pawn]
+    board: {a2: [black-pawn], d1: [white-pawn]}
+";
