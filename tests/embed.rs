@@ -76,15 +76,8 @@ fn a_refused_move_says_why_as_data() {
 
 #[test]
 fn a_scripts_print_goes_to_the_sink_the_program_names() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = crate::errors::experior_copy();
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    std::fs::create_dir_all(tmp.path().join("games")).unwrap();
-    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
-    std::fs::copy(
-        root.join("games/experior.yaml"),
-        tmp.path().join("games/experior.yaml"),
-    )
-    .unwrap();
     let script = std::fs::read_to_string(root.join("scripts/experior.rhai")).unwrap();
     let script = script.replacen(
         "fn resolve(",

@@ -32,7 +32,7 @@ fn broken(
 
 /// A temporary folder with a copy of Experior's YAML and an empty scripts
 /// folder beside it: a test writes the script it needs.
-fn experior_copy() -> tempfile::TempDir {
+pub(crate) fn experior_copy() -> tempfile::TempDir {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let tmp = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(tmp.path().join("games")).unwrap();

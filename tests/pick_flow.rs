@@ -60,27 +60,29 @@ fn a_flow_pick_offers_every_pair_and_then_gets_the_lists() {
     assert!(game.def().capabilities.hidden_information);
 }
 
-#[test]
-fn a_flow_pick_replays_from_its_text_in_any_order() {
-    let game = swap();
-    let (st, _) = State::new(&game, 3).unwrap();
-    let blue = texts(&game, &st, 1)[2].clone();
+/// A replay of swap from seed 3 with `moves` (the YAML after `moves:`),
+/// as red sees it in `--json`: the text and its value.
+fn replay_as_red(moves: &str) -> (String, serde_json::Value) {
     let tmp = tempfile::tempdir().unwrap();
     let save = tmp.path().join("save.yaml");
-    std::fs::write(
-        &save,
-        format!(
-            "game: {}\nseed: 3\nmoves:\n  - {{red: six one, blue: {blue}}}\n",
-            common::test_games_dir().join("swap.yaml").display()
-        ),
-    )
-    .unwrap();
+    let game = common::test_games_dir().join("swap.yaml");
+    let text = format!("game: {}\nseed: 3\nmoves:{moves}", game.display());
+    std::fs::write(&save, text).unwrap();
     let out = common::Test::new()
         .args(["replay", "--json", "--as", "red"])
         .arg(&save)
         .run()
         .stdout;
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = serde_json::from_str(&out).unwrap();
+    (out, v)
+}
+
+#[test]
+fn a_flow_pick_replays_from_its_text_in_any_order() {
+    let game = swap();
+    let (st, _) = State::new(&game, 3).unwrap();
+    let blue = texts(&game, &st, 1)[2].clone();
+    let (out, v) = replay_as_red(&format!("\n  - {{red: six one, blue: {blue}}}\n"));
     let d = &v["decision"];
     assert_eq!(d["name"], "play", "{out}");
     let mine: Vec<String> = serde_json::from_value(v["zones"]["hand"]["red"].clone()).unwrap();
@@ -90,20 +92,7 @@ fn a_flow_pick_replays_from_its_text_in_any_order() {
         "{out}"
     );
     // Before it: --json says what the pick is.
-    std::fs::write(
-        &save,
-        format!(
-            "game: {}\nseed: 3\nmoves: []\n",
-            common::test_games_dir().join("swap.yaml").display()
-        ),
-    )
-    .unwrap();
-    let out = common::Test::new()
-        .args(["replay", "--json", "--as", "red"])
-        .arg(&save)
-        .run()
-        .stdout;
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (out, v) = replay_as_red(" []\n");
     assert_eq!(
         v["decision"]["pick"],
         serde_json::json!({"count": 2, "ordered": false, "from": ["one", "two", "six"]}),

@@ -120,20 +120,15 @@ fn near(
     let game_no = layer.first().map_or(1, State::game_no);
     let (mut moves, mut made, mut applied) = (0f64, 0u64, 0u64);
     let mut depth = 0;
-    while !layer.is_empty() {
+    // Every way out leaves the layer it stopped in as the frontier (empty
+    // where the game was listed to its ends).
+    'layers: while !layer.is_empty() {
         let full = applied >= LIST_MOVES
             || seen.len() as f64 > stop_above
             || started.elapsed() >= MAX_TIME
             || depth >= tree::MAX_DEPTH;
         if full {
-            return Ok(Near {
-                seen,
-                frontier: layer,
-                depth,
-                moves,
-                made,
-                applied,
-            });
+            break;
         }
         let mut next = Vec::new();
         for st in &layer {
@@ -153,14 +148,7 @@ fn near(
                     }
                     if seen.len() as f64 > stop_above {
                         // Over the budget, counted: no more to know.
-                        return Ok(Near {
-                            seen,
-                            frontier: layer,
-                            depth,
-                            moves,
-                            made,
-                            applied,
-                        });
+                        break 'layers;
                     }
                 }
             }
@@ -172,21 +160,14 @@ fn near(
             }
         }
         if next.is_empty() && applied >= LIST_MOVES {
-            return Ok(Near {
-                seen,
-                frontier: layer,
-                depth,
-                moves,
-                made,
-                applied,
-            });
+            break;
         }
         layer = next;
         depth += 1;
     }
     Ok(Near {
         seen,
-        frontier: Vec::new(),
+        frontier: layer,
         depth,
         moves,
         made,

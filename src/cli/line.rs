@@ -100,6 +100,16 @@ impl LineHelper {
     }
 }
 
+/// Words offered as they are typed.
+fn pairs(words: Vec<String>) -> Vec<Pair> {
+    (words.into_iter())
+        .map(|c| Pair {
+            display: c.clone(),
+            replacement: c,
+        })
+        .collect()
+}
+
 impl Completer for LineHelper {
     type Candidate = Pair;
 
@@ -126,37 +136,15 @@ impl Completer for LineHelper {
                         .map(|c| c.to_string()),
                 );
             }
-            let pairs = all
-                .into_iter()
-                .map(|c| Pair {
-                    display: c.clone(),
-                    replacement: c,
-                })
-                .collect();
-            return Ok((0, pairs));
+            return Ok((0, pairs(all)));
         }
         if head.contains(' ') {
             // A choice of several words (cards picked together, `push
             // back`): the next word of each legal choice so begun.
             let actions = self.words.borrow().actions.clone();
-            let pairs = next_words(&actions, head)
-                .into_iter()
-                .map(|c| Pair {
-                    display: c.clone(),
-                    replacement: c,
-                })
-                .collect();
-            return Ok((0, pairs));
+            return Ok((0, pairs(next_words(&actions, head))));
         }
-        let pairs = self
-            .candidates(head)
-            .into_iter()
-            .map(|c| Pair {
-                display: c.clone(),
-                replacement: c,
-            })
-            .collect();
-        Ok((0, pairs))
+        Ok((0, pairs(self.candidates(head))))
     }
 }
 

@@ -144,7 +144,10 @@ impl Vm {
                 for (p, c) in players.iter().zip(chosen.iter().flatten()) {
                     let v = match c {
                         Choice::Card(k) => V::Sym(syms.cards[*k as usize]),
-                        Choice::Word(w) => V::of(interned::script_text(w).into(), syms),
+                        // A word that is a symbol is that symbol (as `V::of` makes it).
+                        Choice::Word(w) => syms
+                            .find(w)
+                            .map_or_else(|| V::Dyn(interned::script_text(w).into()), V::Sym),
                         Choice::Data(d) => V::of(to_dynamic(&d.value), syms),
                     };
                     value::map_put(&mut map, syms.players[*p], v, syms);
