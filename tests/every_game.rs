@@ -161,11 +161,13 @@ enum Property {
     /// running every hook do, and a game built without the memo simulates
     /// the same.
     MemoEqual,
-    /// Every hook compiled runs as Rhai runs it (`Compile::Check` compares
-    /// each run), and the same games end alike compiled and not.
+    /// Every hook run in the tree tier alone runs as Rhai runs it
+    /// (`Compile::CheckTree` compares each run, operations too), and the
+    /// same games end alike in the tree tier and not.
     TiersEqual,
-    /// Every hook run in the typed VM runs as in Rhai (`Compile::CheckVm`),
-    /// and the same games end alike in the VM and not.
+    /// Every hook run as games run by default (the typed VM over the tree
+    /// tier) runs as in Rhai (`Compile::Check`), and the same games end
+    /// alike in the VM and not.
     VmEqual,
     /// The search bot plays a whole game in every seat.
     BotsPlay,
@@ -203,8 +205,8 @@ fn check(property: Property, case: &Case) {
             }
         }
         Property::MemoEqual => memo_equal(case),
-        Property::TiersEqual => tiers_equal(case, Compile::Check, Compile::On),
-        Property::VmEqual => tiers_equal(case, Compile::CheckVm, Compile::Vm),
+        Property::TiersEqual => tiers_equal(case, Compile::CheckTree, Compile::Tree),
+        Property::VmEqual => tiers_equal(case, Compile::Check, Compile::On),
         Property::BotsPlay => {
             // The search bots make the first SEARCHED decisions, random
             // bots the rest: a search on Othello takes seconds a move in

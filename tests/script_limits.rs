@@ -3,8 +3,8 @@
 //! operation for each value it builds or looks at, its errors name it, the
 //! limit and the script's line, an ask refuses to keep a huge payload in
 //! its own name, and a print loop ends with an error that says so. Each is
-//! checked compiled against Rhai (`Compile::Check`, which fails on any
-//! difference) and in Rhai alone.
+//! checked in the tree tier against Rhai (`Compile::CheckTree`, which
+//! fails on any difference, in operations too) and in Rhai alone.
 
 use crate::common;
 use crate::common::Test;
@@ -54,7 +54,7 @@ fn first_turn(body: &str) -> String {
             Ok(_) => "ran".to_string(),
         }
     };
-    let (checked, rhai) = (run(Compile::Check), run(Compile::Off));
+    let (checked, rhai) = (run(Compile::CheckTree), run(Compile::Off));
     assert!(!checked.contains("differs from Rhai"), "{checked}");
     assert_eq!(checked, rhai);
     checked

@@ -1,4 +1,4 @@
-//! The compiled tier (src/hooks/script/tier) against Rhai. `Compile::Check`
+//! The compiled tier (src/hooks/script/tier) against Rhai. `Compile::CheckTree`
 //! runs every hook both ways from the same state and fails on the first
 //! difference in result or error (text and position), reads and writes,
 //! events, the state after, or the operations counted; tests/every_game.rs
@@ -129,7 +129,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     let (_t, game) = common::load_folder("failing", YAML, SCRIPT);
     assert_eq!(game.fallbacks().unwrap(), []);
     let cases: Vec<i64> = (0..=78).collect();
-    let failed = fails_alike(&path, &cases, Compile::Check);
+    let failed = fails_alike(&path, &cases, Compile::CheckTree);
     // The cases that throw do throw (the check compares their errors).
     assert!(failed >= 36, "only {failed} cases failed");
 }

@@ -1,4 +1,4 @@
-//! The typed VM (src/hooks/script/tier/vm) against Rhai. `Compile::CheckVm`
+//! The typed VM (src/hooks/script/tier/vm) against Rhai. `Compile::Check`
 //! runs every hook in the VM and in Rhai from the same state and fails on
 //! the first difference in result or error (text and position), reads and
 //! writes, events or the state after (not the operations: the VM counts
@@ -32,13 +32,14 @@ fn a_failing_hook_fails_alike_in_the_vm_and_in_rhai() {
     let cases: Vec<i64> = (0..=78)
         .filter(|case| script.contains(&format!("c == {case} ")))
         .collect();
-    let failed = fails_alike(&path, &cases, Compile::CheckVm);
+    let failed = fails_alike(&path, &cases, Compile::Check);
     // The cases that throw do throw (the check compares their errors).
     assert!(failed >= 30, "only {failed} cases failed");
 }
 
-/// `check --vm` names what the VM leaves to the tree tier and why, and
-/// plays the rest in the VM against Rhai.
+/// `check --compile` names what the VM leaves to the tree tier and why,
+/// and plays the rest in the VM against Rhai; `--no-vm` leaves the VM
+/// out.
 #[test]
 fn check_vm_lists_what_runs_outside_the_vm() {
     let script = r#"
@@ -59,12 +60,20 @@ fn unused() { let t = 0; for i in 0..3 { t += i; } t }
         ]
     );
     common::Test::new()
-        .args(["check", "--vm", "--playouts", "3"])
+        .args(["check", "--compile", "--playouts", "3"])
         .arg(&path)
+        .stdout_has("compile failing: every script function compiled")
         .stdout_has("vm failing: 2 script function(s) run outside the VM:")
         .stdout_has("  winner/1: uses `switch`")
         .stdout_has("ok failing")
         .run();
+    let ran = common::Test::new()
+        .args(["check", "--compile", "--no-vm", "--playouts", "3"])
+        .arg(&path)
+        .stdout_has("compile failing: every script function compiled")
+        .stdout_has("ok failing")
+        .run();
+    assert!(!ran.stdout.contains("outside the VM"), "{}", ran.stdout);
 }
 
 /// A game whose cases call `ask` and `move_card` (the VM's typed forms)
@@ -127,7 +136,7 @@ fn typed_asks_moves_and_maps_go_as_in_rhai() {
     let (_t, game) = common::load_folder("typed", TYPED_YAML, TYPED_SCRIPT);
     assert_eq!(game.vm_fallbacks().unwrap(), []);
     let cases: Vec<i64> = (0..=19).collect();
-    let failed = fails_alike(&path, &cases, Compile::CheckVm);
+    let failed = fails_alike(&path, &cases, Compile::Check);
     // 2-7, 9-11, 15 and 19 (a prompt's function takes no argument) fail;
     // the rest end the game.
     assert_eq!(failed, 11, "the failing cases fail");

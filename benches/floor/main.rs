@@ -71,9 +71,9 @@ fn build(id: &str, dir: &str, native: Native, hooks: &str) -> Game {
     let build = Build {
         memo,
         compile: if hooks == "vm" {
-            tabula::Compile::Vm
-        } else {
             tabula::Compile::On
+        } else {
+            tabula::Compile::Tree
         },
     };
     let game = Game::load(id, &dir, &Settings::default(), build).expect("the game loads");

@@ -19,11 +19,11 @@ pub struct Options {
     pub sets: Vec<(String, tabula::definition::format::ParamValue)>,
     pub memo: bool,
     pub lint: bool,
-    /// List what runs in Rhai; play every playout both ways.
+    /// List what runs outside the VM and in Rhai; play every playout
+    /// both compiled and in Rhai.
     pub compile: bool,
-    /// The same for the typed VM: what it leaves to the tree tier, and
-    /// every playout in the VM and in Rhai.
-    pub vm: bool,
+    /// The tree tier alone, no VM.
+    pub no_vm: bool,
 }
 
 pub fn run(dir: &Path, paths: &[String], opts: &Options) -> Result<i32> {
@@ -88,12 +88,11 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
         }
     }
     let build = Build {
-        compile: if opts.vm {
-            tabula::Compile::CheckVm
-        } else if opts.compile {
-            tabula::Compile::Check
-        } else {
-            tabula::Compile::On
+        compile: match (opts.compile, opts.no_vm) {
+            (true, false) => tabula::Compile::Check,
+            (true, true) => tabula::Compile::CheckTree,
+            (false, false) => tabula::Compile::On,
+            (false, true) => tabula::Compile::Tree,
         },
         ..Build::default()
     };
@@ -115,7 +114,7 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
             Err(e) => return vec![e],
         }
     }
-    if opts.vm {
+    if opts.compile && !opts.no_vm {
         match base.vm_fallbacks() {
             Ok(list) if list.is_empty() => {
                 println!("vm {}: every script function runs in the VM", base.def().id)

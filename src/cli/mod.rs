@@ -175,16 +175,17 @@ pub enum Command {
         /// function named like a built-in one, a function nothing calls.
         #[arg(long)]
         lint: bool,
-        /// Also list the script functions the compiled tier leaves to
-        /// Rhai (and why), and play every playout both compiled and in
-        /// Rhai, reporting the first difference.
+        /// Also list the script functions the typed VM leaves to the tree
+        /// tier and those the tree tier leaves to Rhai (and why), and play
+        /// every playout both compiled and in Rhai, reporting the first
+        /// difference.
         #[arg(long)]
         compile: bool,
-        /// The same for the typed VM (issue 54, in stages): list the
-        /// functions it leaves to the compiled tier or Rhai, and play every
-        /// playout in the VM and in Rhai, reporting the first difference.
+        /// Run script functions in the tree tier, not the typed VM (with
+        /// `--compile`: compare the tree tier alone with Rhai, its
+        /// operations too).
         #[arg(long)]
-        vm: bool,
+        no_vm: bool,
     },
 }
 
@@ -341,7 +342,7 @@ pub fn main() -> i32 {
             memo,
             lint,
             compile,
-            vm,
+            no_vm,
         } => check::run(
             &dir,
             &paths,
@@ -351,7 +352,7 @@ pub fn main() -> i32 {
                 memo,
                 lint,
                 compile,
-                vm,
+                no_vm,
             },
         ),
         Command::SavePosition { file, out } => position::run(&dir, &file, out.as_deref()),

@@ -51,14 +51,11 @@ pub struct SimArgs {
     /// difference (a check on the compiled tier; slower than either).
     #[arg(long, conflicts_with = "no_compile")]
     pub compare_compiled: bool,
-    /// Run the script functions it can in the typed VM (issue 54, in
-    /// stages: `check --vm` lists what it leaves to the compiled tier).
-    #[arg(long, conflicts_with_all = ["no_compile", "compare_compiled"])]
-    pub vm: bool,
-    /// Run every hook both in the typed VM and in Rhai and stop at the
-    /// first difference (a check on the VM).
-    #[arg(long, conflicts_with_all = ["no_compile", "compare_compiled", "vm"])]
-    pub compare_vm: bool,
+    /// Run script functions in the tree tier, not the typed VM (the same
+    /// report, slower: a check on the VM; with `--compare-compiled`, the
+    /// tree tier alone against Rhai).
+    #[arg(long, conflicts_with = "no_compile")]
+    pub no_vm: bool,
     /// Also measure when games are decided: in the first 100 games, the
     /// first decision from which 8 random continuations all reach the
     /// game's own result, as a share of the game (Ludii's decisiveness).
@@ -119,16 +116,12 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
     }
     let build = Build {
         memo: !a.no_memo,
-        compile: if a.no_compile {
-            tabula::Compile::Off
-        } else if a.compare_compiled {
-            tabula::Compile::Check
-        } else if a.vm {
-            tabula::Compile::Vm
-        } else if a.compare_vm {
-            tabula::Compile::CheckVm
-        } else {
-            tabula::Compile::On
+        compile: match (a.no_compile, a.compare_compiled, a.no_vm) {
+            (true, ..) => tabula::Compile::Off,
+            (false, true, false) => tabula::Compile::Check,
+            (false, true, true) => tabula::Compile::CheckTree,
+            (false, false, false) => tabula::Compile::On,
+            (false, false, true) => tabula::Compile::Tree,
         },
     };
     let (path, base, start) = match (&a.from, &a.game) {

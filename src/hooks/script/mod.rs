@@ -60,23 +60,26 @@ pub(crate) fn hook_floor() -> Option<i64> {
     HOOK_FLOOR.with(std::cell::Cell::get)
 }
 
-/// How a game's hooks run: compiled (what the tier lowers, the rest in
-/// Rhai), all in Rhai, or both ways, every run compared.
+/// How a game's hooks run: compiled (the typed VM where it runs a
+/// function, the tree tier where it does not, Rhai for what neither
+/// lowers), the tree tier without the VM, all in Rhai, or one of the
+/// compiled ways with every run compared with Rhai.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Compile {
+    /// The VM over the tree tier (issue 54).
     #[default]
     On,
+    /// The tree tier alone, no VM (`--no-vm`).
+    Tree,
+    /// Everything in Rhai's interpreter (`--no-compile`).
     Off,
-    /// Each hook run both ways on copies of the state; a difference in
-    /// result, error, reads and writes, events, state or operations is
-    /// an error (the differential test).
+    /// `On`, each hook run both ways on copies of the state; a difference
+    /// in result, error, reads and writes, events or state is an error
+    /// (the differential test). Operations are not compared: the VM
+    /// counts its own.
     Check,
-    /// The typed VM where it runs a function, the tree tier elsewhere
-    /// (issue 54; a switch until it is whole).
-    Vm,
-    /// `Check` with the VM against Rhai (operations not compared: the VM
-    /// counts its own).
-    CheckVm,
+    /// `Check` for the tree tier alone, operations compared too.
+    CheckTree,
 }
 
 /// A game's hooks as a Rhai script: `Send + Sync`; the compiled script is
@@ -528,12 +531,12 @@ impl RhaiHooks {
         let keys = Keys::of(&def);
         let tier = match compile {
             Compile::Off => None,
-            Compile::On | Compile::Check => Some(Arc::new(tier::Tier::compile(
+            Compile::Tree | Compile::CheckTree => Some(Arc::new(tier::Tier::compile(
                 &script.ast,
                 &script.engine,
                 script.natives,
             ))),
-            Compile::Vm | Compile::CheckVm => Some(Arc::new(tier::Tier::compile_vm(
+            Compile::On | Compile::Check => Some(Arc::new(tier::Tier::compile_vm(
                 &script.ast,
                 &script.engine,
                 script.natives,
@@ -546,7 +549,7 @@ impl RhaiHooks {
         RhaiHooks {
             def,
             tier,
-            check: matches!(compile, Compile::Check | Compile::CheckVm),
+            check: matches!(compile, Compile::Check | Compile::CheckTree),
             ast: Arc::new(script.ast),
             keys: Arc::new(keys),
             engines,

@@ -43,7 +43,7 @@ thread_local! {
 }
 
 /// What a look found.
-pub(super) enum Look {
+pub(crate) enum Look {
     /// The choices these options made last time.
     Kept(Choices),
     /// Nothing: convert, and keep what is made if `keep`.
@@ -79,33 +79,47 @@ fn find(k: &[Kept], def: &Arc<Def>, name: &str) -> Option<usize> {
 /// Look for the choices ask `name` of game `def` made of `options` last
 /// time.
 pub(super) fn look(def: &Arc<Def>, name: &str, options: &Array) -> Look {
+    look_by(def, name, options.len(), plain(options), |i, c| {
+        made(def, &options[i], c)
+    })
+}
+
+/// `look` for `len` options of which `same(i, c)` says whether option
+/// `i` makes choice `c`; `plain` whether they may be kept (the typed
+/// ask's, tier/vm/ask.rs, whose options are symbols and numbers).
+pub(crate) fn look_by(
+    def: &Arc<Def>,
+    name: &str,
+    len: usize,
+    plain: bool,
+    same: impl Fn(usize, &Choice) -> bool,
+) -> Look {
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
         let Some(i) = find(&k, def, name) else {
-            return Look::Convert {
-                keep: plain(options),
-            };
+            return Look::Convert { keep: plain };
         };
         let e = &mut k[i];
         if e.off() {
             return Look::Convert { keep: false };
         }
-        let hit = e.choices.as_ref().filter(|c| {
-            c.len() == options.len() && options.iter().zip(c.iter()).all(|(o, c)| made(def, o, c))
-        });
+        let hit = e
+            .choices
+            .as_ref()
+            .filter(|c| c.len() == len && c.iter().enumerate().all(|(i, c)| same(i, c)));
         if let Some(c) = hit {
             let c = c.clone();
             e.hits = e.hits.saturating_add(1);
             return Look::Kept(c);
         }
         e.misses = e.misses.saturating_add(1);
-        let keep = !e.off() && plain(options);
+        let keep = !e.off() && plain;
         Look::Convert { keep }
     })
 }
 
 /// Keep what ask `name` made of a plain list.
-pub(super) fn keep(def: &Arc<Def>, name: &str, choices: &Choices) {
+pub(crate) fn keep(def: &Arc<Def>, name: &str, choices: &Choices) {
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
         match find(&k, def, name) {

@@ -8,7 +8,7 @@ mod dice;
 mod faces;
 pub(crate) mod flow;
 pub(crate) mod grid;
-mod kept_options;
+pub(crate) mod kept_options;
 mod knowledge;
 mod lists;
 mod pick;

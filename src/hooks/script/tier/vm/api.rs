@@ -152,8 +152,9 @@ fn columns(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
 }
 
 fn cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
-    cx.def.grid.as_ref()?;
-    Some(list("cells", syms.cells.iter().copied()))
+    let g = cx.def.grid.as_ref()?;
+    // Holes are not cells of the board.
+    Some(list("cells", g.cells().map(|c| syms.cells[c])))
 }
 
 /// The cell a symbol names, on the game's grid.

@@ -5,8 +5,9 @@
 //! might refuse or check further (numbers out of order, more options than
 //! a kept list holds), goes the Rhai form's way.
 
-use crate::core::Choice;
+use crate::core::{Choice, Choices, Value};
 use crate::hooks::script::api::flow::number;
+use crate::hooks::script::api::kept_options::{self, Look};
 use crate::hooks::script::api::plain_ask::{PlainAsk, plain_ask};
 use crate::hooks::script::{Ctx, Fallible};
 
@@ -51,21 +52,44 @@ pub(crate) fn ask(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
     if opts.is_empty() || opts.len() > MAX_OPTIONS {
         return None;
     }
-    let mut choices: Vec<Choice> = Vec::with_capacity(opts.len());
     // Numbers in increasing order are distinct (`ask` checks the others).
     let mut last: Option<i64> = None;
     for o in opts {
         match o {
-            V::Sym(s) => choices.push(syms.choice(*s)?.clone()),
+            V::Sym(s) => {
+                syms.choice(*s)?;
+            }
             V::Int(i) => {
                 if last.is_some_and(|l| l >= *i) {
                     return None;
                 }
                 last = Some(*i);
-                choices.push(Choice::Data(number(*i)));
             }
             _ => return None,
         }
     }
-    plain_ask(cx, p, &ask, choices.into()).map(|r| r.map(|()| V::Unit))
+    // The choices these options made last time, as `ask` keeps them.
+    let same = |i: usize, c: &Choice| match &opts[i] {
+        V::Sym(s) => syms.choice(*s) == Some(c),
+        V::Int(n) => matches!(c, Choice::Data(d) if d.value == Value::Int(*n)),
+        _ => false,
+    };
+    let choices = match kept_options::look_by(&cx.def, ask.name, opts.len(), true, same) {
+        Look::Kept(c) => c,
+        Look::Convert { keep } => {
+            let made: Vec<Choice> = (opts.iter())
+                .map(|o| match o {
+                    V::Sym(s) => syms.choice(*s).cloned(),
+                    V::Int(i) => Some(Choice::Data(number(*i))),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            let made: Choices = made.into();
+            if keep {
+                kept_options::keep(&cx.def, ask.name, &made);
+            }
+            made
+        }
+    };
+    plain_ask(cx, p, &ask, choices).map(|r| r.map(|()| V::Unit))
 }
