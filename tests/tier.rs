@@ -111,6 +111,7 @@ fn step() {
     if c == 76 { throw; }
     if c == 77 { set_var("v", thrower(1)); thrower(3); }
     if c == 78 { let t = 1; if t == 1 { throw 41 + t; } }
+    if c == 79 { let n = 1; let m = bumped(n); set_var("v", n * 10 + m); end_game(); }
     add_var("v", 1);
 }
 fn picked(choice) { end_game(); }
@@ -118,6 +119,7 @@ fn mark(o) { if o > 1 { o * 2 } else { o + 10 } }
 fn fill(a, n) { a.push(blob(n)); a }
 fn grow(n) { let b = []; for i in 0..n { b.push(i); } b }
 fn thrower(n) { if n > 2 { throw #{why: `too big: ${n}`}; } n }
+fn bumped(x) { x += 1; x }
 "#;
 
 #[test]
@@ -128,7 +130,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     // itself: `fallbacks_are_listed_with_their_reasons` covers those).
     let (_t, game) = common::load_folder("failing", YAML, SCRIPT);
     assert_eq!(game.fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=78).collect();
+    let cases: Vec<i64> = (0..=79).collect();
     let failed = fails_alike(&path, &cases, Compile::CheckTree);
     // The cases that throw do throw (the check compares their errors).
     assert!(failed >= 36, "only {failed} cases failed");
@@ -181,6 +183,10 @@ fn hands() { let k = 1; let f = |x| x + k; changes(1, k); }
 fn inner() { let k = 1; let f = |x| { k += 1; x }; }
 fn nested(k) { let f = |x| { let g = |y| { k += y; y }; x }; k }
 fn race() { let xs = [1, 2]; xs.filter(|x| xs.len() > x) }
+fn bumped(x) { x += 1; x }
+fn named(x) { `${x}-disc` }
+fn calm() { let k = 1; let f = |x| named(k) + x; }
+fn inside() { let k = 1; let f = |x| bumped(k) + x; }
 fn picked(c) { }
 "#;
     let yaml = YAML.replace("failing", "fallback");
@@ -196,6 +202,7 @@ fn picked(c) { }
             "bump/0: changes a variable that a closure captures",
             "hands/0: hands a variable a closure captures to a function that may change it",
             "inner/0: makes a closure that may change a variable it captures",
+            "inside/0: makes a closure that may change a variable it captures",
             "nested/1: makes a closure that may change a variable it captures",
             "other/0: calls `step`, which runs in Rhai",
             "race/0: calls a method on a variable its closure captures",

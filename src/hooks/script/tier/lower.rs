@@ -468,7 +468,11 @@ impl<'a> Lowering<'a> {
         };
         let writes_first = match &target {
             Target::Native(ix, _) => self.natives.list(*ix).iter().any(|n| n.method),
-            _ => true,
+            // Rhai hands a script function a copy of its first argument;
+            // where the copy is a shared (captured) value the function may
+            // write, `passed` says so (capture.rs follows it).
+            Target::Script(_) => false,
+            Target::Rhai(_) => true,
         };
         Ok(Call {
             target,

@@ -31,7 +31,7 @@ impl VmRun<'_, '_> {
                     let mut args = args;
                     l.push(args.pop().unwrap_or_default());
                     // Rhai's limits on the whole list after.
-                    super::super::builtins::limit(this.sizes(&self.vm.syms), pos)?;
+                    this.limit(&self.vm.syms, pos)?;
                     return Ok(V::Unit);
                 }
                 _ => {}
@@ -124,7 +124,7 @@ impl VmRun<'_, '_> {
             Ok(Some(v)) => Ok(v),
             Ok(None) if kind < 2 => {
                 let list = V::List(out);
-                match super::super::builtins::limit(list.sizes(&self.vm.syms), pos) {
+                match list.limit(&self.vm.syms, pos) {
                     Ok(()) => Ok(list),
                     Err(e) => Err(Flow::Err(e)),
                 }

@@ -124,9 +124,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
         self.run.level += 1;
         let r = self.call_inner(ix, base, pos);
         self.run.level -= 1;
-        for v in self.stack.drain(base..) {
-            discard(v);
-        }
+        self.pop_to(base);
         r
     }
 
@@ -455,7 +453,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
                     out.push(self.expr(item)?);
                 }
                 let list = V::List(out);
-                super::super::builtins::limit(list.sizes(&self.vm.syms), x.pos)?;
+                list.limit(&self.vm.syms, x.pos)?;
                 Ok(list)
             }
             XKind::SymMap(m) => {
@@ -465,7 +463,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
                     super::value::map_put(&mut map, *k, v, &self.vm.syms);
                 }
                 let map = V::Map(map);
-                super::super::builtins::limit(map.sizes(&self.vm.syms), x.pos)?;
+                map.limit(&self.vm.syms, x.pos)?;
                 Ok(map)
             }
             XKind::Curry(c) => {
@@ -558,9 +556,14 @@ impl<'r, 'a> VmRun<'r, 'a> {
         Ok(base)
     }
 
+    /// The stack cut back to `base` (a loop of pops: `drain` costs more
+    /// than the few values a call pushes).
+    #[inline]
     pub(super) fn pop_to(&mut self, base: usize) {
-        for v in self.stack.drain(base..) {
-            discard(v);
+        while self.stack.len() > base {
+            if let Some(v) = self.stack.pop() {
+                discard(v);
+            }
         }
     }
 

@@ -37,6 +37,9 @@ pub(crate) struct Syms {
     /// Each symbol as an ask's option makes it a choice (None where an
     /// ask refuses it), made once the script is lowered (`finish`).
     choices: Vec<Option<crate::core::Choice>>,
+    /// The longest symbol's text, in bytes (a list of symbols within
+    /// Rhai's limits is known so without adding up their texts).
+    pub longest: usize,
 }
 
 impl Syms {
@@ -52,6 +55,7 @@ impl Syms {
             columns: Vec::new(),
             cards: Vec::new(),
             choices: Vec::new(),
+            longest: 0,
         };
         let players: Vec<u32> = keys.players.iter().map(|t| s.add(def, t.clone())).collect();
         let cards: Vec<u32> = keys.cards.iter().map(|t| s.add(def, t.clone())).collect();
@@ -99,6 +103,7 @@ impl Syms {
             stat: ix(def.stat(&text)),
             var: ix(def.var(&text)),
         });
+        self.longest = self.longest.max(text.len());
         self.by_text.insert(text.as_str().into(), n);
         self.texts.push(text);
         n

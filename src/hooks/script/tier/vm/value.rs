@@ -48,6 +48,22 @@ impl V {
         V::Dyn(d)
     }
 
+    /// The value within Rhai's limits on data (as `builtins::limit` checks
+    /// `sizes`), a list of plain values known so from its length alone.
+    #[inline]
+    pub fn limit(&self, syms: &Syms, pos: rhai::Position) -> Result<(), Box<rhai::EvalAltResult>> {
+        use crate::hooks::script::{MAX_ARRAY, MAX_STRING};
+        if let V::List(l) = self
+            && l.len() <= MAX_ARRAY
+            && l.len().saturating_mul(syms.longest) <= MAX_STRING
+            && l.iter()
+                .all(|x| matches!(x, V::Unit | V::Bool(_) | V::Int(_) | V::Sym(_)))
+        {
+            return Ok(());
+        }
+        super::super::builtins::limit(self.sizes(syms), pos)
+    }
+
     /// The sizes Rhai's limits count in the value (`sizes_of`).
     pub fn sizes(&self, syms: &Syms) -> super::super::builtins::Sizes {
         match self {
