@@ -29,7 +29,7 @@ fn a_failing_hook_fails_alike_in_the_vm_and_in_rhai() {
     // Every function runs in the VM: the check compares the VM with Rhai.
     assert_eq!(game.vm_fallbacks().unwrap(), []);
     // The cases written with `switch` are gone from this script.
-    let cases: Vec<i64> = (0..=79)
+    let cases: Vec<i64> = (0..=80)
         .filter(|case| script.contains(&format!("c == {case} ")))
         .collect();
     let failed = fails_alike(&path, &cases, Compile::Check);

@@ -240,4 +240,8 @@ pub(super) const PURE_METHODS: &[&str] = &[
     "to_lower",
     "starts_with",
     "ends_with",
+    // The API's (api/lists.rs): they take the list by value.
+    "min_by",
+    "max_by",
+    "pick",
 ];

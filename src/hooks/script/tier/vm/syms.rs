@@ -40,6 +40,8 @@ pub(crate) struct Syms {
     /// The longest symbol's text, in bytes (a list of symbols within
     /// Rhai's limits is known so without adding up their texts).
     pub longest: usize,
+    /// Each symbol's text's length in bytes (what Rhai's limits count).
+    lens: Vec<u32>,
 }
 
 impl Syms {
@@ -56,6 +58,7 @@ impl Syms {
             cards: Vec::new(),
             choices: Vec::new(),
             longest: 0,
+            lens: Vec::new(),
         };
         let players: Vec<u32> = keys.players.iter().map(|t| s.add(def, t.clone())).collect();
         let cards: Vec<u32> = keys.cards.iter().map(|t| s.add(def, t.clone())).collect();
@@ -104,6 +107,8 @@ impl Syms {
             var: ix(def.var(&text)),
         });
         self.longest = self.longest.max(text.len());
+        self.lens
+            .push(u32::try_from(text.len()).unwrap_or(u32::MAX));
         self.by_text.insert(text.as_str().into(), n);
         self.texts.push(text);
         n
@@ -131,6 +136,12 @@ impl Syms {
     #[inline]
     pub fn text(&self, s: u32) -> &ImmutableString {
         &self.texts[s as usize]
+    }
+
+    /// The length of symbol `s`'s text, in bytes.
+    #[inline]
+    pub fn len(&self, s: u32) -> usize {
+        self.lens[s as usize] as usize
     }
 
     #[inline]

@@ -23,6 +23,12 @@ pub(crate) enum V {
     Dyn(Dynamic),
 }
 
+fn add(acc: &mut super::super::builtins::Sizes, s: super::super::builtins::Sizes) {
+    acc.0 += s.0;
+    acc.1 += s.1;
+    acc.2 += s.2;
+}
+
 impl V {
     /// A Rhai value as the VM holds it: a text that is a symbol becomes
     /// it (so every text that could be a symbol is one, and a symbol
@@ -65,19 +71,39 @@ impl V {
     }
 
     /// The sizes Rhai's limits count in the value (`sizes_of`).
+    /// (Plain items are counted inline: a list is checked again after
+    /// each `push`, so this runs over whole lists often.)
     pub fn sizes(&self, syms: &Syms) -> super::super::builtins::Sizes {
         match self {
-            V::Sym(s) => (0, 0, syms.text(*s).len()),
-            V::List(l) => l.iter().fold((0, 0, 0), |acc, x| {
-                let s = x.sizes(syms);
-                (acc.0 + 1 + s.0, acc.1 + s.1, acc.2 + s.2)
-            }),
+            V::Sym(s) => (0, 0, syms.len(*s)),
+            V::List(l) => {
+                let mut acc = (l.len(), 0, 0);
+                for x in l {
+                    match x {
+                        V::Unit | V::Bool(_) | V::Int(_) => {}
+                        V::Sym(s) => acc.2 += syms.len(*s),
+                        _ => add(&mut acc, x.sizes(syms)),
+                    }
+                }
+                acc
+            }
             // As `sizes_of` counts a map: its values, not its keys.
-            V::Map(m) => m.iter().fold((0, 0, 0), |acc, (_, x)| {
-                let s = x.sizes(syms);
-                let blob = usize::from(matches!(x, V::Dyn(d) if d.is_blob()));
-                (acc.0 + s.0 + blob, acc.1 + 1 + s.1, acc.2 + s.2)
-            }),
+            V::Map(m) => {
+                let mut acc = (0, m.len(), 0);
+                for (_, x) in m {
+                    match x {
+                        V::Unit | V::Bool(_) | V::Int(_) => {}
+                        V::Sym(s) => acc.2 += syms.len(*s),
+                        V::Dyn(d) if d.is_blob() => {
+                            // Rhai counts a blob in a map as one array item more.
+                            acc.0 += 1;
+                            add(&mut acc, x.sizes(syms));
+                        }
+                        _ => add(&mut acc, x.sizes(syms)),
+                    }
+                }
+                acc
+            }
             V::Dyn(d) => super::super::builtins::sizes_of(d),
             _ => (0, 0, 0),
         }
