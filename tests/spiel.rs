@@ -54,11 +54,7 @@ type Figures = (BTreeMap<String, u64>, Vec<f64>);
 /// Walk every history from `st`; `memo` keeps a position's figures
 /// (perfect information only: a subtree then depends on the position
 /// alone, and information states are not counted).
-fn walk(
-    st: &SpielState,
-    t: &mut Tree,
-    memo: Option<&mut HashMap<String, Figures>>,
-) -> Figures {
+fn walk(st: &SpielState, t: &mut Tree, memo: Option<&mut HashMap<String, Figures>>) -> Figures {
     let n = st.spiel().num_players();
     let mut c: BTreeMap<String, u64> = BTreeMap::new();
     let add = |c: &mut BTreeMap<String, u64>, k: &str, v: u64| *c.entry(k.into()).or_default() += v;
@@ -391,6 +387,7 @@ fn every_game_plays_through_the_api() {
         let what = path.display().to_string();
         let spiel = Spiel::walked(load(&path, &dir), WALK);
         if let Ok(n) = spiel.num_distinct_actions() {
+            assert_eq!(spiel.fixed_actions(), n, "{what}");
             assert!(
                 spiel.action_text(n).is_err(),
                 "{what}: {n} is past the last"
@@ -428,6 +425,13 @@ fn chance_too_large_to_list_is_refused_and_sampled() {
         "{e}"
     );
     assert!(st.legal_actions().is_err(), "no list of outcomes either");
+    let e = st.clone().apply(0).unwrap_err();
+    assert!(
+        matches!(e.refusal(), Some(Refusal::TooMuchChance { .. })),
+        "{e}"
+    );
+    let e = st.clone().undo().unwrap_err();
+    assert_eq!(e.illegal_why(), Some(Illegal::NotTheirs), "nothing to undo");
     assert_eq!(st.sample_chance(11).unwrap(), Entry::Sampled(11));
     assert!(!st.is_chance_node());
     // Another seed, another deal; the same seed, the same deal.
@@ -461,7 +465,9 @@ fn a_game_too_big_to_walk_has_open_actions() {
     // The cards keep their ids from the definition.
     let prince = spiel.action_id("prince").unwrap();
     assert_eq!(&*spiel.action_text(prince).unwrap(), "prince");
-    assert!(prince < 16, "a card's id is its place in the definition");
+    let cards = spiel.game().def().cards.len();
+    assert_eq!(spiel.fixed_actions(), cards, "BraveRats' choices are cards");
+    assert!(prince < cards, "a card's id is its place in the definition");
     let st = spiel.new_initial_state();
     let Current::Simultaneous(ps) = st.current() else {
         panic!("BraveRats begins with both players at once");

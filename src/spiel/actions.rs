@@ -181,6 +181,12 @@ impl Space {
         }
     }
 
+    /// How many ids are fixed for the game and its parameters: all of a
+    /// closed game's, the definition's in an open game.
+    pub fn fixed(&self) -> usize {
+        self.texts.len()
+    }
+
     /// Whether every action is known (the walk ended).
     pub fn closed(&self) -> bool {
         self.open.is_none()

@@ -73,6 +73,13 @@ impl Spiel {
     pub fn actions_closed(&self) -> bool {
         self.space.closed()
     }
+    /// Ids below this name the same text for every handle of the game
+    /// and its parameters: every id of a closed game; in an open one, the
+    /// definition's cards, cells and words (other texts are numbered on
+    /// from here as met).
+    pub fn fixed_actions(&self) -> usize {
+        self.space.fixed()
+    }
     /// The text of a player's action `id` (a card's id, a word).
     pub fn action_text(&self, id: Action) -> Result<Arc<str>> {
         self.space.text(id)

@@ -443,7 +443,8 @@ impl SpielState {
     }
 }
 
-/// Two states are equal when they went the same way to the same position.
+/// Two states are equal when they are of the same handle and went the
+/// same way to the same position.
 impl PartialEq for SpielState {
     fn eq(&self, other: &SpielState) -> bool {
         let game = self.spiel.game();
