@@ -190,6 +190,31 @@ fn kuhn_poker_is_openspiels_tree() {
     assert_eq!(first.len(), 3);
     let os = first[0].as_f64().unwrap() / 2.0;
     assert!(deals.iter().all(|(_, p)| (p - os).abs() < 1e-12));
+    // Each player sees their own card and not the other's: over the six
+    // deals, three observations and three tensors each, and the other's
+    // card only as one unseen.
+    let layout = root.tensor_layout();
+    let hands: usize = layout
+        .iter()
+        .take_while(|s| s.name != "zone:hand")
+        .map(|s| s.size())
+        .sum();
+    for p in 0..2 {
+        let (mut seen, mut tensors) = (BTreeSet::new(), BTreeSet::new());
+        for (a, _) in &deals {
+            let mut s = root.clone();
+            s.apply(*a).unwrap();
+            seen.insert(s.observation_string(p).unwrap());
+            let t = s.observation_tensor(p).unwrap();
+            // Hand planes: first's then second's, 3 cards + unseen each.
+            let other = hands + 4 * (1 - p);
+            assert_eq!(t[other..other + 4], [0.0, 0.0, 0.0, 1.0], "{layout:?}");
+            let mine = hands + 4 * p;
+            assert_eq!(t[mine..mine + 3].iter().sum::<f32>(), 1.0);
+            tensors.insert(format!("{t:?}"));
+        }
+        assert_eq!((seen.len(), tensors.len()), (3, 3), "{seen:?}");
+    }
     let t = tree(&spiel, false);
     let same = ["terminal", "one", "legal", "returns"];
     assert_eq!(ours(&t, &same), counts_of(&fig, &same));
