@@ -164,6 +164,18 @@ fn ours(t: &Tree, keys: &[&str]) -> BTreeMap<String, u64> {
         .collect()
 }
 
+/// The walk's bounds are OpenSpiel's game information: the range of
+/// returns, and the most chance outcomes at one node (`chance`: ours
+/// where it differs, with why).
+fn same_bounds(spiel: &Spiel, fig: &serde_json::Value, chance: Option<usize>) {
+    let b = spiel.bounds().unwrap();
+    let (lo, hi) = b.utility.unwrap();
+    assert_eq!(serde_json::json!(lo), fig["min_utility"]);
+    assert_eq!(serde_json::json!(hi), fig["max_utility"]);
+    let os = fig["max_chance_outcomes"].as_u64().unwrap() as usize;
+    assert_eq!(b.max_chance_outcomes, chance.unwrap_or(os));
+}
+
 fn close(a: &[f64], fig: &serde_json::Value) {
     let b: Vec<f64> = (fig.as_array().unwrap().iter())
         .map(|x| x.as_f64().unwrap())
@@ -227,6 +239,8 @@ fn kuhn_poker_is_openspiels_tree() {
         "{:#?}",
         t.infosets
     );
+    // One node of six deals, where OpenSpiel deals in two (3, then 2).
+    same_bounds(&spiel, &fig, Some(6));
     // check, bet, fold, call: OpenSpiel names two (pass, bet).
     assert_eq!(spiel.num_distinct_actions().unwrap(), t.texts.len());
     assert_eq!(t.texts.len(), 4, "{:?}", t.texts);
@@ -240,6 +254,7 @@ fn goofspiel_is_openspiels_tree() {
         !spiel.new_initial_state().is_chance_node(),
         "the prizes come in order"
     );
+    same_bounds(&spiel, &fig, None);
     let t = tree(&spiel, false);
     let same = ["histories", "terminal", "simultaneous", "legal", "returns"];
     assert_eq!(ours(&t, &same), counts_of(&fig, &same));
@@ -265,6 +280,7 @@ fn tic_tac_toe_is_openspiels_tree() {
     let dir = common::root().join("examples/tic-tac-toe/games");
     let spiel = Spiel::new(load(&dir.join("tic-tac-toe.yaml"), &dir));
     let fig = figures("tic-tac-toe");
+    same_bounds(&spiel, &fig, None);
     let t = tree(&spiel, true);
     let same = ["histories", "terminal", "one", "legal", "returns"];
     assert_eq!(ours(&t, &same), counts_of(&fig, &same));
@@ -487,6 +503,7 @@ fn a_game_too_big_to_walk_has_open_actions() {
         Some(Refusal::TooManyPositions { limit: 50 }),
         "{e}"
     );
+    assert_eq!(spiel.bounds().unwrap_err().refusal(), e.refusal());
     // The cards keep their ids from the definition.
     let prince = spiel.action_id("prince").unwrap();
     assert_eq!(&*spiel.action_text(prince).unwrap(), "prince");

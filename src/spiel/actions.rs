@@ -40,12 +40,25 @@ pub(super) struct Open {
     pub message: String,
 }
 
+/// What a closed game's walk measured (OpenSpiel's game information).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// The most outcomes one chance node lists (0 where there is no
+    /// chance node: an event of one outcome is no node).
+    pub max_chance_outcomes: usize,
+    /// The least and the most any player's return is at an end (None:
+    /// no end was reached).
+    pub utility: Option<(f64, f64)>,
+}
+
 /// The numbered texts of a game.
 #[derive(Debug)]
 pub(super) struct Space {
     texts: Vec<Arc<str>>,
     ids: FxHashMap<Arc<str>, Action>,
     open: Option<Open>,
+    /// What the walk found besides, when it reached the end.
+    bounds: Option<Bounds>,
     /// An open game's texts met past the definition's, numbered on.
     met: Mutex<Vec<Arc<str>>>,
 }
@@ -85,17 +98,33 @@ fn declared(game: &Game) -> Vec<Arc<str>> {
     out
 }
 
+/// What a walk to the end of a game finds.
+#[derive(Debug, Default)]
+struct Walked {
+    /// Every text offered.
+    texts: FxHashSet<Arc<str>>,
+    /// The most outcomes a chance node has (0: no chance node).
+    max_chance: usize,
+    /// The least and the most a player's return is at an end.
+    utility: Option<(f64, f64)>,
+}
+
 /// Every text offered at positions reachable from the start, or why the
 /// walk stopped: a budget of `positions` distinct positions.
-fn walk(game: &Game, positions: usize) -> std::result::Result<FxHashSet<Arc<str>>, Open> {
+fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, Open> {
     let open = |e: Error| Open {
         why: e.refusal().unwrap_or(Refusal::Other),
         message: e.message,
     };
-    let mut texts: FxHashSet<Arc<str>> = FxHashSet::default();
+    let mut w = Walked::default();
     let mut seen: FxHashSet<u128> = FxHashSet::default();
     let mut queue: VecDeque<crate::core::State> = VecDeque::new();
-    for (_, st) in tree::roots(game, None).map_err(open)? {
+    let roots = tree::roots(game, None).map_err(open)?;
+    // One outcome is no chance node.
+    if roots.len() > 1 {
+        w.max_chance = roots.len();
+    }
+    for (_, st) in roots {
         if seen.insert(st.key(game)) {
             queue.push_back(st);
         }
@@ -110,21 +139,31 @@ fn walk(game: &Game, positions: usize) -> std::result::Result<FxHashSet<Arc<str>
                 ),
             });
         }
+        if st.is_over() {
+            for r in tree::returns(game, &st) {
+                let (lo, hi) = w.utility.unwrap_or((r, r));
+                w.utility = Some((lo.min(r), hi.max(r)));
+            }
+        }
         for joint in tree::joint_moves(&st) {
             for (_, c) in &joint {
                 let t = c.text(game);
-                if !texts.contains(t) {
-                    texts.insert(t.into());
+                if !w.texts.contains(t) {
+                    w.texts.insert(t.into());
                 }
             }
-            for (_, next) in tree::children(game, &st, &joint).map_err(open)? {
+            let children = tree::children(game, &st, &joint).map_err(open)?;
+            if children.len() > 1 {
+                w.max_chance = w.max_chance.max(children.len());
+            }
+            for (_, next) in children {
                 if seen.insert(next.key(game)) {
                     queue.push_back(next);
                 }
             }
         }
     }
-    Ok(texts)
+    Ok(w)
 }
 
 /// Numbers by value first, then other texts in order.
@@ -140,8 +179,14 @@ fn natural(a: &str, b: &str) -> std::cmp::Ordering {
 impl Space {
     pub fn new(game: &Game, positions: usize) -> Space {
         let declared = declared(game);
+        let mut bounds = None;
         let (texts, open) = match walk(game, positions) {
-            Ok(met) => {
+            Ok(w) => {
+                bounds = Some(Bounds {
+                    max_chance_outcomes: w.max_chance,
+                    utility: w.utility,
+                });
+                let met = w.texts;
                 let mut texts: Vec<Arc<str>> = (declared.iter())
                     .filter(|t| met.contains(&***t))
                     .cloned()
@@ -166,6 +211,7 @@ impl Space {
             texts,
             ids,
             open,
+            bounds,
             met: Mutex::new(Vec::new()),
         }
     }
@@ -185,6 +231,13 @@ impl Space {
     /// closed game's, the definition's in an open game.
     pub fn fixed(&self) -> usize {
         self.texts.len()
+    }
+
+    /// What the walk measured, or why it could not (as `distinct`).
+    pub fn bounds(&self) -> Result<Bounds> {
+        self.distinct()?;
+        self.bounds
+            .ok_or_else(|| Error::refused(Refusal::Other, "the game was not walked"))
     }
 
     /// Whether every action is known (the walk ended).

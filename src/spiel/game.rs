@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::actions::{Action, DEFAULT_WALK, Space};
+use super::actions::{Action, Bounds, DEFAULT_WALK, Space};
 use super::state::SpielState;
 use crate::analysis::tree::{self, Outcomes};
 use crate::definition::PlayerIx;
@@ -67,6 +67,12 @@ impl Spiel {
     /// not list them all.
     pub fn num_distinct_actions(&self) -> Result<usize> {
         self.space.distinct()
+    }
+    /// A closed game's most chance outcomes at one node and its range of
+    /// returns, as the walk found them (the refusal of
+    /// `num_distinct_actions` for an open game).
+    pub fn bounds(&self) -> Result<Bounds> {
+        self.space.bounds()
     }
     /// Whether every action is numbered for good (`num_distinct_actions`
     /// answers).

@@ -37,7 +37,7 @@ mod observe;
 mod serial;
 mod state;
 
-pub use actions::{Action, DEFAULT_WALK};
+pub use actions::{Action, Bounds, DEFAULT_WALK};
 pub use game::Spiel;
 pub use observe::Segment;
 pub use state::{Current, Entry, SpielState};

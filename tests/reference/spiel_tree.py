@@ -11,7 +11,8 @@ histories with each number of legal actions (a simultaneous node's as
 "n0xn1"), terminal histories by their returns, the expected returns under
 uniform random play (chance weighted), the distinct information states of
 each player where they act, the number of distinct actions, and the
-root's chance outcomes. No timings.
+root's chance outcomes, and the game's own max_chance_outcomes,
+min_utility and max_utility. No timings.
 """
 
 import json
@@ -90,6 +91,9 @@ def walk(game):
         "uniform_returns": ev,
         "information_states": [len(i) for i in infosets],
         "num_distinct_actions": game.num_distinct_actions(),
+        "max_chance_outcomes": game.max_chance_outcomes(),
+        "min_utility": game.min_utility(),
+        "max_utility": game.max_utility(),
         "root_chance": [p for _, p in root.chance_outcomes()] if root.is_chance_node() else None,
     }
     return out
