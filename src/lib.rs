@@ -15,11 +15,13 @@
 //! 5. [`text`]: moves parsed, events phrased, states rendered.
 //! 6. [`analysis`]: bots, simulation, the solver.
 //! 7. [`play`]: sessions, replays, playthroughs.
-//! 8. `serve`: tables played in the browser (`tabula serve`; feature
+//! 8. [`spiel`]: an OpenSpiel-shaped state API (a state holds its game;
+//!    integer actions; chance and simultaneous nodes explicit).
+//! 9. `serve`: tables played in the browser (`tabula serve`; feature
 //!    `serve`).
 //!
 //! Features: the default ones build everything the `tabula` program has;
-//! `default-features = false` is the engine alone (layers 0 to 7), and
+//! `default-features = false` is the engine alone (layers 0 to 8), and
 //! `cli`, `serve`, `charts` and `memory-budget` add the command line, the
 //! server, SVG charts and the counting allocator (see Cargo.toml).
 //!
@@ -83,6 +85,8 @@ pub mod text;
 pub mod analysis;
 
 pub mod play;
+
+pub mod spiel;
 
 #[cfg(feature = "serve")]
 pub mod serve;

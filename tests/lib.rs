@@ -68,6 +68,7 @@ mod serve_position;
 mod serve_slow;
 mod serve_store;
 mod solve;
+mod spiel;
 mod static_checks;
 mod structure;
 mod the_path;

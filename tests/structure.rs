@@ -16,6 +16,7 @@ const LAYERS: &[&str] = &[
     "text",
     "analysis",
     "play",
+    "spiel",
     "serve",
 ];
 

@@ -1,0 +1,115 @@
+//! The game handle: a game, its actions and its starts, shared by every
+//! state made from it (`Arc<Spiel>`: a state holds its game, no borrow).
+
+use std::sync::{Arc, OnceLock};
+
+use super::actions::{Action, Bounds, DEFAULT_WALK, Space};
+use super::state::SpielState;
+use crate::analysis::tree::{self, Outcomes};
+use crate::definition::PlayerIx;
+use crate::error::{Error, Result};
+use crate::game::Game;
+
+/// A game as OpenSpiel's `Game`: the rules with their parameters, the
+/// numbered actions, the chance of the start; `new_initial_state` makes
+/// states that hold it.
+pub struct Spiel {
+    game: Arc<Game>,
+    space: Space,
+    /// The starts and their chances (`tree::roots`), listed once, or why
+    /// they cannot be.
+    roots: OnceLock<Result<Arc<Outcomes>>>,
+}
+
+impl std::fmt::Debug for Spiel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spiel")
+            .field("game", &self.game.id())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Spiel {
+    /// The handle of `game`, its actions found by walking up to
+    /// `DEFAULT_WALK` positions (see `actions`).
+    pub fn new(game: Arc<Game>) -> Arc<Spiel> {
+        Spiel::walked(game, DEFAULT_WALK)
+    }
+
+    /// `new` with a walk of at most `positions` distinct positions (0: the
+    /// game's actions are the definition's, open).
+    pub fn walked(game: Arc<Game>, positions: usize) -> Arc<Spiel> {
+        let space = Space::new(&game, positions);
+        Arc::new(Spiel {
+            game,
+            space,
+            roots: OnceLock::new(),
+        })
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+    /// The shared game, for a caller that keeps it apart.
+    pub fn game_arc(&self) -> &Arc<Game> {
+        &self.game
+    }
+    pub fn num_players(&self) -> usize {
+        self.game.def().nplayers()
+    }
+    /// A player index, checked (a typed error for one the game has not).
+    pub fn check_player(&self, player: PlayerIx) -> Result<PlayerIx> {
+        Error::check_player(player, self.num_players())
+    }
+
+    /// How many actions the game has: every id is below it. A refusal
+    /// (`Refusal::TooManyPositions`, `TooMuchChance`) where the walk could
+    /// not list them all.
+    pub fn num_distinct_actions(&self) -> Result<usize> {
+        self.space.distinct()
+    }
+    /// A closed game's most chance outcomes at one node and its range of
+    /// returns, as the walk found them (the refusal of
+    /// `num_distinct_actions` for an open game).
+    pub fn bounds(&self) -> Result<Bounds> {
+        self.space.bounds()
+    }
+    /// Whether every action is numbered for good (`num_distinct_actions`
+    /// answers).
+    pub fn actions_closed(&self) -> bool {
+        self.space.closed()
+    }
+    /// Ids below this name the same text for every handle of the game
+    /// and its parameters: every id of a closed game; in an open one, the
+    /// definition's cards, cells and words (other texts are numbered on
+    /// from here as met).
+    pub fn fixed_actions(&self) -> usize {
+        self.space.fixed()
+    }
+    /// The text of a player's action `id` (a card's id, a word).
+    pub fn action_text(&self, id: Action) -> Result<Arc<str>> {
+        self.space.text(id)
+    }
+    /// The id of the action whose text is `text` (exactly, as
+    /// `action_text` gives it).
+    pub fn action_id(&self, text: &str) -> Result<Action> {
+        self.space.id(text)
+    }
+    pub(super) fn id_of_offered(&self, text: &str) -> Action {
+        self.space.id_of_offered(text)
+    }
+
+    /// The starts, with their chances (a refusal where there are too many
+    /// to list: a start is then sampled).
+    pub(super) fn roots(&self) -> Result<Arc<Outcomes>> {
+        self.roots
+            .get_or_init(|| tree::roots(&self.game, None).map(Arc::new))
+            .clone()
+    }
+
+    /// The state before anything happened: a chance node whose outcomes are
+    /// the starts, or the one start where setup draws nothing.
+    pub fn new_initial_state(self: &Arc<Self>) -> SpielState {
+        SpielState::initial(self.clone())
+    }
+}
