@@ -193,13 +193,16 @@ impl Game {
     }
 
     fn __repr__(&self) -> String {
+        // As Python writes strings and lists.
+        let quoted = |s: &str| format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"));
         let d = self.game.def();
         let variants = if d.applied.is_empty() {
             String::new()
         } else {
-            format!(", variants={:?}", d.applied)
+            let list: Vec<String> = d.applied.iter().map(|v| quoted(v)).collect();
+            format!(" variants=[{}]", list.join(", "))
         };
-        format!("<tabula.Game {:?}{variants}>", d.id)
+        format!("<tabula.Game {}{variants}>", quoted(&d.id))
     }
 
     /// Play one game between bots (`bots`: a dict of player ids to bot

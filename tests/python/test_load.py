@@ -30,7 +30,7 @@ def test_a_variant_and_a_parameter_are_applied():
     game = tabula.load_game("experior", variants="short", params={"wound_limit": 50})
     assert game.applied_variants == ["short"]
     assert game.parameters["wound_limit"]["value"] == 50
-    assert "variants=['short']" in repr(game)
+    assert repr(game) == "<tabula.Game 'experior' variants=['short']>"
 
 
 def test_a_game_of_a_folder_of_ones_own_loads():
