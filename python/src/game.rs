@@ -73,9 +73,13 @@ pub fn load_game(
 
 /// Bot kinds by seat: None (random everywhere), a list (one per seat) or a
 /// dict of player ids to kinds (random elsewhere); each kind checked.
-fn seat_bots(def: &tabula::Def, bots: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+fn seat_bots(
+    py: Python<'_>,
+    def: &tabula::Def,
+    bots: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<String>> {
     let mut kinds = vec!["random".to_string(); def.nplayers()];
-    let usage = |m: String| PyErr::new::<crate::TabulaError, _>(m);
+    let usage = |m: String| err(py, tabula::Error::usage(m));
     if let Some(b) = bots {
         if let Ok(d) = b.cast::<PyDict>() {
             for (p, k) in d.iter() {
@@ -110,10 +114,11 @@ fn seat_bots(def: &tabula::Def, bots: Option<&Bound<'_, PyAny>>) -> PyResult<Vec
     Ok(kinds)
 }
 
-/// Threads: the number asked, else every core; at least 1.
+/// Threads: the number asked, else every core; 1 to 256 (as the
+/// program's `--jobs`).
 fn threads(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
+        .clamp(1, 256)
 }
 
 #[pymethods]
@@ -220,7 +225,7 @@ impl Game {
         max_decisions: u32,
     ) -> PyResult<Bound<'py, PyAny>> {
         let def = self.game.def();
-        let kinds = seat_bots(def, bots.as_ref())?;
+        let kinds = seat_bots(py, def, bots.as_ref())?;
         let game = &self.game;
         let r = py.detach(|| sim::play_one(game, seed, &kinds, max_decisions));
         let player = |p: usize| def.players[p].id.clone();
@@ -270,7 +275,7 @@ impl Game {
         let cfg = sim::SimConfig {
             games,
             seed,
-            bots: seat_bots(self.game.def(), bots.as_ref())?,
+            bots: seat_bots(py, self.game.def(), bots.as_ref())?,
             jobs: threads(jobs).min(usize::try_from(games).unwrap_or(usize::MAX).max(1)),
             max_decisions,
             shard: None,

@@ -21,7 +21,9 @@ pub fn games() -> Result<PathBuf> {
     GAMES
         .get_or_init(|| {
             let root = cache_dir().join(format!("python-library-{:016x}", fingerprint()));
-            write_out(&root)?;
+            write_out(&root).map_err(|e| {
+                e.note("the package writes its games to a cache folder: set XDG_CACHE_HOME to a folder it can write, or load games from a folder of your own (games_dir=)")
+            })?;
             files::set_bundled(root.clone(), FILES);
             let games = root.join("games");
             tabula::definition::source::set_built_in(games.clone(), ids());

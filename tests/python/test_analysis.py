@@ -24,8 +24,9 @@ def test_play_gives_a_finished_game_between_named_bots():
 
 def test_play_refuses_an_unknown_bot_or_player():
     game = tabula.load_game("braverats")
-    with pytest.raises(tabula.TabulaError, match="nonsense"):
+    with pytest.raises(tabula.TabulaError, match="nonsense") as caught:
         game.play({"red": "nonsense"})
+    assert caught.value.kind == "usage" and caught.value.at is None
     with pytest.raises(tabula.TabulaError, match="no player `green`"):
         game.play({"green": "random"})
     with pytest.raises(tabula.TabulaError, match="one per seat"):
@@ -93,3 +94,32 @@ def test_a_refused_solve_raises_with_the_refusal():
         game.solve()
     assert caught.value.kind == "refused"
     assert caught.value.refusal["why"] == "players"
+
+
+def test_long_work_lets_other_python_threads_run():
+    # sim releases the GIL: a Python thread keeps counting while it runs.
+    import threading
+    import time
+
+    game = tabula.load_game("braverats")
+    done = threading.Event()
+    ticks = 0
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    started = time.monotonic()
+    try:
+        game.sim(games=40_000, seed=1, jobs=1)
+    finally:
+        done.set()
+        counter.join()
+    took = time.monotonic() - started
+    assert took > 0.1, "the run was too short to tell"
+    # Held, the counter would run only before and after the run.
+    assert ticks > 20, (ticks, took)
