@@ -77,6 +77,8 @@ def test_a_missing_game_raises_with_the_games_there():
         tabula.load_game("bravrats")
     assert "no game `bravrats`" in str(caught.value)
     assert "braverats" in str(caught.value)
+    with pytest.raises(tabula.TabulaError, match="no such file"):
+        tabula.load_game("nowhere/missing.yaml")
 
 
 def test_a_bad_parameter_value_raises():
