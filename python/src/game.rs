@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 
 use crate::analysis::{self, SolveOptions};
 use crate::{data, err, library};
@@ -90,8 +90,7 @@ fn seat_bots(
                 })?;
                 kinds[i] = k.extract()?;
             }
-        } else if let Ok(l) = b.cast::<PyList>() {
-            let given: Vec<String> = l.extract()?;
+        } else if let Ok(given) = b.extract::<Vec<String>>() {
             if given.len() != kinds.len() {
                 return Err(usage(format!(
                     "{} bot kinds for {} seats: one per seat, or a dict of player ids to kinds",
@@ -102,7 +101,7 @@ fn seat_bots(
             kinds = given;
         } else {
             return Err(pyo3::exceptions::PyTypeError::new_err(
-                "bots: a dict of player ids to bot kinds, or a list of kinds, one per seat",
+                "bots: a dict of player ids to bot kinds, or a list (or tuple) of kinds, one per seat",
             ));
         }
     }

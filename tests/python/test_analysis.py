@@ -19,6 +19,7 @@ def test_play_gives_a_finished_game_between_named_bots():
     assert r["plays"] and all(p in ("red", "blue") for p, _ in r["plays"])
     # The same seed, the same game; a list of kinds by seat is the same.
     assert tabula.play(game, ["random", "random"], seed=3) == r
+    assert game.play(("random", "random"), seed=3) == r
     assert game.play(seed=4) != r
 
 
