@@ -2,6 +2,11 @@
 //! loaded from their files, bots, `sim`, `solve` and exploitability, all
 //! returning plain Python data (dicts, lists, numbers, strings). Long work
 //! runs with the GIL released. The Python side (python/tabula) wraps it.
+//!
+//! Issue 56's next stage drops in beside these: the OpenSpiel-shaped
+//! state API as a class of its own (a module here, registered below),
+//! and the adapters as Python modules (python/tabula/openspiel.py,
+//! python/tabula/pettingzoo.py).
 
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
