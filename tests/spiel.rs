@@ -165,15 +165,25 @@ fn ours(t: &Tree, keys: &[&str]) -> BTreeMap<String, u64> {
 }
 
 /// The walk's bounds are OpenSpiel's game information: the range of
-/// returns, and the most chance outcomes at one node (`chance`: ours
-/// where it differs, with why).
-fn same_bounds(spiel: &Spiel, fig: &serde_json::Value, chance: Option<usize>) {
+/// returns and their sum, the longest game and the most chance outcomes
+/// at one node (`length`, `chance`: ours where it differs, with why),
+/// and whether any node is simultaneous.
+fn same_bounds(
+    spiel: &Spiel,
+    fig: &serde_json::Value,
+    chance: Option<usize>,
+    length: Option<usize>,
+) {
     let b = spiel.bounds().unwrap();
     let (lo, hi) = b.utility.unwrap();
     assert_eq!(serde_json::json!(lo), fig["min_utility"]);
     assert_eq!(serde_json::json!(hi), fig["max_utility"]);
     let os = fig["max_chance_outcomes"].as_u64().unwrap() as usize;
     assert_eq!(b.max_chance_outcomes, chance.unwrap_or(os));
+    let os = fig["max_game_length"].as_u64().unwrap() as usize;
+    assert_eq!(b.max_game_length, Some(length.unwrap_or(os)));
+    assert_eq!(serde_json::json!(b.returns_sum), fig["utility_sum"]);
+    assert_eq!(b.simultaneous, fig["counts"].get("simultaneous").is_some());
 }
 
 fn close(a: &[f64], fig: &serde_json::Value) {
@@ -240,7 +250,7 @@ fn kuhn_poker_is_openspiels_tree() {
         t.infosets
     );
     // One node of six deals, where OpenSpiel deals in two (3, then 2).
-    same_bounds(&spiel, &fig, Some(6));
+    same_bounds(&spiel, &fig, Some(6), None);
     // check, bet, fold, call: OpenSpiel names two (pass, bet).
     assert_eq!(spiel.num_distinct_actions().unwrap(), t.texts.len());
     assert_eq!(t.texts.len(), 4, "{:?}", t.texts);
@@ -254,7 +264,10 @@ fn goofspiel_is_openspiels_tree() {
         !spiel.new_initial_state().is_chance_node(),
         "the prizes come in order"
     );
-    same_bounds(&spiel, &fig, None);
+    // OpenSpiel's MaxGameLength is the number of cards, a bound: its
+    // tree's longest line is three rounds too, the last card forced
+    // (161 simultaneous nodes = 1 + 16 + 144).
+    same_bounds(&spiel, &fig, None, Some(3));
     let t = tree(&spiel, false);
     let same = ["histories", "terminal", "simultaneous", "legal", "returns"];
     assert_eq!(ours(&t, &same), counts_of(&fig, &same));
@@ -280,7 +293,7 @@ fn tic_tac_toe_is_openspiels_tree() {
     let dir = common::root().join("examples/tic-tac-toe/games");
     let spiel = Spiel::new(load(&dir.join("tic-tac-toe.yaml"), &dir));
     let fig = figures("tic-tac-toe");
-    same_bounds(&spiel, &fig, None);
+    same_bounds(&spiel, &fig, None, None);
     let t = tree(&spiel, true);
     let same = ["histories", "terminal", "one", "legal", "returns"];
     assert_eq!(ours(&t, &same), counts_of(&fig, &same));

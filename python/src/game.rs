@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::analysis::{self, SolveOptions};
 use crate::{data, err, library};
@@ -18,6 +18,49 @@ use tabula::{Build, Outcome, bot, sim};
 #[pyclass(frozen, module = "tabula")]
 pub struct Game {
     game: Arc<tabula::Game>,
+    source: Source,
+}
+
+/// How a game was loaded, to load it again (a pickled game or state):
+/// the id or the path (made absolute), the variants, the parameters set,
+/// the games folder (absolute).
+#[derive(Debug, Clone)]
+struct Source {
+    name: String,
+    variants: Vec<String>,
+    params: Vec<(String, ParamValue)>,
+    games_dir: Option<PathBuf>,
+}
+
+impl Source {
+    fn to_tuple<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let params = PyDict::new(py);
+        for (k, v) in &self.params {
+            match v {
+                ParamValue::Int(i) => params.set_item(k, i)?,
+                ParamValue::Word(w) => params.set_item(k, w)?,
+            }
+        }
+        (
+            &self.name,
+            self.variants.clone(),
+            params,
+            self.games_dir.clone(),
+        )
+            .into_pyobject(py)
+    }
+}
+
+impl Game {
+    pub fn arc(&self) -> &Arc<tabula::Game> {
+        &self.game
+    }
+}
+
+/// `path` made absolute against the working folder (as it is, where that
+/// fails).
+fn absolute(path: &std::path::Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// Load a game: `name_or_path` is a game's id (in `games_dir`, else among
@@ -36,7 +79,7 @@ pub fn load_game(
     games_dir: Option<PathBuf>,
 ) -> PyResult<Game> {
     let shipped = library::games().map_err(|e| err(py, e))?;
-    let dir = games_dir.unwrap_or(shipped);
+    let dir = games_dir.clone().unwrap_or(shipped);
     let mut sets = Vec::new();
     for (k, v) in params.iter().flat_map(|d| d.iter()) {
         let key: String = k.extract()?;
@@ -60,6 +103,18 @@ pub fn load_game(
         sets,
     };
     let name = name_or_path.to_string_lossy().into_owned();
+    // A path is kept absolute, an id as it is.
+    let looks_like_path = name_or_path.components().count() > 1 || name.ends_with(".yaml");
+    let source = Source {
+        name: if looks_like_path {
+            absolute(&name_or_path).to_string_lossy().into_owned()
+        } else {
+            name.clone()
+        },
+        variants: settings.variants.clone(),
+        params: settings.sets.clone(),
+        games_dir: games_dir.as_deref().map(absolute),
+    };
     let game = py
         .detach(|| {
             let path = source::find(&name, &dir)?;
@@ -68,6 +123,7 @@ pub fn load_game(
         .map_err(|e| err(py, e))?;
     Ok(Game {
         game: Arc::new(game),
+        source,
     })
 }
 
@@ -194,6 +250,27 @@ impl Game {
     /// The rules text, cards, parameters and variants (`tabula rules`).
     fn rules(&self) -> String {
         tabula::text::rules_text(self.game.def(), "Parameters", "Variants")
+    }
+
+    /// The game's handle for the state API (`tabula.Spiel`): its actions
+    /// found by walking up to `walk` distinct positions (the GIL is
+    /// released meanwhile).
+    #[pyo3(signature = (walk=tabula::spiel::DEFAULT_WALK))]
+    fn spiel(slf: &Bound<'_, Game>, walk: usize) -> crate::spiel::Spiel {
+        crate::spiel::Spiel::make(slf.py(), slf.clone().unbind(), walk)
+    }
+
+    /// How it was loaded: (name or absolute path, variants, params,
+    /// games_dir), what `load_game` takes to load it again.
+    #[getter]
+    fn _source<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.source.to_tuple(py)
+    }
+
+    /// Pickled as how it was loaded (`load_game` loads it again).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = py.import("tabula")?.getattr("load_game")?;
+        PyTuple::new(py, [f, self.source.to_tuple(py)?.into_any()])
     }
 
     fn __repr__(&self) -> String {

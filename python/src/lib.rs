@@ -3,10 +3,8 @@
 //! returning plain Python data (dicts, lists, numbers, strings). Long work
 //! runs with the GIL released. The Python side (python/tabula) wraps it.
 //!
-//! Issue 56's next stage drops in beside these: the OpenSpiel-shaped
-//! state API as a class of its own (a module here, registered below),
-//! and the adapters as Python modules (python/tabula/openspiel.py,
-//! python/tabula/pettingzoo.py).
+//! The OpenSpiel-shaped state API is `Spiel` and `State` (spiel.rs); the
+//! adapters are Python modules over it (python/tabula/openspiel.py).
 
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -15,6 +13,7 @@ use pyo3::types::{PyDict, PyList};
 mod analysis;
 mod game;
 mod library;
+mod spiel;
 
 pyo3::create_exception!(
     tabula,
@@ -110,6 +109,12 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TabulaError", m.py().get_type::<TabulaError>())?;
     m.add("MAX_STATES", tabula::solve::MAX_STATES)?;
     m.add_class::<game::Game>()?;
+    m.add_class::<spiel::Spiel>()?;
+    m.add_class::<spiel::State>()?;
+    m.add("DEFAULT_WALK", tabula::spiel::DEFAULT_WALK)?;
+    m.add("CHANCE", spiel::CHANCE)?;
+    m.add("SIMULTANEOUS", spiel::SIMULTANEOUS)?;
+    m.add("TERMINAL", spiel::TERMINAL)?;
     m.add_function(wrap_pyfunction!(game::load_game, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(library_dir, m)?)?;

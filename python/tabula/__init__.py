@@ -22,13 +22,31 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
+import threading
+
 from . import _tabula
-from ._tabula import MAX_STATES, Game, TabulaError
+from ._tabula import (
+    CHANCE,
+    DEFAULT_WALK,
+    MAX_STATES,
+    SIMULTANEOUS,
+    TERMINAL,
+    Game,
+    Spiel,
+    State,
+    TabulaError,
+)
 
 __all__ = [
     "Game",
+    "Spiel",
+    "State",
     "TabulaError",
     "MAX_STATES",
+    "DEFAULT_WALK",
+    "CHANCE",
+    "SIMULTANEOUS",
+    "TERMINAL",
     "load_game",
     "games",
     "library_dir",
@@ -101,3 +119,29 @@ def exploitability(game: Game, bot: str, **options: Any) -> Dict[str, Any]:
     """How much a best response wins against a bot kind; see `Game.exploitability`."""
     return game.exploitability(bot, **options)
 
+
+
+# Handles made again from pickles, one per game (as loaded) and walk in
+# this process: a pickled state of an open game then reads back under one
+# handle, and a game is walked once however many states are unpickled.
+_SPIELS: Dict[Any, Spiel] = {}
+_SPIELS_LOCK = threading.Lock()
+
+
+def _key(source: Any) -> Any:
+    name, variants, params, games_dir = source
+    return (name, tuple(variants), tuple(sorted(params.items())), games_dir and str(games_dir))
+
+
+def _spiel(source: Any, walk: int, made: Any = None) -> Spiel:
+    """The handle of the game `source` names (`Game._source`): how a
+    pickled `Spiel` or `State` is read back (`made`: how to make it where
+    this process has none yet, else by loading the game again)."""
+    key = (_key(source), walk)
+    with _SPIELS_LOCK:
+        found = _SPIELS.get(key)
+    if found is None:
+        found = made() if made is not None else load_game(*source).spiel(walk)
+        with _SPIELS_LOCK:
+            found = _SPIELS.setdefault(key, found)
+    return found

@@ -49,6 +49,16 @@ pub struct Bounds {
     /// The least and the most any player's return is at an end (None:
     /// no end was reached).
     pub utility: Option<(f64, f64)>,
+    /// What the players' returns add up to at every end, where that is
+    /// one number (0: zero-sum; None: it varies, or no end was reached).
+    pub returns_sum: Option<f64>,
+    /// The most moves (a player's, or several players' at once; chance
+    /// is no move) along any line from a start to an end: OpenSpiel's
+    /// `MaxGameLength`. None where the positions walked come back to
+    /// one met before on the same line (a game that need not end).
+    pub max_game_length: Option<usize>,
+    /// Whether some position has several players choose at once.
+    pub simultaneous: bool,
 }
 
 /// The numbered texts of a game.
@@ -107,6 +117,58 @@ struct Walked {
     max_chance: usize,
     /// The least and the most a player's return is at an end.
     utility: Option<(f64, f64)>,
+    /// The sums of returns met at ends: the first, and whether all agree.
+    sum: Option<(f64, bool)>,
+    /// Each position's successors (after a move and its chance), by
+    /// index in the order walked.
+    next: Vec<Vec<usize>>,
+    /// The positions the game starts at.
+    starts: Vec<usize>,
+    /// Whether a joint move of several players was met.
+    simultaneous: bool,
+}
+
+/// Sums of returns closer than this are one.
+const SUM_EPSILON: f64 = 1e-9;
+
+impl Walked {
+    /// The most moves along a line from a start to an end (None: a line
+    /// comes back to a position on it). Depth first without recursion.
+    fn longest(&self) -> Option<usize> {
+        // 0 unvisited, 1 on the current line, 2 done.
+        let mut mark = vec![0u8; self.next.len()];
+        let mut depth = vec![0usize; self.next.len()];
+        for &s in &self.starts {
+            if mark[s] == 2 {
+                continue;
+            }
+            // (position, how many of its successors were gone into)
+            let mut stack: Vec<(usize, usize)> = vec![(s, 0)];
+            mark[s] = 1;
+            while let Some(top) = stack.last_mut() {
+                let (at, i) = *top;
+                if let Some(&n) = self.next[at].get(i) {
+                    top.1 += 1;
+                    match mark[n] {
+                        0 => {
+                            mark[n] = 1;
+                            stack.push((n, 0));
+                        }
+                        1 => return None,
+                        _ => {}
+                    }
+                } else {
+                    depth[at] = (self.next[at].iter())
+                        .map(|&n| depth[n] + 1)
+                        .max()
+                        .unwrap_or(0);
+                    mark[at] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        self.starts.iter().map(|&s| depth[s]).max()
+    }
 }
 
 /// Every text offered at positions reachable from the start, or why the
@@ -117,20 +179,31 @@ fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, Open> {
         message: e.message,
     };
     let mut w = Walked::default();
-    let mut seen: FxHashSet<u128> = FxHashSet::default();
-    let mut queue: VecDeque<crate::core::State> = VecDeque::new();
+    // Each position's index, in the order first met.
+    let mut seen: FxHashMap<u128, usize> = FxHashMap::default();
+    let mut queue: VecDeque<(usize, crate::core::State)> = VecDeque::new();
+    let mut index = |st: &crate::core::State,
+                     w: &mut Walked,
+                     queue: &mut VecDeque<(usize, crate::core::State)>| {
+        let n = seen.len();
+        let i = *seen.entry(st.key(game)).or_insert(n);
+        if i == n {
+            w.next.push(Vec::new());
+            queue.push_back((i, st.clone()));
+        }
+        i
+    };
     let roots = tree::roots(game, None).map_err(open)?;
     // One outcome is no chance node.
     if roots.len() > 1 {
         w.max_chance = roots.len();
     }
     for (_, st) in roots {
-        if seen.insert(st.key(game)) {
-            queue.push_back(st);
-        }
+        let i = index(&st, &mut w, &mut queue);
+        w.starts.push(i);
     }
-    while let Some(st) = queue.pop_front() {
-        if seen.len() > positions {
+    while let Some((at, st)) = queue.pop_front() {
+        if w.next.len() > positions {
             return Err(Open {
                 why: Refusal::TooManyPositions { limit: positions },
                 message: format!(
@@ -140,12 +213,19 @@ fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, Open> {
             });
         }
         if st.is_over() {
-            for r in tree::returns(game, &st) {
+            let returns = tree::returns(game, &st);
+            for &r in &returns {
                 let (lo, hi) = w.utility.unwrap_or((r, r));
                 w.utility = Some((lo.min(r), hi.max(r)));
             }
+            let sum: f64 = returns.iter().sum();
+            w.sum = Some(match w.sum {
+                None => (sum, true),
+                Some((first, agree)) => (first, agree && (sum - first).abs() < SUM_EPSILON),
+            });
         }
         for joint in tree::joint_moves(&st) {
+            w.simultaneous |= joint.len() > 1;
             for (_, c) in &joint {
                 let t = c.text(game);
                 if !w.texts.contains(t) {
@@ -157,8 +237,9 @@ fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, Open> {
                 w.max_chance = w.max_chance.max(children.len());
             }
             for (_, next) in children {
-                if seen.insert(next.key(game)) {
-                    queue.push_back(next);
+                let i = index(&next, &mut w, &mut queue);
+                if !w.next[at].contains(&i) {
+                    w.next[at].push(i);
                 }
             }
         }
@@ -185,6 +266,9 @@ impl Space {
                 bounds = Some(Bounds {
                     max_chance_outcomes: w.max_chance,
                     utility: w.utility,
+                    returns_sum: w.sum.and_then(|(s, agree)| agree.then_some(s)),
+                    max_game_length: w.longest(),
+                    simultaneous: w.simultaneous,
                 });
                 let met = w.texts;
                 let mut texts: Vec<Arc<str>> = (declared.iter())

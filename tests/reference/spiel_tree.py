@@ -12,7 +12,7 @@ histories with each number of legal actions (a simultaneous node's as
 uniform random play (chance weighted), the distinct information states of
 each player where they act, the number of distinct actions, and the
 root's chance outcomes, and the game's own max_chance_outcomes,
-min_utility and max_utility. No timings.
+min_utility, max_utility, max_game_length and utility_sum. No timings.
 """
 
 import json
@@ -94,6 +94,8 @@ def walk(game):
         "max_chance_outcomes": game.max_chance_outcomes(),
         "min_utility": game.min_utility(),
         "max_utility": game.max_utility(),
+        "max_game_length": game.max_game_length(),
+        "utility_sum": game.utility_sum(),
         "root_chance": [p for _, p in root.chance_outcomes()] if root.is_chance_node() else None,
     }
     return out

@@ -1,0 +1,263 @@
+"""tabula games as OpenSpiel games: `register` makes a tabula game a
+`pyspiel` game (a Python game, as OpenSpiel's own `python_kuhn_poker`),
+so that OpenSpiel's algorithms run on it unchanged.
+
+    >>> import pyspiel, tabula, tabula.openspiel
+    >>> kuhn = tabula.load_game("kuhn-poker", games_dir="tests/reference/games")
+    >>> game = tabula.openspiel.register(kuhn)      # doctest: +SKIP
+    >>> game.get_type().short_name                  # doctest: +SKIP
+    'tabula_kuhn_poker'
+    >>> pyspiel.load_game("tabula_kuhn_poker")      # doctest: +SKIP
+
+Every state delegates to `tabula.State` (the library's state API): the
+action ids, chance outcomes, returns, observation and information-state
+strings and the observation tensor are tabula's. The game's information
+(`num_distinct_actions`, `max_chance_outcomes`, the range of returns,
+their sum, `max_game_length`) is what walking the game found
+(`Spiel.bounds()`), so only *closed* games register: those whose every
+position the walk reached (docs/state-api.md lists them). An open game
+(too many positions, or chance too large to list) is refused with a
+`TabulaError` (kind "refused") that says so: OpenSpiel fixes a game's
+number of actions before play, which an open game cannot tell.
+
+Decisions where OpenSpiel asks more than tabula says (docs/python.md):
+the information type is always imperfect information (tabula does not
+tell a game with nothing hidden apart), chance is explicit stochastic
+where the walk met a chance node (else deterministic), rewards come at
+the end (terminal reward model), and the utility is zero-sum or
+constant-sum where every end's returns add up to one number, else
+general-sum.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+import pyspiel
+
+import tabula
+from tabula import DEFAULT_WALK, Game, Spiel, TabulaError
+
+__all__ = ["register", "short_name_of", "TabulaGame", "TabulaState"]
+
+# The games registered in this process: short name -> (game source,
+# walk, the game's class).
+_REGISTERED: Dict[str, Tuple[Any, int, Any]] = {}
+_LOCK = threading.Lock()
+
+
+def short_name_of(game: Game) -> str:
+    """The default short name: `tabula_` and the id, dashes as underscores."""
+    return "tabula_" + game.id.replace("-", "_")
+
+
+def _refuse(message: str) -> TabulaError:
+    e = TabulaError(message)
+    e.kind = "refused"
+    e.at = None
+    e.notes = []
+    e.refusal = None
+    return e
+
+
+def _types(spiel: Spiel, short_name: str) -> Tuple[Any, Any]:
+    """OpenSpiel's GameType and GameInfo of a closed game."""
+    try:
+        actions = spiel.num_distinct_actions()
+        bounds = spiel.bounds()
+    except TabulaError as e:
+        raise _refuse(
+            f"{spiel.game.id} cannot be an OpenSpiel game: its actions are open ({e}); "
+            "OpenSpiel fixes a game's number of actions before play. "
+            "A smaller variant or parameters, or a larger walk (walk=), may close it"
+        ) from e
+    if bounds["max_game_length"] is None:
+        raise _refuse(
+            f"{spiel.game.id} cannot be an OpenSpiel game: a line of play can come back "
+            "to a position it passed, so the game has no longest length"
+        )
+    if bounds["min_utility"] is None:
+        raise _refuse(f"{spiel.game.id} cannot be an OpenSpiel game: no end was reached")
+    total = bounds["utility_sum"]
+    if total is None:
+        utility = pyspiel.GameType.Utility.GENERAL_SUM
+    elif total == 0:
+        utility = pyspiel.GameType.Utility.ZERO_SUM
+    else:
+        utility = pyspiel.GameType.Utility.CONSTANT_SUM
+    players = spiel.num_players()
+    chance = bounds["max_chance_outcomes"]
+    game_type = pyspiel.GameType(
+        short_name=short_name,
+        long_name=f"tabula {spiel.game.name}",
+        dynamics=(
+            pyspiel.GameType.Dynamics.SIMULTANEOUS
+            if bounds["simultaneous"]
+            else pyspiel.GameType.Dynamics.SEQUENTIAL
+        ),
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if chance > 0
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
+        ),
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players,
+        min_num_players=players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification={},
+    )
+    lo, hi = bounds["min_utility"], bounds["max_utility"]
+    game_info = pyspiel.GameInfo(
+        num_distinct_actions=actions,
+        max_chance_outcomes=chance,
+        num_players=players,
+        min_utility=lo,
+        # OpenSpiel asks for a range (min < max).
+        max_utility=hi if hi > lo else lo + 1.0,
+        utility_sum=total,
+        max_game_length=bounds["max_game_length"],
+    )
+    return game_type, game_info
+
+
+def register(game: Game, short_name: Optional[str] = None, walk: int = DEFAULT_WALK) -> "TabulaGame":
+    """Register `game` (a `tabula.Game`, with its variants and parameters)
+    as a pyspiel game named `short_name` (default `tabula_<id>`) and
+    return it loaded (`pyspiel.load_game(short_name)` gives the same).
+
+    Registering the same game again under the same name returns it; a
+    name already taken by another game raises `TabulaError` (kind
+    "usage"). An open game raises `TabulaError` (kind "refused").
+    """
+    name = short_name or short_name_of(game)
+    source = tabula._key(game._source)
+    with _LOCK:
+        known = _REGISTERED.get(name)
+        if known is not None:
+            if known[0] != source or known[1] != walk:
+                e = TabulaError(f"`{name}` is registered already, for another game or walk: give another short_name")
+                e.kind, e.at, e.notes, e.refusal = "usage", None, [], None
+                raise e
+            return pyspiel.load_game(name)
+        if name in pyspiel.registered_names():
+            e = TabulaError(f"`{name}` is a pyspiel game already: give another short_name")
+            e.kind, e.at, e.notes, e.refusal = "usage", None, [], None
+            raise e
+        spiel = tabula._spiel(game._source, walk, made=lambda: game.spiel(walk))
+        game_type, game_info = _types(spiel, name)
+        # A class per game, as OpenSpiel's Python games register theirs:
+        # pyspiel keeps the creator until the process ends, after Python
+        # has stopped, and a closure freed then aborts the process.
+        made = type(
+            "TabulaGame_" + name,
+            (TabulaGame,),
+            {"_spiel": spiel, "_game_type": game_type, "_game_info": game_info},
+        )
+        _REGISTERED[name] = (source, walk, made)
+        pyspiel.register_game(game_type, made)
+    return pyspiel.load_game(name)
+
+
+class TabulaGame(pyspiel.Game):
+    """A tabula game as a pyspiel game: `register` makes a subclass per
+    game, with its handle, type and information."""
+
+    _spiel: Spiel
+    _game_type: Any
+    _game_info: Any
+
+    def __init__(self, params: Optional[Dict[str, Any]] = None):
+        super().__init__(self._game_type, self._game_info, params or dict())
+        self.spiel = self._spiel
+
+    def new_initial_state(self) -> "TabulaState":
+        return TabulaState(self, self.spiel.new_initial_state())
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "_Observer":
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        return _Observer(self.spiel, iig_obs_type)
+
+
+class TabulaState(pyspiel.State):
+    """A state of a tabula game, delegating to `tabula.State` (`_st`)."""
+
+    def __init__(self, game: TabulaGame, st: Optional[tabula.State] = None):
+        super().__init__(game)
+        self._st = st if st is not None else game.spiel.new_initial_state()
+
+    def current_player(self) -> int:
+        return self._st.current_player()
+
+    def _legal_actions(self, player: int) -> List[int]:
+        return self._st.legal_actions(player)
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        return self._st.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self._st.apply_action(action)
+
+    def _apply_actions(self, actions: List[int]) -> None:
+        self._st.apply_actions(actions)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._st.action_to_string(player, action)
+
+    def is_terminal(self) -> bool:
+        return self._st.is_terminal()
+
+    def returns(self) -> List[float]:
+        return self._st.returns()
+
+    def rewards(self) -> List[float]:
+        return self._st.rewards()
+
+    def __str__(self) -> str:
+        return str(self._st)
+
+
+class _Observer:
+    """OpenSpiel's Python observer (open_spiel/python/observation.py): the
+    default observation (tabula's observation string and tensor) or, with
+    perfect recall, the information state (a string only)."""
+
+    def __init__(self, spiel: Spiel, iig_obs_type: Any):
+        self.recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                "tabula games observe as a player does (public and the player's own "
+                "information); other observation types are not supported"
+            )
+        if self.recall:
+            self.tensor = None
+            self.dict: Dict[str, Any] = {}
+            return
+        layout = spiel.tensor_layout()
+        self.tensor = np.zeros(sum(int(np.prod(s)) for _, s in layout), np.float32)
+        self.dict = {}
+        at = 0
+        for name, shape in layout:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
+            at += size
+
+    def set_from(self, state: TabulaState, player: int) -> None:
+        if self.tensor is not None:
+            self.tensor[:] = state._st.observation_tensor(player)
+
+    def string_from(self, state: TabulaState, player: int) -> str:
+        if self.recall:
+            return state._st.information_state_string(player)
+        return state._st.observation_string(player)

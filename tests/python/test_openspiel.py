@@ -1,0 +1,149 @@
+"""tabula games as pyspiel games (`tabula.openspiel`): OpenSpiel's own
+CFR+ and exploitability on tabula's Kuhn poker, OpenSpiel's random
+simulation and serialisation checks on every closed game."""
+
+import pickle
+import subprocess
+import sys
+
+import pytest
+import pyspiel
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import cfr, exploitability, expected_game_score
+
+import tabula
+import tabula.openspiel
+from conftest import ROOT
+
+REFERENCE = ROOT / "tests" / "reference" / "games"
+
+# Every game file (as tests/spiel.rs plays them).
+FOLDERS = [ROOT / "games", *sorted((ROOT / "examples").glob("*/games")), REFERENCE]
+
+# Closed under the default walk (docs/state-api.md): these reference
+# games must register.
+CLOSED = {"kuhn-poker", "leduc-poker", "tic-tac-toe", "goofspiel", "blotto", "dots-and-boxes", "liars-dice"}
+
+
+def every_game():
+    out = []
+    for folder in FOLDERS:
+        for path in sorted(folder.glob("*.yaml")):
+            out.append(pytest.param(folder, path.stem, id=f"{folder.relative_to(ROOT)}/{path.stem}"))
+    return out
+
+
+def os_kuhn():
+    kuhn = tabula.load_game("kuhn-poker", games_dir=REFERENCE)
+    return tabula.openspiel.register(kuhn)
+
+
+def cfr_plus(game, iterations):
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    avg = solver.average_policy()
+    conv = exploitability.nash_conv(game, avg)
+    value = expected_game_score.policy_value(game.new_initial_state(), [avg, avg])[0]
+    return conv, value
+
+
+def test_openspiels_cfr_plus_solves_tabulas_kuhn_poker_as_its_own():
+    game = os_kuhn()
+    assert game.get_type().short_name == "tabula_kuhn_poker"
+    assert game.num_distinct_actions() == 4 and game.max_game_length() == 3
+    conv, value = cfr_plus(game, 300)
+    theirs_conv, theirs_value = cfr_plus(pyspiel.load_game("kuhn_poker"), 300)
+    assert conv < 1e-3, conv
+    assert value == pytest.approx(-1 / 18, abs=2e-3)
+    assert theirs_conv < 1e-3 and theirs_value == pytest.approx(-1 / 18, abs=2e-3)
+    # The uniform policy is as exploitable on both (the same game).
+    uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
+    theirs = pyspiel.load_game("kuhn_poker")
+    assert uniform == pytest.approx(exploitability.nash_conv(theirs, policy_lib.UniformRandomPolicy(theirs)))
+
+
+def test_registering_again_returns_the_game_and_another_game_may_not_take_the_name():
+    first = os_kuhn()
+    assert os_kuhn().get_type().short_name == first.get_type().short_name
+    assert pyspiel.load_game("tabula_kuhn_poker").num_distinct_actions() == 4
+    leduc = tabula.load_game("leduc-poker", games_dir=REFERENCE)
+    with pytest.raises(tabula.TabulaError) as caught:
+        tabula.openspiel.register(leduc, short_name="tabula_kuhn_poker")
+    assert caught.value.kind == "usage"
+    with pytest.raises(tabula.TabulaError):
+        tabula.openspiel.register(leduc, short_name="kuhn_poker")
+
+
+@pytest.mark.parametrize("folder,name", every_game())
+def test_random_simulation_and_serialisation_pass_on_every_closed_game(folder, name):
+    game = tabula.load_game(name, games_dir=folder)
+    short = "tabula_" + "_".join(folder.relative_to(ROOT).parts[:-1] + (name,)).replace("-", "_")
+    try:
+        os_game = tabula.openspiel.register(game, short_name=short)
+    except tabula.TabulaError as e:
+        # An open game is refused, saying why.
+        assert e.kind == "refused", e
+        assert "cannot be an OpenSpiel game" in str(e)
+        assert name not in CLOSED or folder != REFERENCE, f"{name} should be closed"
+        return
+    pyspiel.random_sim_test(os_game, num_sims=5, serialize=True, verbose=False)
+    # The tensor's shape never changes and a bad action raises.
+    state = os_game.new_initial_state()
+    size = os_game.observation_tensor_size()
+    with pytest.raises(Exception):
+        state.apply_action(10**6)
+    while not state.is_terminal():
+        for p in range(os_game.num_players()):
+            assert len(state.observation_tensor(p)) == size
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([(state.legal_actions(p) or [0])[0] for p in range(os_game.num_players())])
+        else:
+            state.apply_action(state.legal_actions()[-1])
+    # A state serialised by OpenSpiel (its history and tabula's state,
+    # pickled) reads back.
+    text = pyspiel.serialize_game_and_state(os_game, state)
+    _, back = pyspiel.deserialize_game_and_state(text)
+    assert str(back) == str(state) and back.returns() == state.returns()
+
+
+def test_the_closed_games_the_docs_name_register():
+    for name in ("kuhn-poker", "leduc-poker", "tic-tac-toe"):
+        game = tabula.load_game(name, games_dir=REFERENCE)
+        os_game = tabula.openspiel.register(game, short_name=f"tabula_docs_{name.replace('-', '_')}")
+        assert os_game.num_distinct_actions() == game.spiel().num_distinct_actions()
+
+
+def test_an_open_game_is_refused_with_a_clear_message():
+    game = tabula.load_game("braverats")
+    with pytest.raises(tabula.TabulaError) as caught:
+        tabula.openspiel.register(game, walk=100)
+    assert caught.value.kind == "refused"
+    assert "its actions are open" in str(caught.value)
+    assert "tabula_braverats" not in pyspiel.registered_names()
+
+
+def test_a_bad_action_raises_through_pyspiel():
+    game = os_kuhn()
+    state = game.new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(tabula.TabulaError):
+        state.apply_action(99)
+    # The state is unchanged: OpenSpiel's history too.
+    assert state.history() == [0]
+    assert pickle.loads(pickle.dumps(state._st)).serialize() == state._st.serialize()
+
+
+def test_a_process_that_registered_a_game_exits_cleanly():
+    # pyspiel keeps a game's creator until after Python has stopped; a
+    # creator freed then aborts the process (exit 134, "PyThreadState_Get").
+    code = (
+        "import tabula, tabula.openspiel\n"
+        f"g = tabula.load_game('kuhn-poker', games_dir={str(REFERENCE)!r})\n"
+        "s = tabula.openspiel.register(g).new_initial_state()\n"
+        "s.apply_action(0); s.clone(); s.serialize()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
