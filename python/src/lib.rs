@@ -4,7 +4,8 @@
 //! runs with the GIL released. The Python side (python/tabula) wraps it.
 //!
 //! The OpenSpiel-shaped state API is `Spiel` and `State` (spiel.rs); the
-//! adapters are Python modules over it (python/tabula/openspiel.py).
+//! adapters are Python modules over it (python/tabula/openspiel.py,
+//! python/tabula/pettingzoo.py).
 
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
