@@ -167,7 +167,8 @@ fn ours(t: &Tree, keys: &[&str]) -> BTreeMap<String, u64> {
 /// The walk's bounds are OpenSpiel's game information: the range of
 /// returns and their sum, the longest game and the most chance outcomes
 /// at one node (`length`, `chance`: ours where it differs, with why),
-/// and whether any node is simultaneous.
+/// whether any node is simultaneous, and whether the information is
+/// perfect.
 fn same_bounds(
     spiel: &Spiel,
     fig: &serde_json::Value,
@@ -184,6 +185,10 @@ fn same_bounds(
     assert_eq!(b.max_game_length, Some(length.unwrap_or(os)));
     assert_eq!(serde_json::json!(b.returns_sum), fig["utility_sum"]);
     assert_eq!(b.simultaneous, fig["counts"].get("simultaneous").is_some());
+    assert_eq!(
+        b.perfect_information,
+        fig["perfect_information"].as_bool().unwrap()
+    );
 }
 
 fn close(a: &[f64], fig: &serde_json::Value) {

@@ -114,7 +114,8 @@ impl Spiel {
     /// "max_chance_outcomes", "min_utility", "max_utility" (None where no
     /// end was reached), "utility_sum" (None where the sum varies) and
     /// "max_game_length" (None where a line may come back to a position),
-    /// "simultaneous" (whether several players ever choose at once).
+    /// "simultaneous" (whether several players ever choose at once) and
+    /// "perfect_information" (no two positions look the same to a player).
     /// Raises as `num_distinct_actions` does for an open game.
     fn bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let b = self.spiel.bounds().map_err(|e| err(py, e))?;
@@ -125,6 +126,7 @@ impl Spiel {
         d.set_item("utility_sum", b.returns_sum)?;
         d.set_item("max_game_length", b.max_game_length)?;
         d.set_item("simultaneous", b.simultaneous)?;
+        d.set_item("perfect_information", b.perfect_information)?;
         Ok(d)
     }
     /// The text of action `id` (a card's id, a cell, a word).

@@ -21,8 +21,9 @@ position the walk reached (docs/state-api.md lists them). An open game
 number of actions before play, which an open game cannot tell.
 
 Decisions where OpenSpiel asks more than tabula says (docs/python.md):
-the information type is always imperfect information (tabula does not
-tell a game with nothing hidden apart), chance is explicit stochastic
+the information is perfect where no two positions the walk met look
+the same to a player (`bounds()["perfect_information"]`), else
+imperfect; chance is explicit stochastic
 where the walk met a chance node (else deterministic), rewards come at
 the end (terminal reward model), and the utility is zero-sum or
 constant-sum where every end's returns add up to one number, else
@@ -102,7 +103,11 @@ def _types(spiel: Spiel, short_name: str) -> Tuple[Any, Any]:
             if chance > 0
             else pyspiel.GameType.ChanceMode.DETERMINISTIC
         ),
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        information=(
+            pyspiel.GameType.Information.PERFECT_INFORMATION
+            if bounds["perfect_information"]
+            else pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        ),
         utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players,

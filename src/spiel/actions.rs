@@ -59,6 +59,11 @@ pub struct Bounds {
     pub max_game_length: Option<usize>,
     /// Whether some position has several players choose at once.
     pub simultaneous: bool,
+    /// Whether every player always knows the whole position: no two
+    /// positions walked look the same to a player (`tree::observation`;
+    /// others' choices at a simultaneous node do not count, as in
+    /// OpenSpiel's perfect information).
+    pub perfect_information: bool,
 }
 
 /// The numbered texts of a game.
@@ -126,6 +131,8 @@ struct Walked {
     starts: Vec<usize>,
     /// Whether a joint move of several players was met.
     simultaneous: bool,
+    /// Whether two positions looked the same to a player.
+    alike: bool,
 }
 
 /// Sums of returns closer than this are one.
@@ -202,7 +209,18 @@ fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, Open> {
         let i = index(&st, &mut w, &mut queue);
         w.starts.push(i);
     }
+    // What each player saw at each position: (player, observation) ->
+    // the position.
+    let mut looks: FxHashMap<(usize, u64), usize> = FxHashMap::default();
     while let Some((at, st)) = queue.pop_front() {
+        if !w.alike {
+            for p in 0..game.def().nplayers() {
+                let seen = *looks
+                    .entry((p, tree::observation(game, &st, p)))
+                    .or_insert(at);
+                w.alike |= seen != at;
+            }
+        }
         if w.next.len() > positions {
             return Err(Open {
                 why: Refusal::TooManyPositions { limit: positions },
@@ -269,6 +287,7 @@ impl Space {
                     returns_sum: w.sum.and_then(|(s, agree)| agree.then_some(s)),
                     max_game_length: w.longest(),
                     simultaneous: w.simultaneous,
+                    perfect_information: !w.alike,
                 });
                 let met = w.texts;
                 let mut texts: Vec<Arc<str>> = (declared.iter())

@@ -147,3 +147,14 @@ def test_a_process_that_registered_a_game_exits_cleanly():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_perfect_information_is_told_and_openspiels_minimax_solves_tic_tac_toe():
+    from open_spiel.python.algorithms import minimax
+
+    tic = tabula.load_game("tic-tac-toe", games_dir=REFERENCE)
+    game = tabula.openspiel.register(tic, short_name="tabula_minimax_tic_tac_toe")
+    assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert os_kuhn().get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    value, _ = minimax.alpha_beta_search(game)
+    assert value == 0

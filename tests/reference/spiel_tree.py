@@ -12,7 +12,8 @@ histories with each number of legal actions (a simultaneous node's as
 uniform random play (chance weighted), the distinct information states of
 each player where they act, the number of distinct actions, and the
 root's chance outcomes, and the game's own max_chance_outcomes,
-min_utility, max_utility, max_game_length and utility_sum. No timings.
+min_utility, max_utility, max_game_length, utility_sum and whether its
+information is perfect. No timings.
 """
 
 import json
@@ -96,6 +97,8 @@ def walk(game):
         "max_utility": game.max_utility(),
         "max_game_length": game.max_game_length(),
         "utility_sum": game.utility_sum(),
+        "perfect_information": game.get_type().information
+        == pyspiel.GameType.Information.PERFECT_INFORMATION,
         "root_chance": [p for _, p in root.chance_outcomes()] if root.is_chance_node() else None,
     }
     return out
