@@ -33,7 +33,7 @@ pub struct Spiel {
     walk: usize,
 }
 
-/// A player index from Python, checked: `None` where none was given.
+/// A player index from Python, checked (a negative one is no player).
 fn player_ix(spiel: &spiel::Spiel, player: i64) -> tabula::Result<usize> {
     match usize::try_from(player) {
         Ok(p) => spiel.check_player(p),

@@ -12,9 +12,16 @@ numbers, strings), and long work runs without holding the GIL.
     >>> report = tabula.sim(game, games=1000, seed=1)
     >>> report["seats"][0]["wins"]["rate"]   # doctest: +SKIP
 
+`game.spiel()` steps through a game as OpenSpiel's states do (`Spiel`,
+`State`: integer action ids, explicit chance nodes, observation strings
+and tensors); `tabula.openspiel` makes a game a pyspiel game and
+`tabula.pettingzoo` a PettingZoo AEC environment (each imported on its
+own: they need those packages).
+
 Errors (a game file that does not load, a bad variant, parameter or bot
-kind, an analysis that refuses the game) raise `TabulaError`, whose
-message starts with FILE:LINE:COLUMN where the problem has a place.
+kind, an analysis that refuses the game, an illegal action or a player
+the game has not) raise `TabulaError`, whose message starts with
+FILE:LINE:COLUMN where the problem has a place.
 """
 
 from __future__ import annotations
