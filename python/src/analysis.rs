@@ -2,7 +2,7 @@
 //! chooses (exact, CFR+, Monte Carlo CFR; the library's `method` says
 //! which), and the JSON `tabula solve --json` prints, with "method".
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tabula::analysis::{method, response};
 use tabula::error::{Error, Result};
 use tabula::{Game, State, cfr, mccfr, solve};
@@ -113,10 +113,18 @@ pub fn exploitability(game: &Game, kind: &str, o: &SolveOptions) -> Result<Value
         .and_then(|roots| solve::solve_roots(game, roots, o.jobs, limits, &|_| {}, &|_| {}));
     let players = head_players(game);
     match s {
-        Ok(s) => exploit_exact(game, &roots.unwrap_or_default(), s.worth.value, kind, o)
-            .map(|e| e.json(&players)),
+        Ok(s) => response::exploit_exact(
+            game,
+            &roots.unwrap_or_default(),
+            s.worth.value,
+            kind,
+            o.samples,
+        )
+        .map(|e| e.json(&players)),
         Err(e) => match method::after_exact(game, &e, method::Asked::default()) {
-            Some(_) => Ok(evaluated(game, kind, o, o.max_states)?.json(&players)),
+            Some(_) => Ok(
+                response::exploit_evaluated(game, kind, o.samples, o.max_states)?.json(&players),
+            ),
             None => Err(e),
         },
     }
@@ -127,57 +135,21 @@ fn head_players(game: &Game) -> [String; 2] {
     [p[0].id.clone(), p[1].id.clone()]
 }
 
-/// How much a best response wins against a bot kind.
-struct Exploit {
-    kind: String,
-    best: [f64; 2],
-    gain: f64,
-    seconds: f64,
-}
-
-impl Exploit {
-    fn json(&self, players: &[String; 2]) -> Value {
-        json!({
-            "bot": self.kind,
-            "exploitability": self.gain,
-            "best_response": {
-                players[0].clone(): self.best[0],
-                players[1].clone(): self.best[1],
-            },
-            "seconds": self.seconds,
-        })
-    }
-}
-
-/// Against an optimal opponent a best response gets the game's value in
-/// each seat; the excess is what the bot gives away.
-fn exploit_exact(
-    game: &Game,
-    roots: &[(f64, State)],
-    value: f64,
-    kind: &str,
+/// Each bot kind asked for measured by `measure`, as `solve --json`'s
+/// "exploit" list in `v`.
+fn exploits(
+    v: &mut Value,
     o: &SolveOptions,
-) -> Result<Exploit> {
-    let started = std::time::Instant::now();
-    let [r0, r1] = response::best_response(game, roots, kind, o.samples)?;
-    Ok(Exploit {
-        kind: kind.to_string(),
-        best: [r0, r1],
-        gain: ((r0 - value) + (r1 + value)) / 2.0,
-        seconds: started.elapsed().as_secs_f64(),
-    })
-}
-
-/// A bot's policy evaluated over the whole tree (hidden information).
-fn evaluated(game: &Game, kind: &str, o: &SolveOptions, nodes: usize) -> Result<Exploit> {
-    let started = std::time::Instant::now();
-    let e = response::evaluate_bot(game, kind, o.samples, nodes)?;
-    Ok(Exploit {
-        kind: kind.to_string(),
-        best: e.best_response,
-        gain: e.exploitability,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    players: &[String; 2],
+    measure: impl Fn(&str) -> Result<response::Exploit>,
+) -> Result<()> {
+    if !o.exploit.is_empty() {
+        let list = (o.exploit.iter())
+            .map(|kind| Ok(measure(kind)?.json(players)))
+            .collect::<Result<_>>()?;
+        v["exploit"] = Value::Array(list);
+    }
+    Ok(())
 }
 
 fn exact(
@@ -192,13 +164,9 @@ fn exact(
         v["sampled_deals"] = n.into();
         v["interval95"] = (1.96 * s.setup_spread / (n as f64).sqrt()).into();
     }
-    if !o.exploit.is_empty() {
-        let mut list = Vec::new();
-        for kind in &o.exploit {
-            list.push(exploit_exact(game, roots, s.worth.value, kind, o)?.json(&s.head.players));
-        }
-        v["exploit"] = Value::Array(list);
-    }
+    exploits(&mut v, o, &s.head.players, |kind| {
+        response::exploit_exact(game, roots, s.worth.value, kind, o.samples)
+    })?;
     Ok(v)
 }
 
@@ -225,13 +193,9 @@ fn run_cfr(game: &Game, o: &SolveOptions) -> Result<Value> {
     };
     let mut v = serde_json::to_value(&s).unwrap_or_default();
     v["method"] = "cfr+".into();
-    if !o.exploit.is_empty() {
-        let mut list = Vec::new();
-        for kind in &o.exploit {
-            list.push(evaluated(game, kind, o, o.max_states)?.json(&s.head.players));
-        }
-        v["exploit"] = Value::Array(list);
-    }
+    exploits(&mut v, o, &s.head.players, |kind| {
+        response::exploit_evaluated(game, kind, o.samples, o.max_states)
+    })?;
     Ok(v)
 }
 
@@ -256,21 +220,7 @@ fn run_mccfr(game: &Game, o: &SolveOptions) -> Result<Value> {
         let mut list = Vec::new();
         for kind in &o.exploit {
             let started = std::time::Instant::now();
-            let exact = s
-                .exploitability
-                .exact
-                .then(|| response::evaluate_bot(game, kind, o.samples, limits.exact_nodes));
-            let x = match exact {
-                Some(Ok(e)) => mccfr::Exploitability {
-                    exact: true,
-                    value: e.exploitability,
-                    interval95: 0.0,
-                    best_response: e.best_response,
-                    by: "best response".into(),
-                },
-                Some(Err(e)) if e.refusal().is_none() => return Err(e),
-                _ => mccfr::probe_bot(game, kind, limits)?,
-            };
+            let x = mccfr::measure_bot(game, kind, o.samples, limits, s.exploitability.exact)?;
             let mut e = serde_json::to_value(&x).unwrap_or_default();
             e["bot"] = kind.clone().into();
             e["seconds"] = started.elapsed().as_secs_f64().into();

@@ -74,6 +74,70 @@ impl Policy for BotPolicy<'_> {
     }
 }
 
+/// How much a best response wins against a bot kind: one entry of
+/// `solve --exploit`'s list (the program's and the Python package's).
+pub struct Exploit {
+    pub kind: String,
+    /// What a best response gets in each seat, in that seat's own payoff.
+    pub best: [f64; 2],
+    /// The excess over the game's value, averaged over both seats.
+    pub gain: f64,
+    pub seconds: f64,
+}
+
+impl Exploit {
+    /// As `solve --json` writes it, the seats named by `players`.
+    pub fn json(&self, players: &[String; 2]) -> serde_json::Value {
+        serde_json::json!({
+            "bot": self.kind,
+            "exploitability": self.gain,
+            "best_response": {
+                players[0].clone(): self.best[0],
+                players[1].clone(): self.best[1],
+            },
+            "seconds": self.seconds,
+        })
+    }
+}
+
+/// `kind` exploited in a game solved exactly to `value` (the first
+/// seat's): against an optimal opponent a best response gets the game's
+/// value in each seat; the excess is what the bot gives away.
+pub fn exploit_exact(
+    game: &Game,
+    roots: &[(f64, State)],
+    value: f64,
+    kind: &str,
+    samples: u32,
+) -> Result<Exploit> {
+    let started = std::time::Instant::now();
+    let [r0, r1] = best_response(game, roots, kind, samples)?;
+    Ok(Exploit {
+        kind: kind.to_string(),
+        best: [r0, r1],
+        gain: ((r0 - value) + (r1 + value)) / 2.0,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// `kind` exploited as `evaluate_bot` measures it over the whole tree
+/// (hidden information).
+pub fn exploit_evaluated(
+    game: &Game,
+    kind: &str,
+    samples: u32,
+    max_nodes: usize,
+) -> Result<Exploit> {
+    let started = std::time::Instant::now();
+    let e = evaluate_bot(game, kind, samples, max_nodes)?;
+    Ok(Exploit {
+        kind: kind.to_string(),
+        best: e.best_response,
+        gain: e.exploitability,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
 /// A bot kind's policy in both seats, measured over the whole tree of at
 /// most `max_nodes` (hidden information included): its worth, and what a
 /// best response to it gets in each seat.

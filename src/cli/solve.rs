@@ -7,7 +7,7 @@ use std::path::Path;
 use indicatif::ProgressDrawTarget;
 
 use super::GameArgs;
-use tabula::analysis::method;
+use tabula::analysis::{method, response};
 use tabula::definition::source;
 use tabula::error::Result;
 use tabula::{Build, Game};
@@ -228,7 +228,10 @@ fn print_exact(
         if !a.exploit.is_empty() {
             let mut list = Vec::new();
             for kind in &a.exploit {
-                list.push(exploit(game, roots, s, a, kind)?.json(&s.head.players));
+                list.push(
+                    response::exploit_exact(game, roots, s.worth.value, kind, a.samples)?
+                        .json(&s.head.players),
+                );
             }
             v["exploit"] = serde_json::Value::Array(list);
         }
@@ -274,7 +277,7 @@ fn print_exact(
         s.states, s.seconds, s.threads
     );
     for kind in &a.exploit {
-        let e = exploit(game, roots, s, a, kind)?;
+        let e = response::exploit_exact(game, roots, s.worth.value, kind, a.samples)?;
         println!(
             "exploitability of {kind}: {:.4} (best response as {}: {:+.4}, as {}: {:+.4}; {:.1} s)",
             e.gain, s.head.players[0], e.best[0], s.head.players[1], e.best[1], e.seconds
@@ -350,49 +353,6 @@ pub(super) fn print_merged(s: &solve::Solution, json: bool) {
         "over {} setups (the setup decides {:.4} of it, as a standard deviation); {} positions in {:.2} s of all the shares",
         s.setups, s.setup_spread, s.states, s.seconds
     );
-}
-
-/// How much a best response wins against a bot kind.
-struct Exploit {
-    kind: String,
-    /// What a best response gets in each seat, in that seat's own payoff.
-    best: [f64; 2],
-    /// The excess over the game's value, averaged over both seats.
-    gain: f64,
-    seconds: f64,
-}
-
-impl Exploit {
-    fn json(&self, players: &[String; 2]) -> serde_json::Value {
-        serde_json::json!({
-            "bot": self.kind,
-            "exploitability": self.gain,
-            "best_response": {
-                players[0].clone(): self.best[0],
-                players[1].clone(): self.best[1],
-            },
-            "seconds": self.seconds,
-        })
-    }
-}
-
-fn exploit(
-    game: &Game,
-    roots: &[(f64, tabula::State)],
-    s: &solve::Solution,
-    a: &SolveArgs,
-    kind: &str,
-) -> Result<Exploit> {
-    let started = std::time::Instant::now();
-    let [r0, r1] = tabula::analysis::response::best_response(game, roots, kind, a.samples)?;
-    // Against an optimal opponent a best response gets the game's value in
-    // each seat; the excess is what the bot gives away.
-    Ok(Exploit {
-        kind: kind.to_string(),
-        best: [r0, r1],
-        gain: ((r0 - s.worth.value) + (r1 + s.worth.value)) / 2.0,
-        seconds: started.elapsed().as_secs_f64(),
-    })
 }
 
 /// Positions solved so far, on stderr: a line redrawn on a terminal once
@@ -514,18 +474,10 @@ fn run_cfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     // Each bot's policy measured on the same tree.
     let mut exploits = Vec::new();
     for kind in &a.exploit {
-        let started = std::time::Instant::now();
-        let e = match tabula::analysis::response::evaluate_bot(game, kind, a.samples, a.max_states)
-        {
-            Ok(e) => e,
+        match response::exploit_evaluated(game, kind, a.samples, a.max_states) {
+            Ok(e) => exploits.push(e),
             Err(e) => return failed(e, a),
-        };
-        exploits.push(Exploit {
-            kind: kind.clone(),
-            best: e.best_response,
-            gain: e.exploitability,
-            seconds: started.elapsed().as_secs_f64(),
-        });
+        }
     }
     if a.json {
         let mut v = serde_json::to_value(&s).unwrap_or_default();
@@ -606,21 +558,7 @@ fn run_mccfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     let mut exploits = Vec::new();
     for kind in &a.exploit {
         let started = std::time::Instant::now();
-        let exact = s.exploitability.exact.then(|| {
-            tabula::analysis::response::evaluate_bot(game, kind, a.samples, limits.exact_nodes)
-        });
-        let measured = match exact {
-            Some(Ok(e)) => Ok(mccfr::Exploitability {
-                exact: true,
-                value: e.exploitability,
-                interval95: 0.0,
-                best_response: e.best_response,
-                by: "best response".into(),
-            }),
-            Some(Err(e)) if e.refusal().is_none() => Err(e),
-            _ => mccfr::probe_bot(game, kind, limits),
-        };
-        match measured {
+        match mccfr::measure_bot(game, kind, a.samples, limits, s.exploitability.exact) {
             Ok(x) => exploits.push((kind.clone(), x, started.elapsed().as_secs_f64())),
             Err(e) => return failed(e, a),
         }
