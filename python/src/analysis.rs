@@ -220,7 +220,7 @@ fn run_mccfr(game: &Game, o: &SolveOptions) -> Result<Value> {
         let mut list = Vec::new();
         for kind in &o.exploit {
             let started = std::time::Instant::now();
-            let x = mccfr::measure_bot(game, kind, o.samples, limits, s.exploitability.exact)?;
+            let x = response::measure_bot(game, kind, o.samples, limits, s.exploitability.exact)?;
             let mut e = serde_json::to_value(&x).unwrap_or_default();
             e["bot"] = kind.clone().into();
             e["seconds"] = started.elapsed().as_secs_f64().into();

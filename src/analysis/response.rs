@@ -138,6 +138,30 @@ pub fn exploit_evaluated(
     })
 }
 
+/// The bot `kind` measured as a solve's average strategy was (`exact`:
+/// its tree fit): by a best response over the whole tree where it fits,
+/// else by the search bot's play against it (`probe_bot`, a lower bound).
+pub fn measure_bot(
+    game: &Game,
+    kind: &str,
+    samples: u32,
+    limits: super::mccfr::McLimits,
+    exact: bool,
+) -> Result<super::mccfr::Exploitability> {
+    let evaluated = exact.then(|| evaluate_bot(game, kind, samples, limits.exact_nodes));
+    match evaluated {
+        Some(Ok(e)) => Ok(super::mccfr::Exploitability {
+            exact: true,
+            value: e.exploitability,
+            interval95: 0.0,
+            best_response: e.best_response,
+            by: "best response".into(),
+        }),
+        Some(Err(e)) if e.refusal().is_none() => Err(e),
+        _ => super::mccfr::probe_bot(game, kind, limits),
+    }
+}
+
 /// A bot kind's policy in both seats, measured over the whole tree of at
 /// most `max_nodes` (hidden information included): its worth, and what a
 /// best response to it gets in each seat.

@@ -558,7 +558,7 @@ fn run_mccfr(game: &Game, a: &SolveArgs) -> Result<i32> {
     let mut exploits = Vec::new();
     for kind in &a.exploit {
         let started = std::time::Instant::now();
-        match mccfr::measure_bot(game, kind, a.samples, limits, s.exploitability.exact) {
+        match response::measure_bot(game, kind, a.samples, limits, s.exploitability.exact) {
             Ok(x) => exploits.push((kind.clone(), x, started.elapsed().as_secs_f64())),
             Err(e) => return failed(e, a),
         }

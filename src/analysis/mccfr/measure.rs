@@ -124,31 +124,6 @@ pub fn probe_bot(game: &Game, kind: &str, limits: McLimits) -> Result<Exploitabi
     })
 }
 
-/// The bot `kind` measured as a solve's average strategy was (`exact`:
-/// its tree fit): by a best response over the whole tree where it fits,
-/// else by the search bot's play against it (`probe_bot`, a lower bound).
-pub fn measure_bot(
-    game: &Game,
-    kind: &str,
-    samples: u32,
-    limits: McLimits,
-    exact: bool,
-) -> Result<Exploitability> {
-    let evaluated = exact
-        .then(|| crate::analysis::response::evaluate_bot(game, kind, samples, limits.exact_nodes));
-    match evaluated {
-        Some(Ok(e)) => Ok(Exploitability {
-            exact: true,
-            value: e.exploitability,
-            interval95: 0.0,
-            best_response: e.best_response,
-            by: "best response".into(),
-        }),
-        Some(Err(e)) if e.refusal().is_none() => Err(e),
-        _ => probe_bot(game, kind, limits),
-    }
-}
-
 /// The search bot against the bots `make` makes (from a seed), in each
 /// seat.
 fn probe_with<'a>(

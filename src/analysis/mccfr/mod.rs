@@ -34,7 +34,7 @@ use crate::core::{Choice, State};
 use crate::definition::PlayerIx;
 use crate::error::{Error, ErrorKind, Refusal, Result};
 use crate::game::Game;
-pub use measure::{Policy, measure_bot, probe_bot};
+pub use measure::{Policy, probe_bot};
 use measure::{evaluate, openings, probe};
 
 /// How the players' choices are sampled.
