@@ -254,10 +254,11 @@ impl Game {
 
     /// The game's handle for the state API (`tabula.Spiel`): its actions
     /// found by walking up to `walk` distinct positions (the GIL is
-    /// released meanwhile).
-    #[pyo3(signature = (walk=tabula::spiel::DEFAULT_WALK))]
-    fn spiel(slf: &Bound<'_, Game>, walk: usize) -> crate::spiel::Spiel {
-        crate::spiel::Spiel::make(slf.py(), slf.clone().unbind(), walk)
+    /// released meanwhile), keeping what follows the moves made up to
+    /// `keep` bytes of positions (0: none).
+    #[pyo3(signature = (walk=tabula::spiel::DEFAULT_WALK, *, keep=tabula::spiel::DEFAULT_KEEP))]
+    fn spiel(slf: &Bound<'_, Game>, walk: usize, keep: usize) -> crate::spiel::Spiel {
+        crate::spiel::Spiel::make(slf.py(), slf.clone().unbind(), walk, keep)
     }
 
     /// How it was loaded: (name or absolute path, variants, params,

@@ -6,7 +6,7 @@
 //! the history as text. Every argument is checked: a bad player, action
 //! or text raises `TabulaError`, and the state is unchanged.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -31,6 +31,10 @@ pub struct Spiel {
     pub spiel: Arc<spiel::Spiel>,
     game: Py<Game>,
     walk: usize,
+    /// The first state's chance outcomes as Python tuples, made once: every
+    /// game starts there, and a list of a deal's outcomes costs more to
+    /// convert than the rest of a game's steps (Leduc poker's 30 deals).
+    starts: OnceLock<Py<PyTuple>>,
 }
 
 /// A player index from Python, checked (a negative one is no player).
@@ -59,10 +63,15 @@ fn action_id(action: i64) -> tabula::Result<usize> {
 }
 
 impl Spiel {
-    pub fn make(py: Python<'_>, game: Py<Game>, walk: usize) -> Spiel {
+    pub fn make(py: Python<'_>, game: Py<Game>, walk: usize, keep: usize) -> Spiel {
         let g = game.get().arc().clone();
-        let spiel = py.detach(|| spiel::Spiel::walked(g, walk));
-        Spiel { spiel, game, walk }
+        let spiel = py.detach(|| spiel::Spiel::keeping(g, walk, keep));
+        Spiel {
+            spiel,
+            game,
+            walk,
+            starts: OnceLock::new(),
+        }
     }
 
     fn state(slf: &Bound<'_, Spiel>, st: SpielState) -> State {
@@ -76,11 +85,13 @@ impl Spiel {
 #[pymethods]
 impl Spiel {
     /// The handle of `game`: its actions found by walking up to `walk`
-    /// distinct positions (the GIL is released meanwhile).
+    /// distinct positions (the GIL is released meanwhile), keeping what
+    /// follows the moves made up to `keep` bytes of positions (0: none;
+    /// a move made again then runs the rules again).
     #[new]
-    #[pyo3(signature = (game, walk=spiel::DEFAULT_WALK))]
-    fn new(py: Python<'_>, game: Py<Game>, walk: usize) -> Spiel {
-        Spiel::make(py, game, walk)
+    #[pyo3(signature = (game, walk=spiel::DEFAULT_WALK, *, keep=spiel::DEFAULT_KEEP))]
+    fn new(py: Python<'_>, game: Py<Game>, walk: usize, keep: usize) -> Spiel {
+        Spiel::make(py, game, walk, keep)
     }
 
     /// The game (`tabula.Game`).
@@ -95,6 +106,10 @@ impl Spiel {
     }
     fn num_players(&self) -> usize {
         self.spiel.num_players()
+    }
+    /// How many moves' results the handle keeps (see `keep`).
+    fn moves_kept(&self) -> usize {
+        self.spiel.moves_kept()
     }
     /// How many actions the game has (every id is below it); raises
     /// `TabulaError` (kind "refused") where the walk did not reach the end.
@@ -270,8 +285,20 @@ impl State {
     /// Chance's outcomes as (id, probability); raises (kind "refused")
     /// where they are too many to list (then `sample_chance`), or when
     /// this is not a chance node (kind "move").
-    fn chance_outcomes(&self, py: Python<'_>) -> PyResult<Vec<(usize, f64)>> {
-        self.st.chance_outcomes().map_err(|e| err(py, e))
+    fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = || self.st.chance_outcomes().map_err(|e| err(py, e));
+        if self.st.position().is_some() {
+            return PyList::new(py, list()?);
+        }
+        let starts = &self.spiel.get().starts;
+        let tuple = match starts.get() {
+            Some(t) => t,
+            None => {
+                let made = PyTuple::new(py, list()?)?.unbind();
+                starts.get_or_init(|| made)
+            }
+        };
+        Ok(tuple.bind(py).to_list())
     }
     /// Apply an action: the one chooser's, or chance's outcome. Raises
     /// `TabulaError` (kind "move") for one that is not legal now.

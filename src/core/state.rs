@@ -609,3 +609,26 @@ impl State {
         }
     }
 }
+
+impl State {
+    /// About how many bytes the state holds, itself and what it points
+    /// to (its decisions' shared asks not counted): for a cache that
+    /// keeps positions within a budget.
+    pub fn footprint(&self) -> usize {
+        use std::mem::size_of;
+        fn nested<T>(v: &[Vec<T>]) -> usize {
+            v.iter()
+                .map(|x| size_of::<Vec<T>>() + x.capacity() * size_of::<T>())
+                .sum()
+        }
+        size_of::<State>()
+            + (self.stats.capacity() + self.vars.capacity()) * size_of::<i64>()
+            + nested(&self.zones)
+            + nested(&self.origins)
+            + nested(&self.known)
+            + self.unshuffled.capacity() * size_of::<u32>()
+            + self.order.capacity() * size_of::<PlayerIx>()
+            + self.pending.capacity() * size_of::<super::Decision>()
+            + self.match_wins.capacity() * size_of::<u32>()
+    }
+}

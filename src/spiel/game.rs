@@ -4,7 +4,8 @@
 use std::sync::{Arc, OnceLock};
 
 use super::actions::{Action, Bounds, DEFAULT_WALK, Space};
-use super::state::SpielState;
+use super::follow::{DEFAULT_KEEP, Follow};
+use super::state::{At, SpielState, rests};
 use crate::analysis::tree::{self, Outcomes};
 use crate::definition::PlayerIx;
 use crate::error::{Error, Result};
@@ -19,6 +20,11 @@ pub struct Spiel {
     /// The starts and their chances (`tree::roots`), listed once, or why
     /// they cannot be.
     roots: OnceLock<Result<Arc<Outcomes>>>,
+    /// The first step's place: the start, or the one setup.
+    start: OnceLock<Arc<At>>,
+    /// Each start as a step's place, made at the first draw.
+    start_rests: OnceLock<Vec<Arc<At>>>,
+    pub(super) follow: Follow,
 }
 
 impl std::fmt::Debug for Spiel {
@@ -39,16 +45,30 @@ impl Spiel {
     /// `new` with a walk of at most `positions` distinct positions (0: the
     /// game's actions are the definition's, open).
     pub fn walked(game: Arc<Game>, positions: usize) -> Arc<Spiel> {
+        Spiel::keeping(game, positions, DEFAULT_KEEP)
+    }
+
+    /// `walked`, keeping what follows the moves made up to `bytes` of
+    /// positions (`DEFAULT_KEEP` by default; 0 keeps nothing, and every
+    /// move runs the rules afresh).
+    pub fn keeping(game: Arc<Game>, positions: usize, bytes: usize) -> Arc<Spiel> {
         let space = Space::new(&game, positions);
         Arc::new(Spiel {
             game,
             space,
             roots: OnceLock::new(),
+            start: OnceLock::new(),
+            start_rests: OnceLock::new(),
+            follow: Follow::new(bytes),
         })
     }
 
     pub fn game(&self) -> &Game {
         &self.game
+    }
+    /// How many moves' results the handle keeps (`keeping`).
+    pub fn moves_kept(&self) -> usize {
+        self.follow.moves()
     }
     /// The shared game, for a caller that keeps it apart.
     pub fn game_arc(&self) -> &Arc<Game> {
@@ -105,6 +125,22 @@ impl Spiel {
         self.roots
             .get_or_init(|| tree::roots(&self.game, None).map(Arc::new))
             .clone()
+    }
+
+    /// Where the first step stands: the one setup where chance makes one,
+    /// else the start (a chance node).
+    pub(super) fn start(&self) -> Arc<At> {
+        let made = || match self.roots() {
+            Ok(r) if r.len() == 1 => At::rest(r[0].1.clone()),
+            _ => Arc::new(At::Start),
+        };
+        self.start.get_or_init(made).clone()
+    }
+
+    /// Each start as a step's place (none where they cannot be listed).
+    pub(super) fn start_rests(&self) -> &[Arc<At>] {
+        let made = || self.roots().map(|r| rests(&r)).unwrap_or_default();
+        self.start_rests.get_or_init(made)
     }
 
     /// The state before anything happened: a chance node whose outcomes are

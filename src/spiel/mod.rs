@@ -32,12 +32,14 @@
 //! ```
 
 mod actions;
+mod follow;
 mod game;
 mod observe;
 mod serial;
 mod state;
 
 pub use actions::{Action, Bounds, DEFAULT_WALK};
+pub use follow::DEFAULT_KEEP;
 pub use game::Spiel;
 pub use observe::Segment;
 pub use state::{Current, Entry, SpielState};

@@ -124,7 +124,7 @@ impl SpielState {
                     }
                 }
             }
-            if let At::Rest(st) = &s.at {
+            if let At::Rest(st, _) = &*s.at {
                 parts.push(observation(game, st, player));
             }
         }

@@ -3,7 +3,7 @@
 //! several, or the end. A state is a chain of steps shared with the
 //! states it came from: `clone` and `undo` cost a reference count.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::actions::Action;
 use super::game::Spiel;
@@ -36,24 +36,48 @@ pub enum Entry {
     Moves(Vec<(PlayerIx, Action)>),
 }
 
-/// Where a step stands.
+/// Where a step stands: shared by every step that reached it (the
+/// handle keeps what follows a move, `Follow`).
 #[derive(Debug)]
 pub(super) enum At {
     /// Before the start: chance makes the setup.
     Start,
-    /// A decision, or the end.
-    Rest(State),
+    /// A decision, or the end, and what was found out about it.
+    Rest(State, Facts),
     /// `joint` was made at `before`; chance decides what follows.
     Chance {
         before: State,
         joint: Joint,
         outcomes: Result<Arc<Outcomes>>,
+        /// Each outcome as a step's place, made at the first draw.
+        rests: OnceLock<Vec<Arc<At>>>,
     },
+}
+
+/// What a place's callers asked, worked out once: a place is shared by
+/// every state that reaches it, and the loops an agent runs ask who acts
+/// and what is legal at each step.
+#[derive(Debug, Default)]
+pub(super) struct Facts {
+    current: OnceLock<Current>,
+    /// Each player's legal action ids, in increasing order.
+    legal: OnceLock<Vec<Vec<Action>>>,
+}
+
+impl At {
+    pub(super) fn rest(st: State) -> Arc<At> {
+        Arc::new(At::Rest(st, Facts::default()))
+    }
+}
+
+/// Each outcome's position as a step's place, shared.
+pub(super) fn rests(list: &Outcomes) -> Vec<Arc<At>> {
+    list.iter().map(|(_, st)| At::rest(st.clone())).collect()
 }
 
 #[derive(Debug)]
 pub(super) struct Step {
-    pub at: At,
+    pub at: Arc<At>,
     pub parent: Option<Arc<Step>>,
     /// How it was reached (None: the first step).
     pub by: Option<Entry>,
@@ -73,10 +97,7 @@ fn not_chance() -> Error {
 
 impl SpielState {
     pub(super) fn initial(spiel: Arc<Spiel>) -> SpielState {
-        let at = match spiel.roots() {
-            Ok(r) if r.len() == 1 => At::Rest(r[0].1.clone()),
-            _ => At::Start,
-        };
+        let at = spiel.start();
         SpielState {
             spiel,
             step: Arc::new(Step {
@@ -95,22 +116,41 @@ impl SpielState {
     /// after a move, the position the move was made at; None before the
     /// start).
     pub fn position(&self) -> Option<&State> {
-        match &self.step.at {
+        match &*self.step.at {
             At::Start => None,
-            At::Rest(s) | At::Chance { before: s, .. } => Some(s),
+            At::Rest(s, _) | At::Chance { before: s, .. } => Some(s),
         }
     }
 
     pub fn current(&self) -> Current {
-        match &self.step.at {
+        match &*self.step.at {
             At::Start | At::Chance { .. } => Current::Chance,
-            At::Rest(st) => match tree::node(st) {
-                tree::Node::Over => Current::Terminal,
-                tree::Node::One(p) => Current::One(p),
-                tree::Node::Together { players, .. } if players.is_empty() => Current::Terminal,
-                tree::Node::Together { players, .. } => Current::Simultaneous(players),
-            },
+            At::Rest(st, facts) => (facts.current)
+                .get_or_init(|| match tree::node(st) {
+                    tree::Node::Over => Current::Terminal,
+                    tree::Node::One(p) => Current::One(p),
+                    tree::Node::Together { players, .. } if players.is_empty() => Current::Terminal,
+                    tree::Node::Together { players, .. } => Current::Simultaneous(players),
+                })
+                .clone(),
         }
+    }
+
+    /// Each player's legal action ids at `st` (increasing), found once.
+    fn legal_ids<'a>(&self, st: &State, facts: &'a Facts) -> &'a [Vec<Action>] {
+        let game = self.spiel.game();
+        facts.legal.get_or_init(|| {
+            (0..self.spiel.num_players())
+                .map(|p| {
+                    let mut ids: Vec<Action> = (st.legal(p).iter())
+                        .map(|c| self.spiel.id_of_offered(c.text(game)))
+                        .collect();
+                    ids.sort_unstable();
+                    ids.dedup();
+                    ids
+                })
+                .collect()
+        })
     }
     pub fn is_terminal(&self) -> bool {
         self.current() == Current::Terminal
@@ -126,23 +166,17 @@ impl SpielState {
     /// they have no decision now).
     pub fn legal_actions_of(&self, player: PlayerIx) -> Result<Vec<Action>> {
         self.spiel.check_player(player)?;
-        let At::Rest(st) = &self.step.at else {
+        let At::Rest(st, facts) = &*self.step.at else {
             return Ok(Vec::new());
         };
-        let game = self.spiel.game();
-        let mut ids: Vec<Action> = (st.legal(player).iter())
-            .map(|c| self.spiel.id_of_offered(c.text(game)))
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        Ok(ids)
+        Ok(self.legal_ids(st, facts)[player].clone())
     }
 
     /// The id of `player`'s legal action whose text is `text` (exactly):
     /// `Spiel::action_id` for a text of an open game not met before.
     pub fn legal_action_id(&self, player: PlayerIx, text: &str) -> Result<Action> {
         self.spiel.check_player(player)?;
-        let At::Rest(st) = &self.step.at else {
+        let At::Rest(st, _) = &*self.step.at else {
             return Err(Error::illegal(Illegal::NotTheirs, "no player chooses now"));
         };
         let game = self.spiel.game();
@@ -187,10 +221,10 @@ impl SpielState {
 
     /// The listed outcomes of this chance node.
     fn outcomes(&self) -> Result<Arc<Outcomes>> {
-        match &self.step.at {
+        match &*self.step.at {
             At::Start => self.spiel.roots(),
             At::Chance { outcomes, .. } => outcomes.clone(),
-            At::Rest(_) => Err(not_chance()),
+            At::Rest(..) => Err(not_chance()),
         }
     }
 
@@ -246,7 +280,11 @@ impl SpielState {
     /// Chance's outcome `i` (an index of `chance_outcomes`).
     fn apply_chance(&mut self, i: Action) -> Result<()> {
         let list = self.outcomes()?;
-        let Some((_, st)) = list.get(i) else {
+        let places = match &*self.step.at {
+            At::Chance { rests: made, .. } => made.get_or_init(|| rests(&list)),
+            _ => self.spiel.start_rests(),
+        };
+        let Some(at) = places.get(i) else {
             return Err(Error::illegal(
                 Illegal::NotLegal,
                 format!(
@@ -255,7 +293,7 @@ impl SpielState {
                 ),
             ));
         };
-        self.push(At::Rest(st.clone()), Entry::Chance(i));
+        self.push(at.clone(), Entry::Chance(i));
         Ok(())
     }
 
@@ -293,16 +331,16 @@ impl SpielState {
     /// Chance too large to list, drawn from the seed (`Entry::Sampled`).
     pub(super) fn apply_sampled(&mut self, seed: u64) -> Result<()> {
         let game = self.spiel.game();
-        let st = match &self.step.at {
+        let st = match &*self.step.at {
             At::Start => State::new_quiet(game, seed)?,
             At::Chance { before, joint, .. } => {
                 let mut s = before.clone();
                 s.reseed(seed);
                 tree::sample(game, &s, joint)?
             }
-            At::Rest(_) => return Err(not_chance()),
+            At::Rest(..) => return Err(not_chance()),
         };
-        self.push(At::Rest(st), Entry::Sampled(seed));
+        self.push(At::rest(st), Entry::Sampled(seed));
         Ok(())
     }
 
@@ -324,12 +362,13 @@ impl SpielState {
             Current::One(p) => vec![p],
             Current::Simultaneous(ps) => ps,
         };
-        let At::Rest(st) = &self.step.at else {
+        let At::Rest(st, facts) = &*self.step.at else {
             return Err(not_chance());
         };
         let game = self.spiel.game();
         let id = |p: PlayerIx| game.def().players[p].id.clone();
-        let mut joint: Joint = Vec::with_capacity(waiting.len());
+        let legal = self.legal_ids(st, facts);
+        let mut entry: Vec<(PlayerIx, Action)> = Vec::with_capacity(waiting.len());
         for &p in &waiting {
             let mut mine = actions.iter().filter(|(q, _)| *q == p);
             let (Some(&(_, a)), None) = (mine.next(), mine.next()) else {
@@ -338,6 +377,31 @@ impl SpielState {
                     format!("{} chooses now: give exactly one action of theirs", id(p)),
                 ));
             };
+            if legal[p].binary_search(&a).is_err() {
+                let text = self.spiel.action_text(a)?;
+                return Err(Error::illegal(
+                    Illegal::NotLegal,
+                    format!("`{text}` (action {a}) is not a legal action of {}", id(p)),
+                ));
+            }
+            entry.push((p, a));
+        }
+        if let Some(&(p, _)) = actions.iter().find(|(q, _)| !waiting.contains(q)) {
+            return Err(Error::illegal(
+                Illegal::NotTheirs,
+                format!("it is not {}'s decision now", id(p)),
+            ));
+        }
+        // Made before: no run of the engine.
+        let mut sorted = entry.clone();
+        sorted.sort_unstable();
+        if let Some(at) = self.spiel.follow.get(&self.step.at, &sorted) {
+            self.push(at, Entry::Moves(sorted));
+            return Ok(());
+        }
+        // The engine's choices, in the order the players wait.
+        let mut joint: Joint = Vec::with_capacity(entry.len());
+        for &(p, a) in &entry {
             let text = self.spiel.action_text(a)?;
             let Some(c) = st.legal(p).iter().find(|c| c.text(game) == &*text) else {
                 return Err(Error::illegal(
@@ -347,28 +411,19 @@ impl SpielState {
             };
             joint.push((p, c.clone()));
         }
-        if let Some(&(p, _)) = actions.iter().find(|(q, _)| !waiting.contains(q)) {
-            return Err(Error::illegal(
-                Illegal::NotTheirs,
-                format!("it is not {}'s decision now", id(p)),
-            ));
-        }
-        let mut entry: Vec<(PlayerIx, Action)> = joint
-            .iter()
-            .map(|(p, c)| (*p, self.spiel.id_of_offered(c.text(game))))
-            .collect();
-        entry.sort_unstable();
+        let entry = sorted;
         let at = match tree::children(game, st, &joint) {
             Ok(mut list) => {
                 if list.len() == 1
                     && let Some((_, s)) = list.pop()
                 {
-                    At::Rest(s)
+                    At::Rest(s, Facts::default())
                 } else {
                     At::Chance {
                         before: st.clone(),
                         joint,
                         outcomes: Ok(Arc::new(list)),
+                        rests: OnceLock::new(),
                     }
                 }
             }
@@ -376,14 +431,17 @@ impl SpielState {
                 before: st.clone(),
                 joint,
                 outcomes: Err(e),
+                rests: OnceLock::new(),
             },
             Err(e) => return Err(e),
         };
+        let at = Arc::new(at);
+        self.spiel.follow.keep(&self.step.at, &entry, &at);
         self.push(at, Entry::Moves(entry));
         Ok(())
     }
 
-    fn push(&mut self, at: At, by: Entry) {
+    fn push(&mut self, at: Arc<At>, by: Entry) {
         self.step = Arc::new(Step {
             at,
             parent: Some(self.step.clone()),
@@ -421,8 +479,8 @@ impl SpielState {
     /// Each player's return: at the end the game's (`tree::returns`:
     /// the payoff stat, or +1 to the winner and the loss shared), else 0.
     pub fn returns(&self) -> Vec<f64> {
-        match &self.step.at {
-            At::Rest(st) if self.is_terminal() => tree::returns(self.spiel.game(), st),
+        match &*self.step.at {
+            At::Rest(st, _) if self.is_terminal() => tree::returns(self.spiel.game(), st),
             _ => vec![0.0; self.spiel.num_players()],
         }
     }

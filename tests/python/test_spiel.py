@@ -177,3 +177,39 @@ def test_the_walk_releases_the_gil():
         done.set()
         t.join()
     assert len(counted) > 1000
+
+
+def test_a_handle_keeps_moves_and_tells_the_same_as_one_that_keeps_none():
+    game = tabula.load_game("leduc-poker", games_dir=REFERENCE)
+    kept, fresh = game.spiel(), game.spiel(keep=0)
+    rng = random.Random(3)
+    for _ in range(40):
+        a, b = kept.new_initial_state(), fresh.new_initial_state()
+        while True:
+            assert a.current_player() == b.current_player()
+            assert str(a) == str(b)
+            for p in range(2):
+                assert a.legal_actions(p) == b.legal_actions(p)
+                assert a.information_state_string(p) == b.information_state_string(p)
+            assert a.returns() == b.returns()
+            if a.is_terminal():
+                break
+            if a.is_chance_node():
+                outs = a.chance_outcomes()
+                assert outs == b.chance_outcomes()
+                move = rng.choice(outs)[0]
+            else:
+                move = rng.choice(a.legal_actions())
+            a.apply_action(move)
+            b.apply_action(move)
+    assert kept.moves_kept() > 0
+    assert fresh.moves_kept() == 0
+
+
+def test_the_first_chance_outcomes_are_a_new_list_each_time(kuhn):
+    st = kuhn.new_initial_state()
+    first = st.chance_outcomes()
+    first.clear()
+    again = kuhn.new_initial_state().chance_outcomes()
+    assert len(again) == 6 and math.isclose(sum(p for _, p in again), 1.0)
+    assert st.chance_outcomes() == again
