@@ -144,6 +144,20 @@ impl Spiel {
         d.set_item("perfect_information", b.perfect_information)?;
         Ok(d)
     }
+    /// What the rules alone tell, with no walk (for an open game): a dict
+    /// of "num_distinct_actions" (the definition's texts, `fixed_actions`:
+    /// an open game's other texts are numbered as met, not the same from
+    /// one process to the next), "min_utility", "max_utility" and
+    /// "utility_sum" (None where a payoff stat's values are the returns).
+    fn by_rule<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let r = self.spiel.returns_by_rule();
+        d.set_item("num_distinct_actions", self.spiel.fixed_actions())?;
+        d.set_item("min_utility", r.map(|r| r.0.0))?;
+        d.set_item("max_utility", r.map(|r| r.0.1))?;
+        d.set_item("utility_sum", r.map(|r| r.1))?;
+        Ok(d)
+    }
     /// The text of action `id` (a card's id, a cell, a word).
     fn action_text(&self, py: Python<'_>, id: i64) -> PyResult<String> {
         let r = action_id(id).and_then(|a| self.spiel.action_text(a));

@@ -14,11 +14,22 @@ action ids, chance outcomes, returns, observation and information-state
 strings and the observation tensor are tabula's. The game's information
 (`num_distinct_actions`, `max_chance_outcomes`, the range of returns,
 their sum, `max_game_length`) is what walking the game found
-(`Spiel.bounds()`), so only *closed* games register: those whose every
-position the walk reached (docs/state-api.md lists them). An open game
-(too many positions, or chance too large to list) is refused with a
-`TabulaError` (kind "refused") that says so: OpenSpiel fixes a game's
-number of actions before play, which an open game cannot tell.
+(`Spiel.bounds()`) for a *closed* game, one whose every position the
+walk reached (docs/state-api.md lists them).
+
+An *open* game (too many positions to walk: BraveRats, Experior) registers
+with what the rules alone tell (`Spiel.by_rule()`: its actions are the
+definition's cards, cells and words; a game won or lost returns between
+-1 and 1, summing to 0) and what the caller declares in `declare`: its
+longest length (`max_game_length`, required), and where the rules do not
+tell them the range of returns (`min_utility`, `max_utility`), their sum
+(`utility_sum`), the most chance outcomes (`max_chance_outcomes`, default
+0), whether players ever choose at once (`simultaneous`, default True)
+and whether the information is perfect (`perfect_information`, default
+False). Each declaration is checked as the game is played: an action past
+the definition's texts, a longer game, more chance outcomes, returns out
+of range or players choosing at once in a game declared turn by turn
+raise `TabulaError` (kind "refused"), as does chance too large to list.
 
 Decisions where OpenSpiel asks more than tabula says (docs/python.md):
 the information is perfect where no two positions the walk met look
@@ -44,8 +55,8 @@ from tabula import DEFAULT_WALK, Game, Spiel, TabulaError
 __all__ = ["register", "short_name_of", "TabulaGame", "TabulaState"]
 
 # The games registered in this process: short name -> (game source,
-# walk, the game's class).
-_REGISTERED: Dict[str, Tuple[Any, int, Any]] = {}
+# walk, the game's class, what was declared).
+_REGISTERED: Dict[str, Tuple[Any, int, Any, Any]] = {}
 _LOCK = threading.Lock()
 
 
@@ -63,17 +74,58 @@ def _refuse(message: str) -> TabulaError:
     return e
 
 
-def _types(spiel: Spiel, short_name: str) -> Tuple[Any, Any]:
-    """OpenSpiel's GameType and GameInfo of a closed game."""
+# What an open game may declare, and its defaults (None: required).
+_DECLARABLE = {
+    "max_game_length": None,
+    "min_utility": None,
+    "max_utility": None,
+    "utility_sum": None,
+    "max_chance_outcomes": 0,
+    "simultaneous": True,
+    "perfect_information": False,
+}
+
+
+def _open_bounds(spiel: Spiel, declare: Dict[str, Any], why: TabulaError) -> Dict[str, Any]:
+    """An open game's bounds: the rules' (`by_rule`), then the caller's."""
+    unknown = sorted(set(declare) - set(_DECLARABLE))
+    if unknown:
+        raise _refuse(f"declare= takes {', '.join(_DECLARABLE)}; not {', '.join(unknown)}")
+    rule = spiel.by_rule()
+    bounds = dict(_DECLARABLE)
+    bounds.update({k: v for k, v in rule.items() if v is not None and k in bounds})
+    bounds.update(declare)
+    missing = [k for k in ("max_game_length", "min_utility", "max_utility") if bounds[k] is None]
+    if missing:
+        raise _refuse(
+            f"{spiel.game.id} is open ({why}), so OpenSpiel cannot learn its "
+            f"{', '.join(missing)} from a walk: declare them, as "
+            f"register(game, declare={{{', '.join(repr(k) + ': ...' for k in missing)}}}); "
+            "each is checked as the game is played"
+        )
+    bounds["num_distinct_actions"] = rule["num_distinct_actions"]
+    bounds["utility_sum_declared"] = "utility_sum" in declare or rule["utility_sum"] is not None
+    return bounds
+
+
+def _types(spiel: Spiel, short_name: str, declare: Optional[Dict[str, Any]]) -> Tuple[Any, Any, Any]:
+    """OpenSpiel's GameType and GameInfo, and the limits play checks
+    (None for a closed game, whose bounds the walk found)."""
+    limits = None
     try:
         actions = spiel.num_distinct_actions()
         bounds = spiel.bounds()
     except TabulaError as e:
-        raise _refuse(
-            f"{spiel.game.id} cannot be an OpenSpiel game: its actions are open ({e}); "
-            "OpenSpiel fixes a game's number of actions before play. "
-            "A smaller variant or parameters, or a larger walk (walk=), may close it"
-        ) from e
+        if declare is None:
+            raise _refuse(
+                f"{spiel.game.id} is open ({e}): OpenSpiel fixes a game's number of actions and "
+                "its longest length before play. Register it with declare={'max_game_length': N} "
+                "(its actions are then the definition's texts; docs/python.md), or a smaller "
+                "variant or a larger walk (walk=) may close it"
+            ) from e
+        bounds = _open_bounds(spiel, declare, e)
+        actions = bounds["num_distinct_actions"]
+        limits = bounds
     if bounds["max_game_length"] is None:
         raise _refuse(
             f"{spiel.game.id} cannot be an OpenSpiel game: a line of play can come back "
@@ -130,24 +182,32 @@ def _types(spiel: Spiel, short_name: str) -> Tuple[Any, Any]:
         utility_sum=total,
         max_game_length=bounds["max_game_length"],
     )
-    return game_type, game_info
+    return game_type, game_info, limits
 
 
-def register(game: Game, short_name: Optional[str] = None, walk: int = DEFAULT_WALK) -> "TabulaGame":
+def register(
+    game: Game,
+    short_name: Optional[str] = None,
+    walk: int = DEFAULT_WALK,
+    declare: Optional[Dict[str, Any]] = None,
+) -> "TabulaGame":
     """Register `game` (a `tabula.Game`, with its variants and parameters)
     as a pyspiel game named `short_name` (default `tabula_<id>`) and
     return it loaded (`pyspiel.load_game(short_name)` gives the same).
 
     Registering the same game again under the same name returns it; a
     name already taken by another game raises `TabulaError` (kind
-    "usage"). An open game raises `TabulaError` (kind "refused").
+    "usage"). An open game needs `declare` (at least its
+    `max_game_length`; see the module's docstring), else raises
+    `TabulaError` (kind "refused"); a closed game's bounds are the walk's
+    and `declare` is not used.
     """
     name = short_name or short_name_of(game)
     source = tabula._key(game._source)
     with _LOCK:
         known = _REGISTERED.get(name)
         if known is not None:
-            if known[0] != source or known[1] != walk:
+            if known[0] != source or known[1] != walk or known[3] != declare:
                 e = TabulaError(f"`{name}` is registered already, for another game or walk: give another short_name")
                 e.kind, e.at, e.notes, e.refusal = "usage", None, [], None
                 raise e
@@ -157,16 +217,16 @@ def register(game: Game, short_name: Optional[str] = None, walk: int = DEFAULT_W
             e.kind, e.at, e.notes, e.refusal = "usage", None, [], None
             raise e
         spiel = tabula._spiel(game._source, walk, made=lambda: game.spiel(walk))
-        game_type, game_info = _types(spiel, name)
+        game_type, game_info, limits = _types(spiel, name, declare)
         # A class per game, as OpenSpiel's Python games register theirs:
         # pyspiel keeps the creator until the process ends, after Python
         # has stopped, and a closure freed then aborts the process.
         made = type(
             "TabulaGame_" + name,
             (TabulaGame,),
-            {"_spiel": spiel, "_game_type": game_type, "_game_info": game_info},
+            {"_spiel": spiel, "_game_type": game_type, "_game_info": game_info, "_limits": limits},
         )
-        _REGISTERED[name] = (source, walk, made)
+        _REGISTERED[name] = (source, walk, made, dict(declare) if declare else declare)
         pyspiel.register_game(game_type, made)
     return pyspiel.load_game(name)
 
@@ -178,10 +238,13 @@ class TabulaGame(pyspiel.Game):
     _spiel: Spiel
     _game_type: Any
     _game_info: Any
+    # An open game's declared bounds, checked in play (None: closed).
+    _limits: Optional[Dict[str, Any]]
 
     def __init__(self, params: Optional[Dict[str, Any]] = None):
         super().__init__(self._game_type, self._game_info, params or dict())
         self.spiel = self._spiel
+        self.limits = self._limits
 
     def new_initial_state(self) -> "TabulaState":
         return TabulaState(self, self.spiel.new_initial_state())
@@ -198,6 +261,47 @@ class TabulaState(pyspiel.State):
     def __init__(self, game: TabulaGame, st: Optional[tabula.State] = None):
         super().__init__(game)
         self._st = st if st is not None else game.spiel.new_initial_state()
+        self._limits = game.limits
+        if self._limits is not None:
+            self._check()
+
+    def _check(self) -> None:
+        """An open game's declarations, checked at the state reached."""
+        lim, st = self._limits, self._st
+        gid = st.spiel.game.id
+
+        def broken(what: str) -> TabulaError:
+            return _refuse(f"{gid} broke what it was registered with: {what}")
+
+        if st.move_number() > lim["max_game_length"]:
+            raise broken(f"it ran past max_game_length={lim['max_game_length']}: declare more")
+        if st.is_simultaneous_node() and not lim["simultaneous"]:
+            raise broken("players choose at once here, and it was declared simultaneous=False")
+        if st.is_chance_node():
+            try:
+                outs = st.chance_outcomes()
+            except TabulaError as e:
+                raise broken(f"its chance here is too large to list ({e})") from e
+            if len(outs) > lim["max_chance_outcomes"]:
+                raise broken(
+                    f"a chance node has {len(outs)} outcomes, past max_chance_outcomes="
+                    f"{lim['max_chance_outcomes']}: declare more"
+                )
+        for p in st.players_to_move():
+            past = [a for a in st.legal_actions(p) if a >= lim["num_distinct_actions"]]
+            if past:
+                raise broken(
+                    f"it offers `{st.action_to_string(p, past[0])}`, which is none of the "
+                    "definition's cards, cells and words: an open game's other actions are "
+                    "numbered as met, not the same from one process to the next"
+                )
+        if st.is_terminal():
+            r = st.returns()
+            if min(r) < lim["min_utility"] or max(r) > lim["max_utility"]:
+                raise broken(f"returns {r} are outside [{lim['min_utility']}, {lim['max_utility']}]")
+            total = lim["utility_sum"]
+            if lim["utility_sum_declared"] and total is not None and abs(sum(r) - total) > 1e-9:
+                raise broken(f"returns {r} do not sum to utility_sum={total}")
 
     def current_player(self) -> int:
         return self._st.current_player()
@@ -210,9 +314,13 @@ class TabulaState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         self._st.apply_action(action)
+        if self._limits is not None:
+            self._check()
 
     def _apply_actions(self, actions: List[int]) -> None:
         self._st.apply_actions(actions)
+        if self._limits is not None:
+            self._check()
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._st.action_to_string(player, action)

@@ -20,8 +20,11 @@ observations are the observation tensor with an action mask:
   action is applied when the last has stepped.
 - Rewards are the change in each player's return at each step (tabula's
   returns come at the end).
-- Only closed games (docs/state-api.md): the action space is fixed
-  before play. An open game raises `TabulaError` (kind "refused").
+- The action space is fixed before play: a closed game's every action
+  (docs/state-api.md); an open game's are the definition's cards, cells
+  and words (`fixed_actions()`, the same in every process), and one
+  that offers another text (a script's `roll`, `a2a3`) raises
+  `TabulaError` (kind "refused") when it does.
 
 Needs the `pettingzoo` package (tested with 1.27.0, gymnasium 1.4.0).
 """
@@ -60,14 +63,18 @@ class TabulaEnv(AECEnv):
     def __init__(self, game: Union[Game, Spiel], walk: int = DEFAULT_WALK, render_mode: Optional[str] = None):
         super().__init__()
         self.spiel = game if isinstance(game, Spiel) else game.spiel(walk)
-        try:
-            actions = self.spiel.num_distinct_actions()
-        except TabulaError as e:
+        # An open game's actions: the definition's texts (others are
+        # refused as met, `_mask`).
+        closed = self.spiel.closed
+        actions = self.spiel.num_distinct_actions() if closed else self.spiel.fixed_actions()
+        if actions == 0:
             raise _error(
                 "refused",
-                f"{self.spiel.game.id} cannot be a PettingZoo environment: its actions are open ({e}); "
-                "the action space is fixed before play. A smaller variant or parameters, or a larger walk (walk=), may close it",
-            ) from e
+                f"{self.spiel.game.id} cannot be a PettingZoo environment: it is open and its scripts "
+                "make every action's text (none is a card, cell or word of its definition), so no "
+                "action space can be fixed before play. A smaller variant or parameters, or a larger "
+                "walk (walk=), may close it",
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise _error("usage", f"render_mode {render_mode!r}: None or 'ansi'")
         self.render_mode = render_mode
@@ -139,7 +146,16 @@ class TabulaEnv(AECEnv):
     def _mask(self, player: int) -> np.ndarray:
         mask = np.zeros(self._actions, np.int8)
         if player in self.state.players_to_move() and player not in self._pending:
-            mask[self.state.legal_actions(player)] = 1
+            legal = self.state.legal_actions(player)
+            past = [a for a in legal if a >= self._actions]
+            if past:
+                raise _error(
+                    "refused",
+                    f"{self.spiel.game.id} offers `{self.state.action_to_string(player, past[0])}`, which is "
+                    "none of the definition's cards, cells and words: the action space is fixed before play, "
+                    "and an open game's other texts are numbered as met",
+                )
+            mask[legal] = 1
         return mask
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:

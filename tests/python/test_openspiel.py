@@ -1,6 +1,7 @@
 """tabula games as pyspiel games (`tabula.openspiel`): OpenSpiel's own
 CFR+ and exploitability on tabula's Kuhn poker, OpenSpiel's random
-simulation and serialisation checks on every closed game."""
+simulation and serialisation checks on every closed game and on the
+shipped games (open: registered with a declared longest length)."""
 
 import pickle
 import subprocess
@@ -23,6 +24,14 @@ FOLDERS = [ROOT / "games", *sorted((ROOT / "examples").glob("*/games")), REFEREN
 # Closed under the default walk (docs/state-api.md): these reference
 # games must register.
 CLOSED = {"kuhn-poker", "leduc-poker", "tic-tac-toe", "goofspiel", "blotto", "dots-and-boxes", "liars-dice"}
+
+# Open games whose actions are the definition's cards, cells and words:
+# with their longest length declared they must play through the adapter,
+# their returns' range and sum as the rules fix them (a game won or lost).
+OPEN_BY_RULE = {"braverats", "experior", "imperio"}
+
+# What every other open game is registered with: generous, and checked.
+DECLARE = {"max_game_length": 5000, "max_chance_outcomes": 5000, "min_utility": -1e6, "max_utility": 1e6}
 
 
 def every_game():
@@ -76,18 +85,25 @@ def test_registering_again_returns_the_game_and_another_game_may_not_take_the_na
 
 
 @pytest.mark.parametrize("folder,name", every_game())
-def test_random_simulation_and_serialisation_pass_on_every_closed_game(folder, name):
+def test_random_simulation_and_serialisation_pass_on_every_game_that_keeps_its_declarations(folder, name):
     game = tabula.load_game(name, games_dir=folder)
     short = "tabula_" + "_".join(folder.relative_to(ROOT).parts[:-1] + (name,)).replace("-", "_")
+    by_rule = name in OPEN_BY_RULE and folder == ROOT / "games"
+    declare = {"max_game_length": 5000} if by_rule else DECLARE
     try:
-        os_game = tabula.openspiel.register(game, short_name=short)
+        os_game = tabula.openspiel.register(game, short_name=short, declare=declare)
+        pyspiel.random_sim_test(os_game, num_sims=5, serialize=True, verbose=False)
     except tabula.TabulaError as e:
-        # An open game is refused, saying why.
+        # An open game whose play breaks a declaration (actions past the
+        # definition's texts, chance too large to list) is refused, saying so.
         assert e.kind == "refused", e
-        assert "cannot be an OpenSpiel game" in str(e)
-        assert name not in CLOSED or folder != REFERENCE, f"{name} should be closed"
+        assert "broke what it was registered with" in str(e), e
+        assert not by_rule and (name not in CLOSED or folder != REFERENCE), f"{name}: {e}"
         return
-    pyspiel.random_sim_test(os_game, num_sims=5, serialize=True, verbose=False)
+    if by_rule:
+        assert os_game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+        assert (os_game.min_utility(), os_game.max_utility()) == (-1.0, 1.0)
+        assert os_game.num_distinct_actions() == game.spiel(walk=0).fixed_actions()
     # The tensor's shape never changes and a bad action raises.
     state = os_game.new_initial_state()
     size = os_game.observation_tensor_size()
@@ -116,13 +132,30 @@ def test_the_closed_games_the_docs_name_register():
         assert os_game.num_distinct_actions() == game.spiel().num_distinct_actions()
 
 
-def test_an_open_game_is_refused_with_a_clear_message():
+def test_an_open_game_without_declarations_is_refused_with_a_clear_message():
     game = tabula.load_game("braverats")
+    name = "tabula_braverats_undeclared"
     with pytest.raises(tabula.TabulaError) as caught:
-        tabula.openspiel.register(game, walk=100)
+        tabula.openspiel.register(game, short_name=name, walk=100)
     assert caught.value.kind == "refused"
-    assert "its actions are open" in str(caught.value)
-    assert "tabula_braverats" not in pyspiel.registered_names()
+    assert "declare={'max_game_length': N}" in str(caught.value)
+    assert name not in pyspiel.registered_names()
+    with pytest.raises(tabula.TabulaError) as caught:
+        tabula.openspiel.register(game, short_name=name, walk=100, declare={"max_game_length": 50, "rounds": 8})
+    assert "not rounds" in str(caught.value)
+
+
+def test_an_open_game_that_breaks_a_declaration_raises():
+    game = tabula.load_game("braverats")
+    os_game = tabula.openspiel.register(
+        game, short_name="tabula_braverats_short", walk=100, declare={"max_game_length": 2}
+    )
+    state = os_game.new_initial_state()
+    with pytest.raises(tabula.TabulaError) as caught:
+        while not state.is_terminal():
+            state.apply_actions([state.legal_actions(p)[0] for p in range(2)])
+    assert "ran past max_game_length=2" in str(caught.value)
+    assert state.move_number() <= 3
 
 
 def test_a_bad_action_raises_through_pyspiel():

@@ -1,6 +1,6 @@
 """tabula games as PettingZoo AEC environments (`tabula.pettingzoo`):
 PettingZoo's own api_test on closed games, sequential, with chance, and
-simultaneous."""
+simultaneous, and on the shipped games (open)."""
 
 import numpy as np
 import pytest
@@ -13,9 +13,17 @@ from conftest import ROOT
 REFERENCE = ROOT / "tests" / "reference" / "games"
 
 
-@pytest.mark.parametrize("name", ["kuhn-poker", "leduc-poker", "tic-tac-toe", "goofspiel"])
+@pytest.mark.parametrize("name", ["kuhn-poker", "leduc-poker", "tic-tac-toe", "goofspiel", "othello"])
 def test_pettingzoos_api_test_passes(name):
     env = tabula.pettingzoo.env(tabula.load_game(name, games_dir=REFERENCE))
+    api_test(env, num_cycles=200)
+
+
+@pytest.mark.parametrize("name", ["braverats", "experior", "imperio"])
+def test_pettingzoos_api_test_passes_on_the_shipped_games(name):
+    game = tabula.load_game(name)
+    env = tabula.pettingzoo.env(game)
+    assert env.action_space(env.possible_agents[0]).n == game.spiel(walk=0).fixed_actions()
     api_test(env, num_cycles=200)
 
 
@@ -44,13 +52,22 @@ def test_a_game_plays_to_its_returns_and_the_masks_are_the_legal_actions():
     assert env.state.serialize() == first
 
 
-def test_an_illegal_action_raises_and_an_open_game_is_refused():
+def test_an_illegal_action_raises_and_a_script_made_action_is_refused():
     env = tabula.pettingzoo.env(tabula.load_game("tic-tac-toe", games_dir=REFERENCE))
     env.reset(seed=0)
     env.step(0)
     with pytest.raises(tabula.TabulaError) as caught:
         env.step(0)  # a1 is taken
     assert caught.value.kind == "move"
+    # Breakthrough's moves (`a2a3`) are a script's texts, past the
+    # definition's cells: refused when offered.
+    bt = tabula.pettingzoo.env(tabula.load_game("breakthrough", games_dir=REFERENCE))
     with pytest.raises(tabula.TabulaError) as caught:
-        tabula.pettingzoo.env(tabula.load_game("braverats"), walk=100)
+        bt.reset(seed=0)
+        bt.last()
     assert caught.value.kind == "refused"
+    assert "none of the definition's cards, cells and words" in str(caught.value)
+    # Pig's every action is a script's text: no action space at all.
+    with pytest.raises(tabula.TabulaError) as caught:
+        tabula.pettingzoo.env(tabula.load_game("pig", games_dir=REFERENCE))
+    assert caught.value.kind == "refused" and "no action space" in str(caught.value)
