@@ -145,9 +145,9 @@ impl Spiel {
         Ok(d)
     }
     /// What the rules alone tell, with no walk (for an open game): a dict
-    /// of "num_distinct_actions" (the definition's texts, `fixed_actions`:
-    /// an open game's other texts are numbered as met, not the same from
-    /// one process to the next), "min_utility", "max_utility" and
+    /// of "num_distinct_actions" (`fixed_actions`: the definition's texts
+    /// and those the walk met; an open game's other texts are numbered as
+    /// met, not the same from one process to the next), "min_utility", "max_utility" and
     /// "utility_sum" (None where a payoff stat's values are the returns).
     fn by_rule<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);

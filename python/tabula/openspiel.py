@@ -19,7 +19,8 @@ walk reached (docs/state-api.md lists them).
 
 An *open* game (too many positions to walk: BraveRats, Experior) registers
 with what the rules alone tell (`Spiel.by_rule()`: its actions are the
-definition's cards, cells and words; a game won or lost returns between
+definition's cards, cells and words and the texts the walk met, ids the
+same in every process; a game won or lost returns between
 -1 and 1, summing to 0) and what the caller declares in `declare`: its
 longest length (`max_game_length`, required), and where the rules do not
 tell them the range of returns (`min_utility`, `max_utility`), their sum
@@ -27,7 +28,7 @@ tell them the range of returns (`min_utility`, `max_utility`), their sum
 0), whether players ever choose at once (`simultaneous`, default True)
 and whether the information is perfect (`perfect_information`, default
 False). Each declaration is checked as the game is played: an action past
-the definition's texts, a longer game, more chance outcomes, returns out
+those, a longer game, more chance outcomes, returns out
 of range or players choosing at once in a game declared turn by turn
 raise `TabulaError` (kind "refused"), as does chance too large to list.
 
@@ -120,7 +121,7 @@ def _types(spiel: Spiel, short_name: str, declare: Optional[Dict[str, Any]]) -> 
             raise _refuse(
                 f"{spiel.game.id} is open ({e}): OpenSpiel fixes a game's number of actions and "
                 "its longest length before play. Register it with declare={'max_game_length': N} "
-                "(its actions are then the definition's texts; docs/python.md), or a smaller "
+                "(its actions are then its fixed ones, `fixed_actions()`; docs/python.md), or a smaller "
                 "variant or a larger walk (walk=) may close it"
             ) from e
         bounds = _open_bounds(spiel, declare, e)
@@ -292,7 +293,7 @@ class TabulaState(pyspiel.State):
             if past:
                 raise broken(
                     f"it offers `{st.action_to_string(p, past[0])}`, which is none of the "
-                    "definition's cards, cells and words: an open game's other actions are "
+                    "definition's cards, cells and words nor of the texts the walk met: an open game's other actions are "
                     "numbered as met, not the same from one process to the next"
                 )
         if st.is_terminal():

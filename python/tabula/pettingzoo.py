@@ -21,9 +21,10 @@ observations are the observation tensor with an action mask:
 - Rewards are the change in each player's return at each step (tabula's
   returns come at the end).
 - The action space is fixed before play: a closed game's every action
-  (docs/state-api.md); an open game's are the definition's cards, cells
-  and words (`fixed_actions()`, the same in every process), and one
-  that offers another text (a script's `roll`, `a2a3`) raises
+  (docs/state-api.md); an open game's are its fixed ones
+  (`fixed_actions()`: the definition's cards, cells and words and the
+  texts the walk met, the same in every process), and one that offers
+  another text (a move of Breakthrough's the walk did not reach) raises
   `TabulaError` (kind "refused") when it does.
 
 Needs the `pettingzoo` package (tested with 1.27.0, gymnasium 1.4.0).
@@ -63,8 +64,8 @@ class TabulaEnv(AECEnv):
     def __init__(self, game: Union[Game, Spiel], walk: int = DEFAULT_WALK, render_mode: Optional[str] = None):
         super().__init__()
         self.spiel = game if isinstance(game, Spiel) else game.spiel(walk)
-        # An open game's actions: the definition's texts (others are
-        # refused as met, `_mask`).
+        # An open game's actions: its fixed ones (others are refused as
+        # met, `_mask`).
         closed = self.spiel.closed
         actions = self.spiel.num_distinct_actions() if closed else self.spiel.fixed_actions()
         if actions == 0:
@@ -152,8 +153,8 @@ class TabulaEnv(AECEnv):
                 raise _error(
                     "refused",
                     f"{self.spiel.game.id} offers `{self.state.action_to_string(player, past[0])}`, which is "
-                    "none of the definition's cards, cells and words: the action space is fixed before play, "
-                    "and an open game's other texts are numbered as met",
+                    "none of the definition's cards, cells and words nor of the texts the walk met: the action "
+                    "space is fixed before play, and an open game's other texts are numbered as met",
                 )
             mask[legal] = 1
         return mask

@@ -12,10 +12,12 @@
 //!   and then the others (numbers by value, then words), and
 //!   `num_distinct_actions` is their count;
 //! - past the budget (or with chance too large to list), the game is
-//!   *open*: the definition's texts keep ids `0..n` in its order, stable
-//!   for the game and its parameters, and any other text gets the next id
-//!   when first met, stable only for this handle; `num_distinct_actions`
-//!   is a typed refusal.
+//!   *open*: the definition's texts keep ids in its order, then the other
+//!   texts the walk met before it stopped (in the same natural order), all
+//!   stable for the game, its parameters and the walk's budget (the walk's
+//!   order is fixed); any other text gets the next id when first met,
+//!   stable only for this handle; `num_distinct_actions` is a typed
+//!   refusal.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -179,13 +181,22 @@ impl Walked {
 }
 
 /// Every text offered at positions reachable from the start, or why the
-/// walk stopped: a budget of `positions` distinct positions.
-fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, Open> {
+/// walk stopped (a budget of `positions` distinct positions) with what it
+/// had met by then: the walk's order is fixed, so a stopped walk meets
+/// the same texts each time.
+fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, (Open, Walked)> {
+    let mut w = Walked::default();
+    match walk_into(game, positions, &mut w) {
+        Ok(()) => Ok(w),
+        Err(open) => Err((open, w)),
+    }
+}
+
+fn walk_into(game: &Game, positions: usize, w: &mut Walked) -> std::result::Result<(), Open> {
     let open = |e: Error| Open {
         why: e.refusal().unwrap_or(Refusal::Other),
         message: e.message,
     };
-    let mut w = Walked::default();
     // Each position's index, in the order first met.
     let mut seen: FxHashMap<u128, usize> = FxHashMap::default();
     let mut queue: VecDeque<(usize, crate::core::State)> = VecDeque::new();
@@ -206,7 +217,7 @@ fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, Open> {
         w.max_chance = roots.len();
     }
     for (_, st) in roots {
-        let i = index(&st, &mut w, &mut queue);
+        let i = index(&st, w, &mut queue);
         w.starts.push(i);
     }
     // What each player saw at each position: (player, observation) ->
@@ -255,14 +266,14 @@ fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, Open> {
                 w.max_chance = w.max_chance.max(children.len());
             }
             for (_, next) in children {
-                let i = index(&next, &mut w, &mut queue);
+                let i = index(&next, w, &mut queue);
                 if !w.next[at].contains(&i) {
                     w.next[at].push(i);
                 }
             }
         }
     }
-    Ok(w)
+    Ok(())
 }
 
 /// Numbers by value first, then other texts in order.
@@ -273,6 +284,17 @@ fn natural(a: &str, b: &str) -> std::cmp::Ordering {
         (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
         (Err(_), Err(_)) => a.cmp(b),
     }
+}
+
+/// The texts met that the definition does not name, in natural order.
+fn undeclared(declared: &[Arc<str>], met: &FxHashSet<Arc<str>>) -> Vec<Arc<str>> {
+    let known: FxHashSet<&str> = declared.iter().map(|t| &**t).collect();
+    let mut rest: Vec<Arc<str>> = (met.iter())
+        .filter(|t| !known.contains(&***t))
+        .cloned()
+        .collect();
+    rest.sort_by(|a, b| natural(a, b));
+    rest
 }
 
 impl Space {
@@ -289,21 +311,20 @@ impl Space {
                     simultaneous: w.simultaneous,
                     perfect_information: !w.alike,
                 });
-                let met = w.texts;
+                // The definition's texts the game offers, then the rest.
                 let mut texts: Vec<Arc<str>> = (declared.iter())
-                    .filter(|t| met.contains(&***t))
+                    .filter(|t| w.texts.contains(&***t))
                     .cloned()
                     .collect();
-                let known: FxHashSet<&str> = declared.iter().map(|t| &**t).collect();
-                let mut rest: Vec<Arc<str>> = (met.iter())
-                    .filter(|t| !known.contains(&***t))
-                    .cloned()
-                    .collect();
-                rest.sort_by(|a, b| natural(a, b));
-                texts.extend(rest);
+                texts.extend(undeclared(&declared, &w.texts));
                 (texts, None)
             }
-            Err(open) => (declared, Some(open)),
+            // Every text of the definition, then those the walk met.
+            Err((open, w)) => {
+                let mut texts = declared.clone();
+                texts.extend(undeclared(&declared, &w.texts));
+                (texts, Some(open))
+            }
         };
         let ids = texts
             .iter()
@@ -324,14 +345,15 @@ impl Space {
         match &self.open {
             None => Ok(self.texts.len()),
             Some(o) => Err(Error::refused(o.why, o.message.clone()).note(format!(
-                "ids 0 to {} are the definition's cards, cells and words; other texts are numbered as met",
+                "ids 0 to {} are the definition's cards, cells and words and the texts the walk met; other texts are numbered as met",
                 self.texts.len().saturating_sub(1)
             ))),
         }
     }
 
-    /// How many ids are fixed for the game and its parameters: all of a
-    /// closed game's, the definition's in an open game.
+    /// How many ids are fixed for the game, its parameters and the walk's
+    /// budget: all of a closed game's; in an open game, the definition's
+    /// and those the walk met before it stopped.
     pub fn fixed(&self) -> usize {
         self.texts.len()
     }

@@ -110,10 +110,11 @@ impl Spiel {
     pub fn actions_closed(&self) -> bool {
         self.space.closed()
     }
-    /// Ids below this name the same text for every handle of the game
-    /// and its parameters: every id of a closed game; in an open one, the
-    /// definition's cards, cells and words (other texts are numbered on
-    /// from here as met).
+    /// Ids below this name the same text for every handle of the game,
+    /// its parameters and walk: every id of a closed game; in an open
+    /// one, the definition's cards, cells and words and the texts the
+    /// walk met before it stopped (other texts are numbered on from here
+    /// as met).
     pub fn fixed_actions(&self) -> usize {
         self.space.fixed()
     }

@@ -25,9 +25,10 @@ FOLDERS = [ROOT / "games", *sorted((ROOT / "examples").glob("*/games")), REFEREN
 # games must register.
 CLOSED = {"kuhn-poker", "leduc-poker", "tic-tac-toe", "goofspiel", "blotto", "dots-and-boxes", "liars-dice"}
 
-# Open games whose actions are the definition's cards, cells and words:
-# with their longest length declared they must play through the adapter,
-# their returns' range and sum as the rules fix them (a game won or lost).
+# Open games whose actions are all fixed (the definition's cards, cells
+# and words and the texts the walk met): with their longest length
+# declared they must play through the adapter, their returns' range and
+# sum as the rules fix them (a game won or lost).
 OPEN_BY_RULE = {"braverats", "experior", "imperio"}
 
 # What every other open game is registered with: generous, and checked.
@@ -94,8 +95,8 @@ def test_random_simulation_and_serialisation_pass_on_every_game_that_keeps_its_d
         os_game = tabula.openspiel.register(game, short_name=short, declare=declare)
         pyspiel.random_sim_test(os_game, num_sims=5, serialize=True, verbose=False)
     except tabula.TabulaError as e:
-        # An open game whose play breaks a declaration (actions past the
-        # definition's texts, chance too large to list) is refused, saying so.
+        # An open game whose play breaks a declaration (an action past the
+        # fixed ones, chance too large to list) is refused, saying so.
         assert e.kind == "refused", e
         assert "broke what it was registered with" in str(e), e
         assert not by_rule and (name not in CLOSED or folder != REFERENCE), f"{name}: {e}"
@@ -103,7 +104,7 @@ def test_random_simulation_and_serialisation_pass_on_every_game_that_keeps_its_d
     if by_rule:
         assert os_game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
         assert (os_game.min_utility(), os_game.max_utility()) == (-1.0, 1.0)
-        assert os_game.num_distinct_actions() == game.spiel(walk=0).fixed_actions()
+        assert os_game.num_distinct_actions() == game.spiel().fixed_actions()
     # The tensor's shape never changes and a bad action raises.
     state = os_game.new_initial_state()
     size = os_game.observation_tensor_size()
