@@ -184,12 +184,10 @@ impl Walked {
 /// walk stopped (a budget of `positions` distinct positions) with what it
 /// had met by then: the walk's order is fixed, so a stopped walk meets
 /// the same texts each time.
-fn walk(game: &Game, positions: usize) -> std::result::Result<Walked, (Open, Walked)> {
+fn walk(game: &Game, positions: usize) -> (Walked, Option<Open>) {
     let mut w = Walked::default();
-    match walk_into(game, positions, &mut w) {
-        Ok(()) => Ok(w),
-        Err(open) => Err((open, w)),
-    }
+    let open = walk_into(game, positions, &mut w).err();
+    (w, open)
 }
 
 fn walk_into(game: &Game, positions: usize, w: &mut Walked) -> std::result::Result<(), Open> {
@@ -302,7 +300,7 @@ impl Space {
         let declared = declared(game);
         let mut bounds = None;
         let (texts, open) = match walk(game, positions) {
-            Ok(w) => {
+            (w, None) => {
                 bounds = Some(Bounds {
                     max_chance_outcomes: w.max_chance,
                     utility: w.utility,
@@ -320,7 +318,7 @@ impl Space {
                 (texts, None)
             }
             // Every text of the definition, then those the walk met.
-            Err((open, w)) => {
+            (w, Some(open)) => {
                 let mut texts = declared.clone();
                 texts.extend(undeclared(&declared, &w.texts));
                 (texts, Some(open))
