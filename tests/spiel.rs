@@ -535,6 +535,41 @@ fn a_game_too_big_to_walk_has_open_actions() {
     assert!(st.legal_actions_of(ps[0]).unwrap().contains(&prince));
 }
 
+/// An open game's fixed ids go on past the definition's texts with those
+/// its walk met before it stopped: the same for every handle of one walk
+/// (the walk's order is fixed), so a process that reads ids back agrees.
+#[test]
+fn an_open_games_fixed_ids_hold_the_texts_its_walk_met() {
+    let pig = reference("pig.yaml");
+    let none = Spiel::walked(pig.clone(), 0);
+    assert_eq!(none.fixed_actions(), 0, "Pig's definition names no action");
+    let a = Spiel::walked(pig.clone(), 50);
+    let b = Spiel::walked(pig, 50);
+    assert!(!a.actions_closed());
+    let texts = |s: &Spiel| -> Vec<String> {
+        (0..s.fixed_actions())
+            .map(|i| s.action_text(i).unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(texts(&a), ["roll", "stop"]);
+    assert_eq!(texts(&a), texts(&b));
+    // A text met later is numbered on, past the fixed ones.
+    let bt = Spiel::walked(reference("breakthrough.yaml"), 20);
+    let fixed = bt.fixed_actions();
+    let mut st = bt.new_initial_state();
+    let mut past = None;
+    for _ in 0..200 {
+        if st.is_terminal() {
+            break;
+        }
+        let legal = st.legal_actions().unwrap();
+        past = past.or(legal.iter().copied().find(|&i| i >= fixed));
+        st.apply(*legal.last().unwrap()).unwrap();
+    }
+    let past = past.expect("a move the walk did not meet");
+    assert!(bt.action_text(past).is_ok());
+}
+
 #[test]
 fn a_bad_serialised_state_is_a_typed_error() {
     let spiel = Spiel::new(reference("kuhn-poker.yaml"));
