@@ -325,19 +325,6 @@ pub fn set_cache_dir(dir: Option<PathBuf>) {
     *CACHE_DIR.write().unwrap_or_else(|e| e.into_inner()) = dir;
 }
 
-/// The folder a program gives `set_cache_dir` by default:
-/// `$XDG_CACHE_HOME/tabula`, else `~/.cache/tabula`, else one in the
-/// temporary folder. The library never calls it itself (it reads no
-/// environment of its own); the binary and the Python package do.
-pub fn default_cache_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("tabula")
-}
-
 /// The cache folder `set_cache_dir` named, if any.
 pub fn cache_dir() -> Option<PathBuf> {
     CACHE_DIR.read().unwrap_or_else(|e| e.into_inner()).clone()

@@ -35,7 +35,12 @@ pub fn games() -> Result<PathBuf> {
 /// `$XDG_CACHE_HOME/tabula`, else `~/.cache/tabula`, else the temporary
 /// folder: where the `tabula` program keeps its cache too.
 pub fn cache_dir() -> PathBuf {
-    tabula::files::default_cache_dir()
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("tabula")
 }
 
 /// The ids of the shipped games.

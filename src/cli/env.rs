@@ -24,7 +24,12 @@ pub fn named_games_dir(flag: Option<&Path>) -> Option<PathBuf> {
 /// written out, equilibrium tables): `$XDG_CACHE_HOME/tabula`, else
 /// `~/.cache/tabula`, else the temporary folder.
 pub fn cache_dir() -> PathBuf {
-    tabula::files::default_cache_dir()
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("tabula")
 }
 
 /// The library's settings from the environment: the cache folder, where
