@@ -38,7 +38,8 @@ pub(super) struct Follow {
 #[derive(Default)]
 struct Kept {
     places: FxHashMap<usize, Known>,
-    /// The footprint of the positions the moves led to.
+    /// The footprint of the places held: where the moves led, and the
+    /// places they were made at that nothing else holds.
     bytes: usize,
     moves: usize,
 }
@@ -88,13 +89,20 @@ impl Follow {
     /// Keep where `moves` made at `from` led (unless the bound is reached).
     pub fn keep(&self, from: &Arc<At>, moves: &[(PlayerIx, Action)], to: &Arc<At>) {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let bytes = footprint(to);
+        let key = address(from);
+        // A place met first here (a start, a sampled draw's) is held too.
+        let held = if kept.places.contains_key(&key) {
+            0
+        } else {
+            footprint(from)
+        };
+        let bytes = footprint(to) + held;
         if kept.bytes + bytes > self.budget {
             return;
         }
         kept.bytes += bytes;
         kept.moves += 1;
-        let entry = kept.places.entry(address(from));
+        let entry = kept.places.entry(key);
         let (_, known) = entry.or_insert_with(|| (from.clone(), Moves::new()));
         known.push((moves.into(), to.clone()));
     }
