@@ -122,6 +122,21 @@ fn step() {
     if c == 16 { ask(active(), "n", [0, 1, 2], "got", #{prompt: "how many", secret: false}); return; }
     if c == 17 { ask([active()], "w", ["x", "y"], "got"); return; }
     if c == 18 { ask(active(), "w", ["x", 2, "y", 1], "got"); return; }
+    if c == 20 { ask(active(), "m", [#{text: `go ${c}`, to: "token", n: 2, ok: true}, "pass", 3], "got", #{prompt: `pick ${c}`}); return; }
+    if c == 21 { ask(active(), "m", [#{text: "x"}, #{to: "token"}], "got"); return; }
+    if c == 22 { ask(active(), "m", [#{text: 7, to: "token"}], "got"); return; }
+    if c == 23 { ask(active(), "m", [#{text: "x", a: 1}, #{text: `x`, a: 2}], "got"); return; }
+    if c == 24 { ask(active(), "m", [#{text: "in", at: #{row: 2, col: "b", l: [1, "token", #{z: ()}]}}], "got"); return; }
+    if c == 25 { ask(active(), "m", [#{text: "f", f: |x| x}], "got"); return; }
+    if c == 26 { ask(active(), "m", [#{text: "take {to} {n} {ok} {u} {l}", to: "token", n: 2, ok: false, u: (), l: [1, "a"]}], "got"); return; }
+    if c == 27 { ask(active(), "m", [#{text: "take {nope}", to: "token"}], "got"); return; }
+    if c == 28 { ask(active(), "m", [#{text: "take {label}", label: "L"}], "got"); return; }
+    if c == 29 { ask(active(), "m", [#{text: "bad\u0007", a: 1}], "got"); return; }
+    if c == 30 { ask(active(), "m", [#{text: "3"}, 3], "got"); return; }
+    if c == 31 { ask(active(), "m", [#{text: "token"}, "token"], "got"); return; }
+    if c == 32 { ask(active(), "m", [#{text: "open {to"}], "got"); return; }
+    if c == 33 { ask(active(), "m", [#{text: "x", label: "the x"}, #{text: "y"}], "got"); return; }
+    if c == 34 { ask(active(), "m", [#{text: "x"}, [1]], "got"); return; }
     end_game("", "no case");
 }
 fn got(choice) {
@@ -135,9 +150,12 @@ fn typed_asks_moves_and_maps_go_as_in_rhai() {
     let (_tmp, path) = common::game_folder("typed", TYPED_YAML, TYPED_SCRIPT);
     let (_t, game) = common::load_folder("typed", TYPED_YAML, TYPED_SCRIPT);
     assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=19).collect();
+    let cases: Vec<i64> = (0..=34).collect();
     let failed = fails_alike(&path, &cases, Compile::Check);
     // 2-7, 9-11, 15 and 19 (a prompt's function takes no argument) fail;
-    // the rest end the game.
-    assert_eq!(failed, 11, "the failing cases fail");
+    // of the map options (20-34), those with no text (21), a text not a
+    // string (22), two alike (23, 30), a value not kept (25), a missing
+    // or unclosed field (27, 28, 32), a control character (29) and a
+    // list (34); the rest end the game.
+    assert_eq!(failed, 21, "the failing cases fail");
 }

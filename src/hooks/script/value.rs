@@ -43,7 +43,7 @@ fn count_text(d: &Dynamic, n: &mut usize) {
 }
 
 /// `n` bytes of text taken from what a kept value may still hold.
-fn take(left: &mut usize, n: usize) -> Fallible<()> {
+pub(crate) fn take(left: &mut usize, n: usize) -> Fallible<()> {
     *left = left.checked_sub(n).ok_or_else(|| {
         format!(
             "an ask's options and data hold more than {} MiB of text",
@@ -96,23 +96,36 @@ pub(crate) fn map_within(
     instead: &[(&str, Option<&Arc<str>>)],
 ) -> Fallible<Value> {
     // Rhai's maps iterate in name order: the order `Value::Map` keeps.
-    let mut fields = Vec::with_capacity(m.len());
-    for (k, v) in m {
-        let given = instead.iter().find(|(name, _)| *name == k.as_str());
+    let fields = m.iter().map(|(k, v)| (k.as_str(), v));
+    fields_within(fields, left, instead, within)
+}
+
+/// `map_within` over any map's fields (in name order), each value made
+/// data by `value`: Rhai's maps here, the typed VM's in its ask
+/// (tier/vm/ask_data.rs).
+pub(crate) fn fields_within<'a, T: 'a>(
+    fields: impl ExactSizeIterator<Item = (&'a str, &'a T)>,
+    left: &mut usize,
+    instead: &[(&str, Option<&Arc<str>>)],
+    mut value: impl FnMut(&T, &mut usize) -> Fallible<Value>,
+) -> Fallible<Value> {
+    let mut out = Vec::with_capacity(fields.len());
+    for (k, v) in fields {
+        let given = instead.iter().find(|(name, _)| *name == k);
         if let Some((_, None)) = given {
             continue;
         }
         take(left, k.len())?;
-        let value = match given {
+        let v = match given {
             Some((_, Some(t))) => {
                 take(left, t.len())?;
                 Value::Text(Arc::clone(t))
             }
-            _ => within(v, left)?,
+            _ => value(v, left)?,
         };
-        fields.push((interned::text(k), value));
+        out.push((interned::text(k), v));
     }
-    Ok(Value::Map(fields.into()))
+    Ok(Value::Map(out.into()))
 }
 
 /// Data back as a script value.

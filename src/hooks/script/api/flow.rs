@@ -151,7 +151,19 @@ fn option(
         )
         .into());
     };
-    let text = fill(name, &template, &map)?;
+    let text = fill(name, &template, |field, out| {
+        let Some(v) = map.get(field) else {
+            return false;
+        };
+        if let Some(s) = v.read_lock::<ImmutableString>() {
+            out.push_str(&s);
+        } else {
+            // As the value prints: `write!` fails only if `fmt` does.
+            use std::fmt::Write as _;
+            let _ = write!(out, "{v}");
+        }
+        true
+    })?;
     typeable(name, &text)?;
     let text = interned::text(&text);
     // Its fields as data, its text filled in.
@@ -173,7 +185,7 @@ fn long(name: &str, text: &str) -> Fallible<()> {
 
 /// An option's text holds no control character (no one could type it, and
 /// it would reach a terminal as it is) and is not too long to type.
-fn typeable(name: &str, text: &str) -> Fallible<()> {
+pub(crate) fn typeable(name: &str, text: &str) -> Fallible<()> {
     if text.chars().any(char::is_control) {
         return Err(format!(
             "ask `{}`: option `{}` has a control character: no one can type it",
@@ -217,9 +229,16 @@ pub(crate) fn number(i: i64) -> Arc<Datum> {
 /// once its fields are filled in).
 const MAX_OPTION_TEXT: usize = 4 << 10;
 
-/// A map option's text: `{field}` replaced by the field's value (stopped
-/// as soon as it passes `MAX_OPTION_TEXT`, not built to its end).
-fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
+/// A map option's text: `{field}` replaced by the field's value, as
+/// `field(name, out)` writes it to `out` (false: the option has no such
+/// field), stopped as soon as it passes `MAX_OPTION_TEXT`, not built to
+/// its end. Rhai's form (`option`) and the VM's (tier/vm/ask_data.rs)
+/// both fill a text here.
+pub(crate) fn fill(
+    name: &str,
+    template: &str,
+    mut field: impl FnMut(&str, &mut String) -> bool,
+) -> Fallible<String> {
     let mut out = String::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -229,25 +248,15 @@ fn fill(name: &str, template: &str, fields: &Map) -> Fallible<String> {
                 format!("ask `{name}`: an unclosed `{{` in the option text `{template}`").into(),
             );
         };
-        let field = &rest[open + 1..open + close];
+        let name_of = &rest[open + 1..open + close];
         // (The label is not a field.)
-        match fields.get(field).filter(|_| field != "label") {
-            Some(v) => {
-                if let Some(s) = v.read_lock::<ImmutableString>() {
-                    out.push_str(&s);
-                } else {
-                    // As the value prints: `write!` fails only if `fmt` does.
-                    use std::fmt::Write as _;
-                    let _ = write!(out, "{v}");
-                }
-                long(name, &out)?;
-            }
-            None => {
-                return Err(format!(
-                    "ask `{name}`: the option text `{template}` names `{field}`, which the option does not have"
-                )
-                .into());
-            }
+        if name_of != "label" && field(name_of, &mut out) {
+            long(name, &out)?;
+        } else {
+            return Err(format!(
+                "ask `{name}`: the option text `{template}` names `{name_of}`, which the option does not have"
+            )
+            .into());
         }
         rest = &rest[open + close + 1..];
     }

@@ -7,18 +7,21 @@
 //! fast path in a function it runs is handed to the tree tier's machinery
 //! value by value.
 //!
-//! Modules, each using only those before it: syms, value, api and ask
-//! (the typed entry points), ir, lower, run, then chain and methods (which
-//! add to run's `VmRun`).
+//! Modules, each using only those before it: syms, value, api, ask_data
+//! and ask (the typed entry points), ir, lower, run, then chain and
+//! methods (which add to run's `VmRun`).
 
 mod api;
 mod ask;
+mod ask_data;
 mod chain;
 mod ir;
 mod lower;
 mod methods;
 mod run;
 mod syms;
+#[cfg(test)]
+mod tests;
 mod value;
 
 use rhai::Position;

@@ -71,6 +71,14 @@ fn type_name(v: &V) -> &'static str {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The API calls whose typed form gave None (the Rhai form ran), by
+    /// name: what the unit tests (tests.rs) see of the typed paths taken.
+    pub(super) static RHAI_FORMS: std::cell::RefCell<Vec<String>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 thread_local! {
     /// A run's stack, kept between runs (no allocation per hook call); a
     /// run inside a run makes its own.
@@ -585,7 +593,11 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 Ok(Some(Ok(v))) => return Ok(v),
                 Ok(Some(Err(e))) | Err(e) => return Err(Flow::Err(at(e, pos))),
                 // Not its types: the Rhai form's way, counted once.
-                Ok(None) => self.run.set_ops(self.run.ops - 1),
+                Ok(None) => {
+                    #[cfg(test)]
+                    RHAI_FORMS.with(|f| f.borrow_mut().push(api.name.to_string()));
+                    self.run.set_ops(self.run.ops - 1);
+                }
             }
         }
         let vals: Vec<V> = self.stack.drain(base..).collect();

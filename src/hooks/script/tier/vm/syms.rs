@@ -42,6 +42,10 @@ pub(crate) struct Syms {
     pub longest: usize,
     /// Each symbol's text's length in bytes (what Rhai's limits count).
     lens: Vec<u32>,
+    /// The keys a map option of an ask reads (`text`, `label`), where
+    /// the script has them (made by `finish`).
+    pub key_text: Option<u32>,
+    pub key_label: Option<u32>,
 }
 
 impl Syms {
@@ -59,6 +63,8 @@ impl Syms {
             choices: Vec::new(),
             longest: 0,
             lens: Vec::new(),
+            key_text: None,
+            key_label: None,
         };
         let players: Vec<u32> = keys.players.iter().map(|t| s.add(def, t.clone())).collect();
         let cards: Vec<u32> = keys.cards.iter().map(|t| s.add(def, t.clone())).collect();
@@ -119,6 +125,8 @@ impl Syms {
         self.choices = (self.texts.iter())
             .map(|t| crate::hooks::script::api::flow::plain_choice(def, t))
             .collect();
+        self.key_text = self.find("text");
+        self.key_label = self.find("label");
     }
 
     /// Symbol `s` as an ask's option.

@@ -1,0 +1,80 @@
+//! Which typed paths the VM takes: API calls whose typed form gave None
+//! (and went the Rhai form's way) are listed by `run::RHAI_FORMS` in
+//! tests. (tests/vm.rs compares what each path does with Rhai.)
+
+#![allow(clippy::unwrap_used)]
+
+use super::run::RHAI_FORMS;
+use crate::core::State;
+use crate::hooks::script::{Compile, RhaiHooks};
+use crate::hooks::test_game::{Game, load};
+
+/// A reference game (tests/reference) with its script.
+fn reference(yaml: &str, script: &str, id: &str) -> Game<RhaiHooks> {
+    let yaml = yaml.replace(
+        &format!("script: ../scripts/{id}.rhai"),
+        "script: game.rhai",
+    );
+    let (def, mut s) = load(&yaml, script, 1);
+    Game(def.clone(), RhaiHooks::new(def, s.remove(0), Compile::On))
+}
+
+/// A game played to its end by taking each decision's first option: the
+/// decisions made and the API calls that went the Rhai form's way.
+fn play(game: &Game<RhaiHooks>) -> (usize, Vec<String>) {
+    RHAI_FORMS.with(|f| f.borrow_mut().clear());
+    let mut st = State::new_quiet(game, 1).unwrap();
+    let mut n = 0;
+    while let Some(p) = st.first_waiting() {
+        let c = st.legal(p)[0].clone();
+        st.apply_unchecked(game, p, c).unwrap();
+        n += 1;
+    }
+    (n, RHAI_FORMS.with(|f| f.take()))
+}
+
+#[test]
+fn breakthrough_asks_its_map_options_in_the_vm() {
+    let game = reference(
+        include_str!("../../../../../tests/reference/games/breakthrough.yaml"),
+        include_str!("../../../../../tests/reference/scripts/breakthrough.rhai"),
+        "breakthrough",
+    );
+    let (decisions, rhai) = play(&game);
+    assert!(decisions > 10, "{decisions} decisions");
+    assert_eq!(rhai, Vec::<String>::new(), "calls the Rhai form made");
+    // Each move a map option: its text filled in, its fields as data.
+    let st = State::new_quiet(&game, 1).unwrap();
+    let d = st.decision().unwrap();
+    let crate::core::Choice::Data(m) = &d.options[0][0] else {
+        panic!("{:?}", d.options[0][0])
+    };
+    assert_eq!(&*m.text, "a7a6");
+    assert_eq!(
+        format!("{:?}", m.value),
+        format!(
+            "{:?}",
+            crate::core::Value::Map(
+                vec![
+                    ("from".into(), crate::core::Value::Text("a7".into())),
+                    ("takes".into(), crate::core::Value::Bool(false)),
+                    ("text".into(), crate::core::Value::Text("a7a6".into())),
+                    ("to".into(), crate::core::Value::Text("a6".into())),
+                ]
+                .into()
+            )
+        )
+    );
+}
+
+#[test]
+fn liars_dice_bids_are_asked_in_the_vm() {
+    let game = reference(
+        include_str!("../../../../../tests/reference/games/liars-dice.yaml"),
+        include_str!("../../../../../tests/reference/scripts/liars-dice.rhai"),
+        "liars-dice",
+    );
+    let (decisions, rhai) = play(&game);
+    assert!(decisions > 1, "{decisions} decisions");
+    assert_eq!(rhai, Vec::<String>::new(), "calls the Rhai form made");
+}
