@@ -31,6 +31,8 @@ pub struct Spiel {
     pub spiel: Arc<spiel::Spiel>,
     game: Py<Game>,
     walk: usize,
+    /// The bytes of positions it may keep (`keep=`).
+    keep: usize,
     /// The first state's chance outcomes as Python tuples, made once: every
     /// game starts there, and a list of a deal's outcomes costs more to
     /// convert than the rest of a game's steps (Leduc poker's 30 deals).
@@ -70,6 +72,7 @@ impl Spiel {
             spiel,
             game,
             walk,
+            keep,
             starts: OnceLock::new(),
         }
     }
@@ -155,7 +158,7 @@ impl Spiel {
         d.set_item("num_distinct_actions", self.spiel.fixed_actions())?;
         d.set_item("min_utility", r.map(|r| r.0.0))?;
         d.set_item("max_utility", r.map(|r| r.0.1))?;
-        d.set_item("utility_sum", r.map(|r| r.1))?;
+        d.set_item("utility_sum", r.and_then(|r| r.1))?;
         Ok(d)
     }
     /// The text of action `id` (a card's id, a cell, a word).
@@ -203,12 +206,15 @@ impl Spiel {
         };
         format!("<tabula.Spiel '{}' {closed}>", self.spiel.game().id())
     }
-    /// Pickled as how its game was loaded and its walk (`tabula._spiel`
-    /// makes it again: one handle per game and walk in a process).
+    /// Pickled as how its game was loaded, its walk and its budget of kept
+    /// moves (`tabula._spiel` makes it again: one handle per game, walk
+    /// and budget in a process).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let f = py.import("tabula")?.getattr("_spiel")?;
         let source = self.game.bind(py).getattr("_source")?;
-        let args = (source, self.walk).into_pyobject(py)?;
+        // The default budget as None: the key a registered game's handle has.
+        let keep = (self.keep != spiel::DEFAULT_KEEP).then_some(self.keep);
+        let args = (source, self.walk, py.None(), keep).into_pyobject(py)?;
         PyTuple::new(py, [f, args.into_any()])
     }
 }

@@ -140,15 +140,21 @@ def _key(source: Any) -> Any:
     return (name, tuple(variants), tuple(sorted(params.items())), games_dir and str(games_dir))
 
 
-def _spiel(source: Any, walk: int, made: Any = None) -> Spiel:
+def _spiel(source: Any, walk: int, made: Any = None, keep: Optional[int] = None) -> Spiel:
     """The handle of the game `source` names (`Game._source`): how a
     pickled `Spiel` or `State` is read back (`made`: how to make it where
-    this process has none yet, else by loading the game again)."""
-    key = (_key(source), walk)
+    this process has none yet, else by loading the game again; `keep`:
+    its budget of kept moves, None the default)."""
+    key = (_key(source), walk, keep)
     with _SPIELS_LOCK:
         found = _SPIELS.get(key)
     if found is None:
-        found = made() if made is not None else load_game(*source).spiel(walk)
+        if made is not None:
+            found = made()
+        elif keep is None:
+            found = load_game(*source).spiel(walk)
+        else:
+            found = load_game(*source).spiel(walk, keep=keep)
         with _SPIELS_LOCK:
             found = _SPIELS.setdefault(key, found)
     return found

@@ -209,7 +209,9 @@ def register(
         known = _REGISTERED.get(name)
         if known is not None:
             if known[0] != source or known[1] != walk or known[3] != declare:
-                e = TabulaError(f"`{name}` is registered already, for another game or walk: give another short_name")
+                e = TabulaError(
+                    f"`{name}` is registered already, for another game, walk or declare: give another short_name"
+                )
                 e.kind, e.at, e.notes, e.refusal = "usage", None, [], None
                 raise e
             return pyspiel.load_game(name)
@@ -263,18 +265,22 @@ class TabulaState(pyspiel.State):
         super().__init__(game)
         self._st = st if st is not None else game.spiel.new_initial_state()
         self._limits = game.limits
+        # The players' moves made (chance's outcomes are not counted, as
+        # in the walk's and OpenSpiel's longest length).
+        self._moves = 0
         if self._limits is not None:
-            self._check()
+            self._check(self._st, 0)
 
-    def _check(self) -> None:
-        """An open game's declarations, checked at the state reached."""
-        lim, st = self._limits, self._st
+    def _check(self, st: tabula.State, moves: int) -> None:
+        """An open game's declarations, checked at `st`, `moves` players'
+        moves from the start."""
+        lim = self._limits
         gid = st.spiel.game.id
 
         def broken(what: str) -> TabulaError:
             return _refuse(f"{gid} broke what it was registered with: {what}")
 
-        if st.move_number() > lim["max_game_length"]:
+        if moves > lim["max_game_length"]:
             raise broken(f"it ran past max_game_length={lim['max_game_length']}: declare more")
         if st.is_simultaneous_node() and not lim["simultaneous"]:
             raise broken("players choose at once here, and it was declared simultaneous=False")
@@ -314,14 +320,20 @@ class TabulaState(pyspiel.State):
         return self._st.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        self._st.apply_action(action)
-        if self._limits is not None:
-            self._check()
+        moves = self._moves + (0 if self._st.is_chance_node() else 1)
+        self._step(self._st.child(action), moves)
 
     def _apply_actions(self, actions: List[int]) -> None:
-        self._st.apply_actions(actions)
+        after = self._st.clone()
+        after.apply_actions(actions)
+        self._step(after, self._moves + 1)
+
+    def _step(self, after: tabula.State, moves: int) -> None:
+        """Go to `after`, checked first: a declaration it breaks raises
+        and leaves this state as it was."""
         if self._limits is not None:
-            self._check()
+            self._check(after, moves)
+        self._st, self._moves = after, moves
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._st.action_to_string(player, action)

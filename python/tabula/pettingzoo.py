@@ -68,7 +68,7 @@ class TabulaEnv(AECEnv):
         # met, `_mask`).
         closed = self.spiel.closed
         actions = self.spiel.num_distinct_actions() if closed else self.spiel.fixed_actions()
-        if actions == 0:
+        if not closed and actions == 0:
             raise _error(
                 "refused",
                 f"{self.spiel.game.id} cannot be a PettingZoo environment: it is open and its scripts "

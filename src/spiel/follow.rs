@@ -12,7 +12,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use super::actions::Action;
@@ -38,13 +38,16 @@ pub(super) struct Follow {
 #[derive(Default)]
 struct Kept {
     places: FxHashMap<usize, Known>,
-    /// The footprint of the places held: where the moves led, and the
-    /// places they were made at that nothing else holds.
+    /// The places whose bytes are counted (where moves led, and the
+    /// places they were made at), by address: each counted once.
+    counted: FxHashSet<usize>,
+    /// Their footprint, about (`footprint`).
     bytes: usize,
     moves: usize,
 }
 
-/// The bytes a place holds.
+/// About the bytes a place holds: its position, or a chance node's
+/// position and outcomes (each also made a place at its first draw).
 fn footprint(at: &At) -> usize {
     match at {
         At::Start => 0,
@@ -55,7 +58,6 @@ fn footprint(at: &At) -> usize {
             let listed = outcomes.as_ref().map_or(0, |list| {
                 list.iter().map(|(_, s)| s.footprint()).sum::<usize>()
             });
-            // Each outcome made a place at its first draw: twice the list.
             before.footprint() + 2 * listed
         }
     }
@@ -86,24 +88,35 @@ impl Follow {
         Some(to.clone())
     }
 
-    /// Keep where `moves` made at `from` led (unless the bound is reached).
-    pub fn keep(&self, from: &Arc<At>, moves: &[(PlayerIx, Action)], to: &Arc<At>) {
+    /// Keep where `moves` made at `from` led, unless the budget is spent
+    /// or `from` is a place only its step holds (a sampled draw's, new
+    /// at every draw: never met again). Returns the place to step to: the
+    /// one kept already where another thread made the move first.
+    pub fn keep(&self, from: &Arc<At>, moves: &[(PlayerIx, Action)], to: Arc<At>) -> Arc<At> {
+        if Arc::strong_count(from) == 1 {
+            return to;
+        }
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         let key = address(from);
-        // A place met first here (a start, a sampled draw's) is held too.
-        let held = if kept.places.contains_key(&key) {
-            0
-        } else {
-            footprint(from)
-        };
-        let bytes = footprint(to) + held;
+        if let Some((_, known)) = kept.places.get(&key)
+            && let Some((_, first)) = known.iter().find(|(m, _)| **m == *moves)
+        {
+            return first.clone();
+        }
+        let mut bytes = footprint(&to);
+        if !kept.counted.contains(&key) {
+            bytes += footprint(from);
+        }
         if kept.bytes + bytes > self.budget {
-            return;
+            return to;
         }
         kept.bytes += bytes;
         kept.moves += 1;
+        kept.counted.insert(key);
+        kept.counted.insert(address(&to));
         let entry = kept.places.entry(key);
         let (_, known) = entry.or_insert_with(|| (from.clone(), Moves::new()));
         known.push((moves.into(), to.clone()));
+        to
     }
 }

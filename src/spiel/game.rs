@@ -96,14 +96,17 @@ impl Spiel {
     }
     /// The returns' range and sum as the rules alone fix them, with no
     /// walk: a game won or lost (no `payoff:` stat) gives the winner 1,
-    /// each other player -1/(n-1), and 0 to all in a draw, summing to 0.
-    /// None where a payoff stat's values are the returns.
-    pub fn returns_by_rule(&self) -> Option<((f64, f64), f64)> {
+    /// each other player -1/(n-1), and 0 to all in a draw, summing to 0;
+    /// a game of one player returns 0 or 1 (no one sum). None where a
+    /// payoff stat's values are the returns.
+    pub fn returns_by_rule(&self) -> Option<((f64, f64), Option<f64>)> {
         if self.game.def().payoff.is_some() {
             return None;
         }
-        let n = self.num_players().max(2);
-        Some(((-1.0 / (n - 1) as f64, 1.0), 0.0))
+        match self.num_players() {
+            0 | 1 => Some(((0.0, 1.0), None)),
+            n => Some(((-1.0 / (n - 1) as f64, 1.0), Some(0.0))),
+        }
     }
     /// Whether every action is numbered for good (`num_distinct_actions`
     /// answers).

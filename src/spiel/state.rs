@@ -378,11 +378,7 @@ impl SpielState {
                 ));
             };
             if legal[p].binary_search(&a).is_err() {
-                let text = self.spiel.action_text(a)?;
-                return Err(Error::illegal(
-                    Illegal::NotLegal,
-                    format!("`{text}` (action {a}) is not a legal action of {}", id(p)),
-                ));
+                return Err(self.not_legal(p, a));
             }
             entry.push((p, a));
         }
@@ -404,10 +400,7 @@ impl SpielState {
         for &(p, a) in &entry {
             let text = self.spiel.action_text(a)?;
             let Some(c) = st.legal(p).iter().find(|c| c.text(game) == &*text) else {
-                return Err(Error::illegal(
-                    Illegal::NotLegal,
-                    format!("`{text}` (action {a}) is not a legal action of {}", id(p)),
-                ));
+                return Err(self.not_legal(p, a));
             };
             joint.push((p, c.clone()));
         }
@@ -417,28 +410,44 @@ impl SpielState {
                 if list.len() == 1
                     && let Some((_, s)) = list.pop()
                 {
-                    At::Rest(s, Facts::default())
+                    At::rest(s)
                 } else {
-                    At::Chance {
+                    Arc::new(At::Chance {
                         before: st.clone(),
                         joint,
                         outcomes: Ok(Arc::new(list)),
                         rests: OnceLock::new(),
-                    }
+                    })
                 }
             }
-            Err(e) if matches!(e.refusal(), Some(Refusal::TooMuchChance { .. })) => At::Chance {
-                before: st.clone(),
-                joint,
-                outcomes: Err(e),
-                rests: OnceLock::new(),
-            },
+            Err(e) if matches!(e.refusal(), Some(Refusal::TooMuchChance { .. })) => {
+                Arc::new(At::Chance {
+                    before: st.clone(),
+                    joint,
+                    outcomes: Err(e),
+                    rests: OnceLock::new(),
+                })
+            }
             Err(e) => return Err(e),
         };
-        let at = Arc::new(at);
-        self.spiel.follow.keep(&self.step.at, &entry, &at);
+        let at = self.spiel.follow.keep(&self.step.at, &entry, at);
         self.push(at, Entry::Moves(entry));
         Ok(())
+    }
+
+    /// "action `a` is not legal for `p`", with its text (or why the id
+    /// names no action).
+    fn not_legal(&self, p: PlayerIx, a: Action) -> Error {
+        match self.spiel.action_text(a) {
+            Ok(text) => Error::illegal(
+                Illegal::NotLegal,
+                format!(
+                    "`{text}` (action {a}) is not a legal action of {}",
+                    self.spiel.game().def().players[p].id
+                ),
+            ),
+            Err(e) => e,
+        }
     }
 
     fn push(&mut self, at: Arc<At>, by: Entry) {

@@ -29,7 +29,9 @@ CLOSED = {"kuhn-poker", "leduc-poker", "tic-tac-toe", "goofspiel", "blotto", "do
 # and words and the texts the walk met): with their longest length
 # declared they must play through the adapter, their returns' range and
 # sum as the rules fix them (a game won or lost).
-OPEN_BY_RULE = {"braverats", "experior", "imperio"}
+# Pig (walked 50 positions) has chance: its longest length counts the
+# players' moves only.
+OPEN_BY_RULE = {(ROOT / "games", n) for n in ("braverats", "experior", "imperio")} | {(REFERENCE, "pig")}
 
 # What every other open game is registered with: generous, and checked.
 DECLARE = {"max_game_length": 5000, "max_chance_outcomes": 5000, "min_utility": -1e6, "max_utility": 1e6}
@@ -89,10 +91,11 @@ def test_registering_again_returns_the_game_and_another_game_may_not_take_the_na
 def test_random_simulation_and_serialisation_pass_on_every_game_that_keeps_its_declarations(folder, name):
     game = tabula.load_game(name, games_dir=folder)
     short = "tabula_" + "_".join(folder.relative_to(ROOT).parts[:-1] + (name,)).replace("-", "_")
-    by_rule = name in OPEN_BY_RULE and folder == ROOT / "games"
-    declare = {"max_game_length": 5000} if by_rule else DECLARE
+    by_rule = (folder, name) in OPEN_BY_RULE
+    declare = {"max_game_length": 5000, "max_chance_outcomes": 6} if by_rule else DECLARE
+    walk = 50 if name == "pig" else tabula.DEFAULT_WALK
     try:
-        os_game = tabula.openspiel.register(game, short_name=short, declare=declare)
+        os_game = tabula.openspiel.register(game, short_name=short, walk=walk, declare=declare)
         pyspiel.random_sim_test(os_game, num_sims=5, serialize=True, verbose=False)
     except tabula.TabulaError as e:
         # An open game whose play breaks a declaration (an action past the
@@ -104,7 +107,7 @@ def test_random_simulation_and_serialisation_pass_on_every_game_that_keeps_its_d
     if by_rule:
         assert os_game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
         assert (os_game.min_utility(), os_game.max_utility()) == (-1.0, 1.0)
-        assert os_game.num_distinct_actions() == game.spiel().fixed_actions()
+        assert os_game.num_distinct_actions() == game.spiel(walk).fixed_actions()
     # The tensor's shape never changes and a bad action raises.
     state = os_game.new_initial_state()
     size = os_game.observation_tensor_size()
@@ -192,3 +195,29 @@ def test_perfect_information_is_told_and_openspiels_minimax_solves_tic_tac_toe()
     assert os_kuhn().get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     value, _ = minimax.alpha_beta_search(game)
     assert value == 0
+
+
+def test_an_open_games_longest_length_counts_the_players_moves_not_chance():
+    pig = tabula.load_game("pig", games_dir=REFERENCE)
+    os_game = tabula.openspiel.register(
+        pig, short_name="tabula_pig_four", walk=50, declare={"max_game_length": 4, "max_chance_outcomes": 6}
+    )
+    state = os_game.new_initial_state()
+    moves = 0
+    with pytest.raises(tabula.TabulaError) as caught:
+        while True:
+            assert not state.is_terminal()
+            if state.is_chance_node():
+                # The first outcome, a one: the turn passes, no one scores.
+                state.apply_action(state.chance_outcomes()[0][0])
+                continue
+            before = str(state)
+            try:
+                state.apply_action(state.legal_actions()[0])
+            except tabula.TabulaError:
+                assert str(state) == before, "a broken declaration leaves the state as it was"
+                raise
+            moves += 1
+    assert "ran past max_game_length=4" in str(caught.value)
+    # Four moves were played, with the dice between them, before the fifth raised.
+    assert moves == 4 and len(state.history()) > 4
