@@ -135,6 +135,14 @@ _SPIELS: Dict[Any, Spiel] = {}
 _SPIELS_LOCK = threading.Lock()
 
 
+def _error(kind: str, message: str) -> TabulaError:
+    """A `TabulaError` the Python side raises (the adapters): `kind` as
+    the extension's errors have it, no position, notes nor refusal."""
+    e = TabulaError(message)
+    e.kind, e.at, e.notes, e.refusal = kind, None, [], None
+    return e
+
+
 def _key(source: Any) -> Any:
     name, variants, params, games_dir = source
     return (name, tuple(variants), tuple(sorted(params.items())), games_dir and str(games_dir))

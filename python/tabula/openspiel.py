@@ -67,12 +67,7 @@ def short_name_of(game: Game) -> str:
 
 
 def _refuse(message: str) -> TabulaError:
-    e = TabulaError(message)
-    e.kind = "refused"
-    e.at = None
-    e.notes = []
-    e.refusal = None
-    return e
+    return tabula._error("refused", message)
 
 
 # What an open game may declare, and its defaults (None: required).
@@ -105,7 +100,6 @@ def _open_bounds(spiel: Spiel, declare: Dict[str, Any], why: TabulaError) -> Dic
             "each is checked as the game is played"
         )
     bounds["num_distinct_actions"] = rule["num_distinct_actions"]
-    bounds["utility_sum_declared"] = "utility_sum" in declare or rule["utility_sum"] is not None
     return bounds
 
 
@@ -209,16 +203,12 @@ def register(
         known = _REGISTERED.get(name)
         if known is not None:
             if known[0] != source or known[1] != walk or known[3] != declare:
-                e = TabulaError(
-                    f"`{name}` is registered already, for another game, walk or declare: give another short_name"
+                raise tabula._error(
+                    "usage", f"`{name}` is registered already, for another game, walk or declare: give another short_name"
                 )
-                e.kind, e.at, e.notes, e.refusal = "usage", None, [], None
-                raise e
             return pyspiel.load_game(name)
         if name in pyspiel.registered_names():
-            e = TabulaError(f"`{name}` is a pyspiel game already: give another short_name")
-            e.kind, e.at, e.notes, e.refusal = "usage", None, [], None
-            raise e
+            raise tabula._error("usage", f"`{name}` is a pyspiel game already: give another short_name")
         spiel = tabula._spiel(game._source, walk, made=lambda: game.spiel(walk))
         game_type, game_info, limits = _types(spiel, name, declare)
         # A class per game, as OpenSpiel's Python games register theirs:
@@ -299,15 +289,15 @@ class TabulaState(pyspiel.State):
             if past:
                 raise broken(
                     f"it offers `{st.action_to_string(p, past[0])}`, which is none of the "
-                    "definition's cards, cells and words nor of the texts the walk met: an open game's other actions are "
-                    "numbered as met, not the same from one process to the next"
+                    "definition's cards, cells and words nor of the texts the walk met: an open "
+                    "game's other actions are numbered as met, not the same from one process to the next"
                 )
         if st.is_terminal():
             r = st.returns()
             if min(r) < lim["min_utility"] or max(r) > lim["max_utility"]:
                 raise broken(f"returns {r} are outside [{lim['min_utility']}, {lim['max_utility']}]")
             total = lim["utility_sum"]
-            if lim["utility_sum_declared"] and total is not None and abs(sum(r) - total) > 1e-9:
+            if total is not None and abs(sum(r) - total) > 1e-9:
                 raise broken(f"returns {r} do not sum to utility_sum={total}")
 
     def current_player(self) -> int:

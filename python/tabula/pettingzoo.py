@@ -45,10 +45,7 @@ from tabula import DEFAULT_WALK, Game, Spiel, TabulaError
 __all__ = ["env", "TabulaEnv"]
 
 
-def _error(kind: str, message: str) -> TabulaError:
-    e = TabulaError(message)
-    e.kind, e.at, e.notes, e.refusal = kind, None, [], None
-    return e
+_error = tabula._error
 
 
 def env(game: Union[Game, Spiel], walk: int = DEFAULT_WALK, render_mode: Optional[str] = None) -> "TabulaEnv":

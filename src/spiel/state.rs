@@ -176,17 +176,18 @@ impl SpielState {
     /// `Spiel::action_id` for a text of an open game not met before.
     pub fn legal_action_id(&self, player: PlayerIx, text: &str) -> Result<Action> {
         self.spiel.check_player(player)?;
-        let At::Rest(st, _) = &*self.step.at else {
+        let At::Rest(st, facts) = &*self.step.at else {
             return Err(Error::illegal(Illegal::NotTheirs, "no player chooses now"));
         };
-        let game = self.spiel.game();
-        match st.legal(player).iter().find(|c| c.text(game) == text) {
-            Some(_) => Ok(self.spiel.id_of_offered(text)),
-            None => Err(Error::illegal(
+        // Every legal text has its id once the place's ids are worked out.
+        let legal = &self.legal_ids(st, facts)[player];
+        match self.spiel.action_id(text) {
+            Ok(a) if legal.binary_search(&a).is_ok() => Ok(a),
+            _ => Err(Error::illegal(
                 Illegal::NotLegal,
                 format!(
                     "`{text}` is not a legal action of {} now",
-                    game.def().players[player].id
+                    self.spiel.game().def().players[player].id
                 ),
             )),
         }

@@ -9,7 +9,25 @@ use crate::core::State;
 use crate::hooks::script::{Compile, RhaiHooks};
 use crate::hooks::test_game::{Game, load};
 
-/// A reference game (tests/reference) with its script.
+/// The reference game `id` (tests/reference) with its script.
+macro_rules! reference {
+    ($id:literal) => {
+        reference(
+            include_str!(concat!(
+                "../../../../../tests/reference/games/",
+                $id,
+                ".yaml"
+            )),
+            include_str!(concat!(
+                "../../../../../tests/reference/scripts/",
+                $id,
+                ".rhai"
+            )),
+            $id,
+        )
+    };
+}
+
 fn reference(yaml: &str, script: &str, id: &str) -> Game<RhaiHooks> {
     let yaml = yaml.replace(
         &format!("script: ../scripts/{id}.rhai"),
@@ -35,11 +53,7 @@ fn play(game: &Game<RhaiHooks>) -> (usize, Vec<String>) {
 
 #[test]
 fn breakthrough_asks_its_map_options_in_the_vm() {
-    let game = reference(
-        include_str!("../../../../../tests/reference/games/breakthrough.yaml"),
-        include_str!("../../../../../tests/reference/scripts/breakthrough.rhai"),
-        "breakthrough",
-    );
+    let game = reference!("breakthrough");
     let (decisions, rhai) = play(&game);
     assert!(decisions > 10, "{decisions} decisions");
     assert_eq!(rhai, Vec::<String>::new(), "calls the Rhai form made");
@@ -69,11 +83,7 @@ fn breakthrough_asks_its_map_options_in_the_vm() {
 
 #[test]
 fn liars_dice_bids_are_asked_in_the_vm() {
-    let game = reference(
-        include_str!("../../../../../tests/reference/games/liars-dice.yaml"),
-        include_str!("../../../../../tests/reference/scripts/liars-dice.rhai"),
-        "liars-dice",
-    );
+    let game = reference!("liars-dice");
     let (decisions, rhai) = play(&game);
     assert!(decisions > 1, "{decisions} decisions");
     assert_eq!(rhai, Vec::<String>::new(), "calls the Rhai form made");
