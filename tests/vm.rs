@@ -159,3 +159,42 @@ fn typed_asks_moves_and_maps_go_as_in_rhai() {
     // list (34); the rest end the game.
     assert_eq!(failed, 21, "the failing cases fail");
 }
+
+/// A list's and a map's own operations, which the VM does on its values
+/// (tier/vm/lists.rs), and their edges: what it leaves to Rhai (a text
+/// that is no symbol, mixed lists, a missing key) and their errors.
+const LISTS_SCRIPT: &str = r#"
+fn step() {
+    let c = param("case");
+    if c == 0 { let a = [1, 2]; a += [3, 4]; a += 5; a += "token"; a += #{k: 1}; a += (); a += [[6]]; end_game("a", `${a}`); return; }
+    if c == 1 { let a = ["a"]; a += "no symbol"; a += 'c'; end_game("a", `${a}`); return; }
+    if c == 2 { let a = [0]; for i in 0..20 { a += a; } end_game("a", `${a.len()}`); return; }
+    if c == 3 { let a = [1]; a += a; a += [a]; end_game("a", `${a}`); return; }
+    if c == 4 { let m = #{}; m["token"] = true; m.coin = 1; end_game("a", `${"token" in m} ${"coin" in m} ${"pile" in m} ${m.contains("token")} ${m}`); return; }
+    if c == 5 { end_game("a", `${3 in [1, 2, 3]} ${"a" in ["a", "b"]} ${4 in [1, "a"]} ${"b" in []} ${() in [()]} ${true in [false, true]}`); return; }
+    if c == 6 { let l = [1, 2, 3]; let x = l.pop(); let y = l.shift(); let e = []; end_game("a", `${x} ${y} ${l} ${e.pop()} ${e.shift()} ${e}`); return; }
+    if c == 7 { let l = ["a", "b", "a"]; end_game("a", `${l.index_of("a")} ${l.index_of("b")} ${l.index_of("z")} ${[1, 2].index_of(2)} ${[1, "a"].index_of("a")} ${l.contains("b")}`); return; }
+    if c == 8 { let m = #{a: 1}; m["a"] += 2; m.a *= 3; m["b"] = "x"; m.token = [1]; end_game("a", `${m}`); return; }
+    if c == 9 { let m = #{a: 1}; m["zz"] += 1; return; }
+    if c == 10 { let m = #{a: 9223372036854775807}; m.a += 1; return; }
+    if c == 11 { let m = #{a: "x"}; m.a += 1; end_game("a", `${m}`); return; }
+    if c == 12 { let m = #{a: 1}; m.a /= 0; return; }
+    if c == 13 { let s = []; for i in 0..9999 { s += i; } s += [1, 2]; end_game("a", "appended"); return; }
+    if c == 14 { let m = #{}; let k = "token"; m[k] = 1; end_game("a", `${k in m} ${"coin" in m}`); return; }
+    end_game("", "no case");
+}
+"#;
+
+#[test]
+fn list_and_map_operations_go_as_in_rhai() {
+    let (_tmp, path) = common::game_folder("typed", TYPED_YAML, LISTS_SCRIPT);
+    let (_t, game) = common::load_folder("typed", TYPED_YAML, LISTS_SCRIPT);
+    assert_eq!(game.vm_fallbacks().unwrap(), []);
+    let cases: Vec<i64> = (0..=14).collect();
+    let failed = fails_alike(&path, &cases, Compile::Check);
+    // A list past Rhai's limit (2), a missing key's `+=` (9), overflow
+    // (10) and division by zero (12) fail; a text plus a number (11)
+    // concatenates, and a list appended to (13) is checked before, as
+    // Rhai checks it: 10,001 items pass.
+    assert_eq!(failed, 4, "the failing cases fail");
+}

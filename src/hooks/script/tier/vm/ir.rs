@@ -54,7 +54,8 @@ pub(crate) struct SetPart {
 
 pub(crate) enum Key {
     Index(X),
-    Prop(ImmutableString),
+    /// The property's name and its symbol.
+    Prop(ImmutableString, u32),
 }
 
 pub(crate) struct For {
@@ -88,8 +89,10 @@ pub(crate) enum XKind {
     /// An API function: its typed entry point if it has one, else its
     /// overloads (`Natives`) as the tree tier calls them.
     Api(Box<Api>),
-    /// Through Rhai (a function of its packages).
-    Rhai(Box<(Helper, Vec<X>, Option<usize>)>),
+    /// Through Rhai (a function of its packages); whether it is
+    /// `contains` of two arguments (`x in y`), which lists.rs answers
+    /// on the VM's values.
+    Rhai(Box<(Helper, Vec<X>, Option<usize>, bool)>),
     /// A closure: the pointer to its function, and the values it captured.
     Curry(Box<(Dynamic, Vec<X>)>),
     Chain(Box<Chain>),

@@ -79,7 +79,7 @@ impl Lowering<'_> {
                 slot: x.slot,
                 key: match &x.key {
                     Key::Index(e) => ir::Key::Index(self.expr(e)?),
-                    Key::Prop(p) => ir::Key::Prop(p.clone()),
+                    Key::Prop(p) => ir::Key::Prop(p.clone(), self.syms.intern(self.def, p)),
                 },
                 op: x.op,
                 value: self.expr(&x.value)?,
@@ -201,7 +201,10 @@ impl Lowering<'_> {
                     name: c.name.clone(),
                 }))
             }
-            Target::Rhai(helper) => XKind::Rhai(Box::new((helper.clone(), args, c.first_local))),
+            Target::Rhai(helper) => {
+                let contains = c.name == "contains" && args.len() == 2;
+                XKind::Rhai(Box::new((helper.clone(), args, c.first_local, contains)))
+            }
         };
         Ok(ir::X { kind, pos: c.pos })
     }

@@ -36,6 +36,9 @@ impl VmRun<'_, '_> {
                 }
                 _ => {}
             }
+            if let Some(v) = super::lists::method(l, name, &args) {
+                return Ok(v);
+            }
             if let Some(r) = self.list_closure(name, l, &args, pos) {
                 return r;
             }
@@ -46,8 +49,16 @@ impl VmRun<'_, '_> {
                 ("is_empty", []) => return Ok(V::Bool(m.is_empty())),
                 ("keys", []) => return Ok(V::List(m.iter().map(|(k, _)| V::Sym(*k)).collect())),
                 ("values", []) => return Ok(V::List(m.iter().map(|(_, v)| v.clone()).collect())),
+                ("contains", [x]) => {
+                    if let Some(b) = super::lists::contains(this, x) {
+                        return Ok(V::Bool(b));
+                    }
+                }
                 _ => {}
             }
+        }
+        if matches!(this, V::List(_) | V::Map(_)) {
+            super::run::handed(name);
         }
         let mut d = self.dynamic(std::mem::take(this));
         let dargs: super::super::run::Args = args.into_iter().map(|v| self.dynamic(v)).collect();

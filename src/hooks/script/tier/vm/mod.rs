@@ -8,14 +8,16 @@
 //! value by value.
 //!
 //! Modules, each using only those before it: syms, value, api, ask_data
-//! and ask (the typed entry points), ir, lower, run, then chain and
-//! methods (which add to run's `VmRun`).
+//! and ask (the typed entry points), lists (a list's and a map's own
+//! operations), ir, lower, run, then chain and methods (which add to
+//! run's `VmRun`).
 
 mod api;
 mod ask;
 mod ask_data;
 mod chain;
 mod ir;
+mod lists;
 mod lower;
 mod methods;
 mod run;

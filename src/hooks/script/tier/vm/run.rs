@@ -79,6 +79,22 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// What the VM handed to Rhai's own functions (a helper, a package's
+    /// method) because it has no path of its own for those values.
+    pub(super) static HANDED: std::cell::RefCell<Vec<String>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Note, in tests, an operation handed to Rhai (`HANDED`); nothing
+/// otherwise.
+#[inline(always)]
+pub(super) fn handed(_what: &str) {
+    #[cfg(test)]
+    HANDED.with(|h| h.borrow_mut().push(_what.to_string()));
+}
+
 thread_local! {
     /// A run's stack, kept between runs (no allocation per hook call); a
     /// run inside a run makes its own.
@@ -221,6 +237,14 @@ impl<'r, 'a> VmRun<'r, 'a> {
                     *self.slot(*slot) = self.of(r);
                     return Ok(V::Unit);
                 }
+                if let (Bin::Add, V::List(_)) = (op, &*self.slot(*slot))
+                    && super::lists::adds(&v)
+                {
+                    let (syms, at) = (&self.vm.syms, self.base + *slot);
+                    super::lists::add_to(&mut self.stack[at], v, syms, *op_pos)?;
+                    return Ok(V::Unit);
+                }
+                handed("op-assign");
                 let mut this = self.take_dynamic(*slot);
                 let arg = self.dynamic(v);
                 let r = self.run.helper(helper, Some(&mut this), vec![arg], *op_pos);
@@ -293,12 +317,20 @@ impl<'r, 'a> VmRun<'r, 'a> {
     /// `x[k] (op)= v`, `x.name (op)= v`: a list's item set in place;
     /// anything else by Rhai.
     fn set_part(&mut self, x: &SetPart) -> R<V> {
-        let value = self.expr(&x.value)?;
+        let mut value = self.expr(&x.value)?;
         let (key, k_pos) = match &x.key {
             Key::Index(k) => (Some(self.expr(k)?), k.pos),
-            Key::Prop(_) => (None, x.var_pos),
+            Key::Prop(_, sym) => (Some(V::Sym(*sym)), x.var_pos),
         };
-        if let (None, Some(V::Int(i)), V::List(l)) = (x.op, &key, &mut *self.slot(x.slot)) {
+        if let (Some(V::Sym(k)), V::Map(_)) = (&key, &*self.slot(x.slot)) {
+            match self.set_in_map(x, *k, value)? {
+                None => return Ok(V::Unit),
+                Some(back) => value = back,
+            }
+        }
+        if let (None, Key::Index(_), Some(V::Int(i)), V::List(l)) =
+            (x.op, &x.key, &key, &mut *self.slot(x.slot))
+        {
             let len = l.len() as i64;
             let at = if *i < 0 { len + i } else { *i };
             if at < 0 || at >= len {
@@ -309,9 +341,10 @@ impl<'r, 'a> VmRun<'r, 'a> {
             l[at as usize] = value;
             return Ok(V::Unit);
         }
+        handed("set-part");
         let mut this = self.take_dynamic(x.slot);
         let k = match (&x.key, key) {
-            (Key::Prop(name), _) => Dynamic::from(name.clone()),
+            (Key::Prop(name, _), _) => Dynamic::from(name.clone()),
             (_, k) => self.dynamic(k.unwrap_or_default()),
         };
         let v = self.dynamic(value);
@@ -320,7 +353,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             Some(r) => r,
             None => {
                 let args = match x.key {
-                    Key::Prop(_) => vec![v],
+                    Key::Prop(..) => vec![v],
                     Key::Index(_) => vec![k, v],
                 };
                 self.run
@@ -330,6 +363,34 @@ impl<'r, 'a> VmRun<'r, 'a> {
         };
         *self.slot(x.slot) = self.of(this);
         r.map(|()| V::Unit).map_err(Flow::Err)
+    }
+
+    /// `m[k] (op)= v` / `m.k (op)= v` on a map of symbols, as the tree
+    /// tier's `set_fast` does it on Rhai's map: the value given back where
+    /// it is not an operation on numbers that this decides.
+    fn set_in_map(&mut self, x: &SetPart, k: u32, value: V) -> R<Option<V>> {
+        let syms = &self.vm.syms;
+        let V::Map(m) = &mut self.stack[self.base + x.slot] else {
+            return Ok(Some(value));
+        };
+        match x.op {
+            None => super::value::map_put(m, k, value, syms),
+            Some(op) => {
+                let place = m.iter_mut().find(|(key, _)| *key == k).map(|(_, v)| v);
+                let Some(place) = place else {
+                    return Ok(Some(value));
+                };
+                let (V::Int(a), V::Int(b)) = (&*place, &value) else {
+                    return Ok(Some(value));
+                };
+                let Some(r) = int_op(op, *a, *b) else {
+                    return Ok(Some(value));
+                };
+                *place = V::of(r.map_err(|e| at(e, x.op_pos))?, syms);
+            }
+        }
+        self.stack[self.base + x.slot].limit(syms, x.op_pos)?;
+        Ok(None)
     }
 
     fn for_loop(&mut self, f: &For, pos: Position) -> R<V> {
@@ -445,15 +506,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 Ok(self.call_pushed(*ix, base, x.pos)?)
             }
             XKind::Api(api) => self.api(api, x.pos),
-            XKind::Rhai(r) => {
-                let (helper, args, first_local) = &**r;
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args {
-                    let v = self.expr(a)?;
-                    vals.push(self.dynamic(v));
-                }
-                self.through_rhai(helper, vals, *first_local, x.pos)
-            }
+            XKind::Rhai(r) => self.rhai(r, x.pos),
             XKind::Interp(parts) => self.interp(parts),
             XKind::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -525,6 +578,33 @@ impl<'r, 'a> VmRun<'r, 'a> {
             None => self.run.helper(helper, None, vec![a, b], pos)?,
         };
         Ok(self.of(d))
+    }
+
+    /// A function of Rhai's packages: `x in y` on the VM's values where
+    /// lists.rs answers it, the rest through Rhai.
+    fn rhai(&mut self, r: &(Helper, Vec<X>, Option<usize>, bool), pos: Position) -> R<V> {
+        let (helper, args, first_local, contains) = r;
+        let mut vals: Args = Args::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            // `this` is read where it is (through_rhai takes the local).
+            if i == 0 && helper.this {
+                vals.push(V::Unit);
+                continue;
+            }
+            vals.push(self.expr(a)?);
+        }
+        if *contains && let [target, x] = vals.as_slice() {
+            let target = match first_local {
+                Some(s) if helper.this => &self.stack[self.base + s],
+                _ => target,
+            };
+            if let Some(b) = super::lists::contains(target, x) {
+                return Ok(V::Bool(b));
+            }
+        }
+        handed("rhai");
+        let vals = vals.into_iter().map(|v| self.dynamic(v)).collect();
+        self.through_rhai(helper, vals, *first_local, pos)
     }
 
     /// A call through Rhai, `this` bound to the first local if it takes it.

@@ -1,10 +1,11 @@
 //! Which typed paths the VM takes: API calls whose typed form gave None
 //! (and went the Rhai form's way) are listed by `run::RHAI_FORMS` in
-//! tests. (tests/vm.rs compares what each path does with Rhai.)
+//! tests, operations on a VM list or map handed to Rhai by
+//! `run::HANDED`. (tests/vm.rs compares what each path does with Rhai.)
 
 #![allow(clippy::unwrap_used)]
 
-use super::run::RHAI_FORMS;
+use super::run::{HANDED, RHAI_FORMS};
 use crate::core::State;
 use crate::hooks::script::{Compile, RhaiHooks};
 use crate::hooks::test_game::{Game, load};
@@ -41,6 +42,7 @@ fn reference(yaml: &str, script: &str, id: &str) -> Game<RhaiHooks> {
 /// decisions made and the API calls that went the Rhai form's way.
 fn play(game: &Game<RhaiHooks>) -> (usize, Vec<String>) {
     RHAI_FORMS.with(|f| f.borrow_mut().clear());
+    HANDED.with(|f| f.borrow_mut().clear());
     let mut st = State::new_quiet(game, 1).unwrap();
     let mut n = 0;
     while let Some(p) = st.first_waiting() {
@@ -87,4 +89,27 @@ fn liars_dice_bids_are_asked_in_the_vm() {
     let (decisions, rhai) = play(&game);
     assert!(decisions > 1, "{decisions} decisions");
     assert_eq!(rhai, Vec::<String>::new(), "calls the Rhai form made");
+}
+
+/// The board games whose lists and maps of cells Rhai's own functions
+/// used to take (Othello's `all += run`, Hex's `n in seen` and
+/// `todo.pop()`, Dots and Boxes' `columns().index_of(..)`): the VM does
+/// them on its own values, handing nothing to Rhai.
+#[test]
+fn board_games_keep_their_lists_and_maps_in_the_vm() {
+    for game in [
+        reference!("othello"),
+        reference!("hex"),
+        reference!("dots-and-boxes"),
+    ] {
+        let (decisions, _) = play(&game);
+        assert!(decisions > 10, "{decisions} decisions");
+        let handed = HANDED.with(|h| h.take());
+        let first = &handed[..handed.len().min(4)];
+        assert!(
+            handed.is_empty(),
+            "{} handed to Rhai: {first:?}...",
+            handed.len()
+        );
+    }
 }

@@ -1,0 +1,91 @@
+//! What Rhai's packages do to a list or a map (`+=`, `in` and `contains`,
+//! `index_of`, `pop`, `shift`), done on the VM's own values so that a list
+//! or a map of ids is never turned into Rhai's and back. Each gives None
+//! where its values are not ones it decides alone (an item of another
+//! type than the one looked for, a text that is no symbol, a value Rhai
+//! holds): the operation then goes Rhai's way, as before.
+
+use rhai::Position;
+
+use super::run::Error;
+use super::syms::Syms;
+use super::value::{V, map_get};
+
+/// Whether `x` is `item` as Rhai's `==` says inside `contains` and
+/// `index_of`, on a list whose items are all of `x`'s type (a list of
+/// mixed types is left to Rhai, as the tree tier leaves it).
+fn same(item: &V, x: &V) -> Option<bool> {
+    match (item, x) {
+        (V::Int(a), V::Int(b)) => Some(a == b),
+        (V::Sym(a), V::Sym(b)) => Some(a == b),
+        (V::Bool(a), V::Bool(b)) => Some(a == b),
+        _ => None,
+    }
+}
+
+/// The index of the first item of `list` that is `x` (Rhai's
+/// `index_of`, -1 where none is), None where Rhai decides.
+pub(super) fn index_of(list: &[V], x: &V) -> Option<i64> {
+    let mut found = -1;
+    for (i, item) in list.iter().enumerate() {
+        if same(item, x)? && found < 0 {
+            found = i as i64;
+        }
+    }
+    Some(found)
+}
+
+/// `x in this` and `this.contains(x)`: an item of a list, a key of a map
+/// of symbols.
+pub(super) fn contains(this: &V, x: &V) -> Option<bool> {
+    match (this, x) {
+        (V::List(l), _) => index_of(l, x).map(|i| i >= 0),
+        (V::Map(m), V::Sym(k)) => Some(map_get(m, *k).is_some()),
+        _ => None,
+    }
+}
+
+/// Whether `list += x` is `add_to`'s (not where `x` is a list Rhai
+/// holds: Rhai appends it).
+pub(super) fn adds(x: &V) -> bool {
+    !matches!(x, V::Dyn(d) if d.is_array())
+}
+
+/// `list += x` as Rhai's built-in `+=` does it: a list's items appended,
+/// any other value pushed, and Rhai's limits checked (an error at the
+/// operator). Rhai checks an append before it, on the list as it was:
+/// one that takes a list past the limits passes, and the list is then
+/// left as Rhai's own (a VM list is always within the limits; Rhai's
+/// next call on it says it is not).
+pub(super) fn add_to(place: &mut V, x: V, syms: &Syms, pos: Position) -> Result<(), Error> {
+    let V::List(l) = place else {
+        return Ok(());
+    };
+    let append = matches!(x, V::List(_));
+    match x {
+        V::List(items) => l.extend(items),
+        x => l.push(x),
+    }
+    match place.limit(syms, pos) {
+        Err(_) if append => {
+            *place = V::Dyn(std::mem::take(place).into_dynamic(syms));
+            Ok(())
+        }
+        r => r,
+    }
+}
+
+/// A list's own methods that take no closure: `pop`, `shift`, `contains`
+/// and `index_of` (`len`, `is_empty` and `push` are run.rs's).
+pub(super) fn method(list: &mut Vec<V>, name: &str, args: &[V]) -> Option<V> {
+    Some(match (name, args) {
+        // Rhai's `pop` and `shift`: the last (first) item, or () from an
+        // empty list; a list only shrinks, so no limit is passed.
+        ("pop", []) => list.pop().unwrap_or_default(),
+        ("shift", []) if list.is_empty() => V::Unit,
+        ("shift", []) => list.remove(0),
+        ("contains", [x]) => V::Bool(index_of(list, x)? >= 0),
+        ("index_of", [x]) if !matches!(x, V::Dyn(_)) => V::Int(index_of(list, x)?),
+        _ => return None,
+    })
+}
