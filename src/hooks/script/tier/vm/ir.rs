@@ -74,6 +74,8 @@ pub(crate) struct X {
 pub(crate) enum XKind {
     Const(V),
     Local(usize),
+    /// A local's last read (a function's value): taken, not copied.
+    Move(usize),
     Interp(Vec<X>),
     Array(Vec<X>),
     /// A map literal whose keys are all symbols: its constant fields in

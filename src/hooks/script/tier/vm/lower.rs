@@ -23,10 +23,21 @@ pub(crate) struct Lowering<'a> {
 
 impl Lowering<'_> {
     pub fn function(&mut self, f: &Func) -> Result<ir::Code, Refusal> {
+        let mut body = self.block(&f.body)?;
+        // The function's value, read from a local, is that local's last
+        // read: taken, not copied (the frame goes with the call).
+        if let Some(ir::S {
+            kind: SKind::Expr(x),
+            ..
+        }) = body.last_mut()
+        {
+            moved(x);
+        }
+        returns_moved(&mut body);
         Ok(ir::Code {
             name: f.name.clone(),
             slots: f.slots,
-            body: self.block(&f.body)?,
+            body,
         })
     }
 
@@ -292,5 +303,29 @@ impl Lowering<'_> {
             });
         }
         Ok(ir::Chain { root, steps })
+    }
+}
+
+/// A read of a local made a move of it.
+fn moved(x: &mut ir::X) {
+    if let XKind::Local(s) = x.kind {
+        x.kind = XKind::Move(s);
+    }
+}
+
+/// `return local` made a move of the local, in every statement of a
+/// function (a closure is a function of its own).
+fn returns_moved(body: &mut [ir::S]) {
+    for s in body {
+        match &mut s.kind {
+            SKind::Return(Some(x)) => moved(x),
+            SKind::If(x) => {
+                returns_moved(&mut x.1);
+                returns_moved(&mut x.2);
+            }
+            SKind::While(_, b) | SKind::Do(b, _, _) | SKind::Block(b) => returns_moved(b),
+            SKind::For(f) => returns_moved(&mut f.body),
+            _ => {}
+        }
     }
 }

@@ -164,7 +164,10 @@ impl<'r, 'a> VmRun<'r, 'a> {
         if code.body.is_empty() {
             return Ok(V::Unit);
         }
-        self.stack.resize(base + code.slots, V::Unit);
+        // Pushes, not `resize` (a call, where a frame has a few slots).
+        while self.stack.len() < base + code.slots {
+            self.stack.push(V::Unit);
+        }
         let outer = std::mem::replace(&mut self.base, base);
         let r = self.block(&code.body);
         self.base = outer;
@@ -459,7 +462,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
     pub(crate) fn expr(&mut self, x: &X) -> R<V> {
         match &x.kind {
             XKind::Const(v) => Ok(v.clone()),
-            XKind::Local(s) => Ok(self.stack[self.base + s].clone()),
+            XKind::Local(s) => Ok(self.stack[self.base + s].copy()),
+            XKind::Move(s) => Ok(std::mem::take(&mut self.stack[self.base + s])),
             XKind::Binary(b) => {
                 let (op, a, b, helper) = &**b;
                 let a = self.expr(a)?;
@@ -542,35 +546,71 @@ impl<'r, 'a> VmRun<'r, 'a> {
         }
     }
 
+    #[inline]
     fn binary(&mut self, op: Bin, a: V, b: V, helper: &Helper, pos: Position) -> R<V> {
-        match (&a, &b) {
-            (V::Int(x), V::Int(y)) => {
-                if let Some(r) = int_op(op, *x, *y) {
-                    let d = r.map_err(|e| at(e, pos))?;
-                    return Ok(self.of(d));
-                }
-            }
-            (V::Sym(x), V::Sym(y)) => match op {
+        if let (V::Int(x), V::Int(y)) = (&a, &b) {
+            // Checked as Rhai checks them: an overflow goes to `int_op`
+            // for its error.
+            let (x, y) = (*x, *y);
+            match op {
+                Bin::Add if let Some(r) = x.checked_add(y) => return Ok(V::Int(r)),
+                Bin::Sub if let Some(r) = x.checked_sub(y) => return Ok(V::Int(r)),
+                Bin::Mul if let Some(r) = x.checked_mul(y) => return Ok(V::Int(r)),
                 Bin::Eq => return Ok(V::Bool(x == y)),
                 Bin::Ne => return Ok(V::Bool(x != y)),
+                Bin::Lt => return Ok(V::Bool(x < y)),
+                Bin::Le => return Ok(V::Bool(x <= y)),
+                Bin::Gt => return Ok(V::Bool(x > y)),
+                Bin::Ge => return Ok(V::Bool(x >= y)),
+                _ => {}
+            }
+        }
+        let r = self.binary_plain(op, &a, &b, pos);
+        if let Some(r) = r {
+            discard(a);
+            discard(b);
+            return r;
+        }
+        self.binary_rhai(op, a, b, helper, pos)
+    }
+
+    /// `a op b` on plain values, where the VM decides it.
+    fn binary_plain(&mut self, op: Bin, a: &V, b: &V, pos: Position) -> Option<R<V>> {
+        match (a, b) {
+            (V::Int(x), V::Int(y)) => {
+                let r = int_op(op, *x, *y)?;
+                return Some(match r {
+                    Ok(d) => Ok(self.of(d)),
+                    Err(e) => Err(Flow::Err(at(e, pos))),
+                });
+            }
+            (V::Sym(x), V::Sym(y)) => match op {
+                Bin::Eq => return Some(Ok(V::Bool(x == y))),
+                Bin::Ne => return Some(Ok(V::Bool(x != y))),
                 _ => {}
             },
             (V::Bool(x), V::Bool(y)) => match op {
-                Bin::Eq => return Ok(V::Bool(x == y)),
-                Bin::Ne => return Ok(V::Bool(x != y)),
+                Bin::Eq => return Some(Ok(V::Bool(x == y))),
+                Bin::Ne => return Some(Ok(V::Bool(x != y))),
                 _ => {}
             },
             (V::Unit, _) | (_, V::Unit) => {
                 let both = matches!(a, V::Unit) && matches!(b, V::Unit);
                 match op {
-                    Bin::Eq => return Ok(V::Bool(both)),
-                    Bin::Ne => return Ok(V::Bool(!both)),
-                    Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => return Ok(V::Bool(false)),
+                    Bin::Eq => return Some(Ok(V::Bool(both))),
+                    Bin::Ne => return Some(Ok(V::Bool(!both))),
+                    Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => return Some(Ok(V::Bool(false))),
                     _ => {}
                 }
             }
             _ => {}
         }
+        None
+    }
+
+    /// `a op b` by Rhai's operators (its fast ones, else its helper).
+    #[inline(never)]
+    fn binary_rhai(&mut self, op: Bin, a: V, b: V, helper: &Helper, pos: Position) -> R<V> {
         let (a, b) = (self.dynamic(a), self.dynamic(b));
         let fast = super::super::builtins::fast_binary(self.run.engine, op, &a, &b);
         let d = match fast {
@@ -656,6 +696,15 @@ impl<'r, 'a> VmRun<'r, 'a> {
     }
 
     fn api(&mut self, api: &Api, pos: Position) -> R<V> {
+        // One local as the argument: the typed form reads it where it is.
+        if let (Some(typed), [a]) = (api.typed, api.args.as_slice())
+            && let XKind::Local(s) = a.kind
+        {
+            let at = self.base + s;
+            if let Some(v) = self.typed(typed, at..at + 1, api, pos)? {
+                return Ok(v);
+            }
+        }
         let base = self.push_args(&api.args)?;
         let r = self.api_pushed(api, base, pos);
         self.pop_to(base);
@@ -664,21 +713,10 @@ impl<'r, 'a> VmRun<'r, 'a> {
 
     /// The API call of `api` on the arguments pushed from `base`.
     fn api_pushed(&mut self, api: &Api, base: usize, pos: Position) -> R<V> {
-        if let Some(typed) = api.typed {
-            self.run.track(pos)?;
-            LAST_OPS.with(|o| o.set(self.run.ops));
-            let (syms, vals) = (&self.vm.syms, &self.stack[base..]);
-            let r = crate::hooks::script::with_ctx(|cx| Ok(typed(cx, syms, vals)));
-            match r {
-                Ok(Some(Ok(v))) => return Ok(v),
-                Ok(Some(Err(e))) | Err(e) => return Err(Flow::Err(at(e, pos))),
-                // Not its types: the Rhai form's way, counted once.
-                Ok(None) => {
-                    #[cfg(test)]
-                    RHAI_FORMS.with(|f| f.borrow_mut().push(api.name.to_string()));
-                    self.run.set_ops(self.run.ops - 1);
-                }
-            }
+        if let Some(typed) = api.typed
+            && let Some(v) = self.typed(typed, base..self.stack.len(), api, pos)?
+        {
+            return Ok(v);
         }
         let vals: Vec<V> = self.stack.drain(base..).collect();
         let mut args: super::super::run::Args = vals.into_iter().map(|v| self.dynamic(v)).collect();
@@ -705,6 +743,33 @@ impl<'r, 'a> VmRun<'r, 'a> {
             })
             .map_err(|e| at(e, pos))?;
         Ok(self.of(v))
+    }
+
+    /// The typed form of `api` on the stack's values `vals`: None where
+    /// they are not its types (then nothing is counted: the Rhai form's
+    /// way counts the call).
+    fn typed(
+        &mut self,
+        typed: super::api::Typed,
+        vals: std::ops::Range<usize>,
+        api: &Api,
+        pos: Position,
+    ) -> R<Option<V>> {
+        self.run.track(pos)?;
+        LAST_OPS.with(|o| o.set(self.run.ops));
+        let (syms, vals) = (&self.vm.syms, &self.stack[vals]);
+        let r = crate::hooks::script::with_ctx(|cx| Ok(typed(cx, syms, vals)));
+        match r {
+            Ok(Some(Ok(v))) => Ok(Some(v)),
+            Ok(Some(Err(e))) | Err(e) => Err(Flow::Err(at(e, pos))),
+            Ok(None) => {
+                #[cfg(test)]
+                RHAI_FORMS.with(|f| f.borrow_mut().push(api.name.to_string()));
+                let _ = api;
+                self.run.set_ops(self.run.ops - 1);
+                Ok(None)
+            }
+        }
     }
 
     /// An interpolation, built in the tree tier's kept buffer (no

@@ -30,6 +30,19 @@ fn add(acc: &mut super::super::builtins::Sizes, s: super::super::builtins::Sizes
 }
 
 impl V {
+    /// A copy, the plain values copied inline (`clone` is otherwise a
+    /// call, whatever the value holds).
+    #[inline(always)]
+    pub fn copy(&self) -> V {
+        match self {
+            V::Unit => V::Unit,
+            V::Bool(b) => V::Bool(*b),
+            V::Int(i) => V::Int(*i),
+            V::Sym(s) => V::Sym(*s),
+            _ => self.clone(),
+        }
+    }
+
     /// A Rhai value as the VM holds it: a text that is a symbol becomes
     /// it (so every text that could be a symbol is one, and a symbol
     /// never equals a text held as `Dyn`).
