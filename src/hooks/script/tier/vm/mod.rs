@@ -8,8 +8,8 @@
 //! value by value.
 //!
 //! Modules, each using only those before it: syms, value, api, ask_data
-//! and ask (the typed entry points), ir, lower, run, then chain and
-//! methods (which add to run's `VmRun`).
+//! and ask (the typed entry points), ir, lower, run, then chain, methods
+//! and switch (which add to run's `VmRun`).
 
 mod api;
 mod ask;
@@ -19,6 +19,7 @@ mod ir;
 mod lower;
 mod methods;
 mod run;
+mod switch;
 mod syms;
 #[cfg(test)]
 mod tests;

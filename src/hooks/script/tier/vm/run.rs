@@ -263,6 +263,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 }
             },
             SKind::For(f) => self.for_loop(f, s.pos),
+            SKind::Switch(x) => self.switch(x),
             SKind::Break => Err(Flow::Break),
             SKind::Continue => Err(Flow::Continue),
             SKind::Return(x) => {

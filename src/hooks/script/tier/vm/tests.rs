@@ -88,3 +88,19 @@ fn liars_dice_bids_are_asked_in_the_vm() {
     assert!(decisions > 1, "{decisions} decisions");
     assert_eq!(rhai, Vec::<String>::new(), "calls the Rhai form made");
 }
+
+/// The Path's `do_action` (a `switch` on the action's kind) runs in the
+/// VM, and so do its callers: the VM leaves none of The Path's functions
+/// out.
+#[test]
+fn the_paths_switch_runs_in_the_vm() {
+    let yaml = include_str!("../../../../../games/the-path.yaml")
+        .replace("script: ../scripts/the-path.rhai", "script: game.rhai");
+    let script = include_str!("../../../../../scripts/the-path.rhai");
+    assert!(script.contains("switch a.act"), "The Path switches");
+    let (def, s) = load(&yaml, script, 1);
+    let out: Vec<String> = (s[0].vm_fallbacks(&def).iter())
+        .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
+        .collect();
+    assert_eq!(out, Vec::<String>::new(), "functions outside the VM");
+}
