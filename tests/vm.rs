@@ -10,36 +10,25 @@ use crate::tier::{SCRIPT, YAML, fails_alike};
 
 use tabula::Compile;
 
-/// The tier's failing script without its `switch` cases (the VM leaves a
-/// function with `switch` to the tree tier: the check would then compare
-/// the tree tier with Rhai).
-fn script() -> String {
-    SCRIPT
-        .lines()
-        .filter(|l| !l.contains("switch"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 #[test]
 fn a_failing_hook_fails_alike_in_the_vm_and_in_rhai() {
-    let script = script();
-    let (_tmp, path) = common::game_folder("failing", YAML, &script);
-    let (_t, game) = common::load_folder("failing", YAML, &script);
-    // Every function runs in the VM: the check compares the VM with Rhai.
+    let (_tmp, path) = common::game_folder("failing", YAML, SCRIPT);
+    let (_t, game) = common::load_folder("failing", YAML, SCRIPT);
+    // Every function runs in the VM (those with `switch` too): the check
+    // compares the VM with Rhai.
     assert_eq!(game.vm_fallbacks().unwrap(), []);
-    // The cases written with `switch` are gone from this script.
     let cases: Vec<i64> = (0..=80)
-        .filter(|case| script.contains(&format!("c == {case} ")))
+        .filter(|case| SCRIPT.contains(&format!("c == {case} ")))
         .collect();
     let failed = fails_alike(&path, &cases, Compile::Check);
     // The cases that throw do throw (the check compares their errors).
     assert!(failed >= 30, "only {failed} cases failed");
 }
 
-/// `check --compile` names what the VM leaves to the tree tier and why,
-/// and plays the rest in the VM against Rhai; `--no-vm` leaves the VM
-/// out.
+/// `check --compile` names what runs outside the VM and why (with
+/// `switch` the VM runs every function; what the tree tier leaves to
+/// Rhai, and its callers, run outside), and plays the rest in the VM
+/// against Rhai; `--no-vm` leaves the VM out.
 #[test]
 fn check_vm_lists_what_runs_outside_the_vm() {
     let script = r#"
@@ -49,28 +38,41 @@ fn unused() { let t = 0; for i in 0..3 { t += i; } t }
 "#;
     let (_tmp, path) = common::game_folder("failing", YAML, script);
     let (_t, game) = common::load_folder("failing", YAML, script);
+    assert_eq!(game.vm_fallbacks().unwrap(), []);
+    common::Test::new()
+        .args(["check", "--compile", "--playouts", "3"])
+        .arg(&path)
+        .stdout_has("compile failing: every script function compiled")
+        .stdout_has("vm failing: every script function runs in the VM")
+        .stdout_has("ok failing")
+        .run();
+    let script = format!(
+        "{script}fn guarded() {{ try {{ winner(1) }} catch {{ }} }}\nfn outer() {{ guarded() }}\n"
+    );
+    let (_tmp, path) = common::game_folder("failing", YAML, &script);
+    let (_t, game) = common::load_folder("failing", YAML, &script);
     let list: Vec<String> = (game.vm_fallbacks().unwrap().iter())
         .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
         .collect();
     assert_eq!(
         list,
         [
-            "step/0: calls `winner`, which the VM does not run",
-            "winner/1: uses `switch`"
+            "guarded/0: uses `try`",
+            "outer/0: calls `guarded`, which runs in Rhai"
         ]
     );
     common::Test::new()
         .args(["check", "--compile", "--playouts", "3"])
         .arg(&path)
-        .stdout_has("compile failing: every script function compiled")
+        .stdout_has("compile failing: 2 script function(s) run in Rhai:")
         .stdout_has("vm failing: 2 script function(s) run outside the VM:")
-        .stdout_has("  winner/1: uses `switch`")
+        .stdout_has("  guarded/0: uses `try`")
         .stdout_has("ok failing")
         .run();
     let ran = common::Test::new()
         .args(["check", "--compile", "--no-vm", "--playouts", "3"])
         .arg(&path)
-        .stdout_has("compile failing: every script function compiled")
+        .stdout_has("compile failing: 2 script function(s) run in Rhai:")
         .stdout_has("ok failing")
         .run();
     assert!(!ran.stdout.contains("outside the VM"), "{}", ran.stdout);
@@ -137,8 +139,21 @@ fn step() {
     if c == 32 { ask(active(), "m", [#{text: "open {to"}], "got"); return; }
     if c == 33 { ask(active(), "m", [#{text: "x", label: "the x"}, #{text: "y"}], "got"); return; }
     if c == 34 { ask(active(), "m", [#{text: "x"}, [1]], "got"); return; }
+    if c == 35 { let out = ""; for k in ["token", "coin", "a", "pile", `no${c}`, `to${"ken"}`, "pass"] { out += switch k { "token" => "T", "coin" => "C", "a" => "A", "b" => "B", "no35" => "N", _ => "-" }; } end_game("a", out); return; }
+    if c == 36 { let t = 0; for x in [0, 3, 7, 12, 20, -1, -5, 100] { t = t * 10 + switch x { 0 => 1, 3 if t > 5 => 9, 3 => 2, 20 if false => 0, 20 if true => 7, 5..10 => 3, 10..=12 => 4, -9..-2 => 6, 30..=1000 => 8, _ => 5 }; } end_game("a", `${t}`); return; }
+    if c == 37 { let out = ""; for v in [true, (), 'x', 7.5, 8.5, [1, "token"], #{a: 1}, [timestamp()], false, 3, "3", [1]] { out += switch v { true => "t", false => "f", () => "u", 'x' => "x", 7.5 => "g", 3 => "3", [1, "token"] => "l", #{a: 1} => "m", 5..20 => "r", _ => "-" }; } end_game("a", out); return; }
+    if c == 38 { let r = switch c { 1 => 1 }; end_game("a", `${r == ()} ${kind("coin")} ${kind("a")} ${kind("pile")}. ${1 + switch c { 38 => 10, _ => 20 }} ${switch c { 1 => 1, _ => 2 }}`); return; }
+    if c == 39 { switch c { 39 => { let z = 1; z / 0 } } }
+    if c == 40 { switch c { 40 if c => 1, _ => 2 }; }
+    if c == 41 { switch [1][c] { _ => 1 }; }
+    if c == 42 { switch active() { "a" => move_card("nothing", "", "pile", "a", "hand"), _ => {} } }
+    if c == 43 { let out = ""; for k in ["a", "skip", "b", "stop", "c"] { switch k { "skip" => continue, "stop" => break, _ => { out += k; } } } let n = 0; loop { n += 1; switch n { 5 => break, _ => continue } } let w = 0; while w < 6 { w += 1; switch w % 2 { 0 => { continue; } } out += `${w}`; } end_game("a", `${out} ${n} ${first(["x", "coin", "token"])} ${first([])}`); return; }
+    if c == 44 { let k = `to${"ken"}`; let r = switch k { "token" if said(1, false) => 1, "coin" => 2, "token" if said(2, true) => 3, "token" if said(3, true) => 4, _ => 5 }; let s = switch c { 0..30 if said(4, true) => 6, 40..50 if said(5, false) => 7, 44..45 if said(6, true) => 8, _ => 9 }; let u = switch c * 10 { 0..300 => 1, 400..500 if said(7, false) => 2, 430..=450 if said(8, true) => 3, _ => 4 }; end_game("a", `${r} ${s} ${u}`); return; }
     end_game("", "no case");
 }
+fn kind(k) { switch k { "token" | "coin" => "card", "a" | "b" => "player" } }
+fn first(xs) { for x in xs { switch x { "coin" | "token" => return x, _ => {} } } "none" }
+fn said(n, r) { log(`condition ${n}`); r }
 fn got(choice) {
     let p = choice.keys()[0];
     end_game(p, `${choice[p]} ${choice.len()} ${choice}`);
@@ -150,14 +165,16 @@ fn typed_asks_moves_and_maps_go_as_in_rhai() {
     let (_tmp, path) = common::game_folder("typed", TYPED_YAML, TYPED_SCRIPT);
     let (_t, game) = common::load_folder("typed", TYPED_YAML, TYPED_SCRIPT);
     assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=34).collect();
+    let cases: Vec<i64> = (0..=44).collect();
     let failed = fails_alike(&path, &cases, Compile::Check);
     // 2-7, 9-11, 15 and 19 (a prompt's function takes no argument) fail;
     // of the map options (20-34), those with no text (21), a text not a
     // string (22), two alike (23, 30), a value not kept (25), a missing
     // or unclosed field (27, 28, 32), a control character (29) and a
-    // list (34); the rest end the game.
-    assert_eq!(failed, 21, "the failing cases fail");
+    // list (34); of the switches (35-44), those with an error in an arm
+    // (39, 42), a condition not a truth value (40) and an error in the
+    // value switched on (41); the rest end the game.
+    assert_eq!(failed, 25, "the failing cases fail");
 }
 
 /// A list's and a map's own operations, which the VM does on its values

@@ -691,7 +691,7 @@ fn discard(v: Dynamic) {
 
 /// Rhai's hash of a switch value (`calc_switch_value_hash`): the value's
 /// `Hash` with ahash's fixed keys, or the seed Rhai was configured with.
-fn hash(v: &Dynamic) -> u64 {
+pub(super) fn hash(v: &Dynamic) -> u64 {
     let mut h = match rhai::config::hashing::get_hashing_seed() {
         Some([a, b, c, d]) if (a | b | c | d) != 0 => {
             ahash::RandomState::with_seeds(*a, *b, *c, *d).build_hasher()
@@ -705,7 +705,7 @@ fn hash(v: &Dynamic) -> u64 {
 /// Rhai's `is_hashable` (not public): the types a switch can match.
 /// Shared values are read through, to a depth (Rhai guards against a
 /// value that holds itself; no value the tier makes does).
-fn hashable(v: &Dynamic, depth: usize) -> bool {
+pub(super) fn hashable(v: &Dynamic, depth: usize) -> bool {
     if depth > 64 {
         return false;
     }

@@ -3,7 +3,9 @@
 //! their typed entry points where they have one, and the closures handed
 //! to list methods called as compiled functions.
 
-use rhai::{Dynamic, ImmutableString, Position};
+use rhai::{Dynamic, ImmutableString, Position, RangeCase};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use super::super::tree::{Bin, Helper, Un};
 use super::api::Typed;
@@ -35,6 +37,7 @@ pub(crate) enum SKind {
     While(Option<X>, Vec<S>),
     Do(Vec<S>, X, bool),
     For(Box<For>),
+    Switch(Box<Switch>),
     Break,
     Continue,
     Return(Option<X>),
@@ -64,6 +67,25 @@ pub(crate) struct For {
     pub var_pos: Position,
     pub iter: X,
     pub body: Vec<S>,
+}
+
+/// `switch` as the tree tier holds it (tree.rs), run by switch.rs: Rhai's
+/// hash of the value picks the cases written for it (their conditions
+/// tried in order), then integer ranges, then the default.
+pub(crate) struct Switch {
+    pub value: X,
+    /// A case value's hash to its arms, in the order written.
+    pub cases: FxHashMap<u64, SmallVec<[usize; 2]>>,
+    /// Integer ranges, each naming its arm.
+    pub ranges: Vec<RangeCase>,
+    pub arms: Vec<Arm>,
+    pub default: Option<usize>,
+}
+
+pub(crate) struct Arm {
+    /// A literal `true` or `false` is not evaluated.
+    pub cond: Result<bool, X>,
+    pub body: X,
 }
 
 pub(crate) struct X {

@@ -117,7 +117,7 @@ impl Lowering<'_> {
                 iter: self.expr(&f.iter)?,
                 body: self.block(&f.body)?,
             })),
-            StmtKind::Switch(_) => return Err("uses `switch`".into()),
+            StmtKind::Switch(x) => SKind::Switch(Box::new(self.switch(x)?)),
             StmtKind::Break => SKind::Break,
             StmtKind::Continue => SKind::Continue,
             StmtKind::Return(e) => SKind::Return(self.opt(e.as_ref())?),
@@ -125,6 +125,30 @@ impl Lowering<'_> {
             StmtKind::Block(b) => SKind::Block(self.block(b)?),
         };
         Ok(ir::S { kind, pos: s.pos })
+    }
+
+    /// `switch`: its value, each arm's condition and body as VM
+    /// expressions, and Rhai's tables that pick an arm as they are.
+    fn switch(&mut self, x: &Switch) -> Result<ir::Switch, Refusal> {
+        let value = self.expr(&x.value)?;
+        let mut arms = Vec::with_capacity(x.arms.len());
+        for a in &x.arms {
+            let cond = match &a.cond {
+                Ok(b) => Ok(*b),
+                Err(e) => Err(self.expr(e)?),
+            };
+            arms.push(ir::Arm {
+                cond,
+                body: self.expr(&a.body)?,
+            });
+        }
+        Ok(ir::Switch {
+            value,
+            cases: x.cases.clone(),
+            ranges: x.ranges.clone(),
+            arms,
+            default: x.default,
+        })
     }
 
     fn opt(&mut self, e: Option<&Expr>) -> Result<Option<ir::X>, Refusal> {

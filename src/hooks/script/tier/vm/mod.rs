@@ -9,18 +9,20 @@
 //!
 //! Modules, each using only those before it: syms, value, api, ask_data
 //! and ask (the typed entry points), lists (a list's and a map's own
-//! operations), ir, lower, run, then chain and methods (which add to
-//! run's `VmRun`).
+//! operations), ir, lower, run, then calls (operators, API calls, Rhai's
+//! functions), chain, methods and switch (which add to run's `VmRun`).
 
 mod api;
 mod ask;
 mod ask_data;
+mod calls;
 mod chain;
 mod ir;
 mod lists;
 mod lower;
 mod methods;
 mod run;
+mod switch;
 mod syms;
 #[cfg(test)]
 mod tests;

@@ -10,13 +10,12 @@ use rhai::{Array, Dynamic, EvalAltResult, FnPtr, ImmutableString, Position};
 use smallvec::SmallVec;
 
 use super::super::builtins::int_op;
-use super::super::natives::choose;
 use super::super::run::{Run, TEXT, at};
-use super::super::tree::{Bin, Helper, Un};
+use super::super::tree::{Bin, Un};
 use super::Vm;
 use super::ir::*;
 use super::value::V;
-use crate::hooks::script::{LAST_OPS, MAX_CALL_LEVELS};
+use crate::hooks::script::MAX_CALL_LEVELS;
 
 pub(super) type Error = Box<EvalAltResult>;
 
@@ -47,7 +46,7 @@ pub(crate) struct VmRun<'r, 'a> {
 /// Drop a value, the plain ones (a number, a truth value, a symbol, `()`)
 /// inline: dropping a `V` is otherwise a call, whatever it holds.
 #[inline(always)]
-fn discard(v: V) {
+pub(super) fn discard(v: V) {
     if matches!(v, V::Unit | V::Bool(_) | V::Int(_) | V::Sym(_)) {
         std::mem::forget(v);
     }
@@ -290,6 +289,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 }
             },
             SKind::For(f) => self.for_loop(f, s.pos),
+            SKind::Switch(x) => self.switch(x),
             SKind::Break => Err(Flow::Break),
             SKind::Continue => Err(Flow::Continue),
             SKind::Return(x) => {
@@ -312,7 +312,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
         }
     }
 
-    fn take_dynamic(&mut self, slot: usize) -> Dynamic {
+    pub(super) fn take_dynamic(&mut self, slot: usize) -> Dynamic {
         let v = std::mem::take(self.slot(slot));
         self.dynamic(v)
     }
@@ -546,131 +546,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
         }
     }
 
-    #[inline]
-    fn binary(&mut self, op: Bin, a: V, b: V, helper: &Helper, pos: Position) -> R<V> {
-        if let (V::Int(x), V::Int(y)) = (&a, &b) {
-            // Checked as Rhai checks them: an overflow goes to `int_op`
-            // for its error.
-            let (x, y) = (*x, *y);
-            match op {
-                Bin::Add if let Some(r) = x.checked_add(y) => return Ok(V::Int(r)),
-                Bin::Sub if let Some(r) = x.checked_sub(y) => return Ok(V::Int(r)),
-                Bin::Mul if let Some(r) = x.checked_mul(y) => return Ok(V::Int(r)),
-                Bin::Eq => return Ok(V::Bool(x == y)),
-                Bin::Ne => return Ok(V::Bool(x != y)),
-                Bin::Lt => return Ok(V::Bool(x < y)),
-                Bin::Le => return Ok(V::Bool(x <= y)),
-                Bin::Gt => return Ok(V::Bool(x > y)),
-                Bin::Ge => return Ok(V::Bool(x >= y)),
-                _ => {}
-            }
-        }
-        let r = self.binary_plain(op, &a, &b, pos);
-        if let Some(r) = r {
-            discard(a);
-            discard(b);
-            return r;
-        }
-        self.binary_rhai(op, a, b, helper, pos)
-    }
-
-    /// `a op b` on plain values, where the VM decides it.
-    fn binary_plain(&mut self, op: Bin, a: &V, b: &V, pos: Position) -> Option<R<V>> {
-        match (a, b) {
-            (V::Int(x), V::Int(y)) => {
-                let r = int_op(op, *x, *y)?;
-                return Some(match r {
-                    Ok(d) => Ok(self.of(d)),
-                    Err(e) => Err(Flow::Err(at(e, pos))),
-                });
-            }
-            (V::Sym(x), V::Sym(y)) => match op {
-                Bin::Eq => return Some(Ok(V::Bool(x == y))),
-                Bin::Ne => return Some(Ok(V::Bool(x != y))),
-                _ => {}
-            },
-            (V::Bool(x), V::Bool(y)) => match op {
-                Bin::Eq => return Some(Ok(V::Bool(x == y))),
-                Bin::Ne => return Some(Ok(V::Bool(x != y))),
-                _ => {}
-            },
-            (V::Unit, _) | (_, V::Unit) => {
-                let both = matches!(a, V::Unit) && matches!(b, V::Unit);
-                match op {
-                    Bin::Eq => return Some(Ok(V::Bool(both))),
-                    Bin::Ne => return Some(Ok(V::Bool(!both))),
-                    Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => return Some(Ok(V::Bool(false))),
-                    _ => {}
-                }
-            }
-            _ => {}
-        }
-        None
-    }
-
-    /// `a op b` by Rhai's operators (its fast ones, else its helper).
-    #[inline(never)]
-    fn binary_rhai(&mut self, op: Bin, a: V, b: V, helper: &Helper, pos: Position) -> R<V> {
-        let (a, b) = (self.dynamic(a), self.dynamic(b));
-        let fast = super::super::builtins::fast_binary(self.run.engine, op, &a, &b);
-        let d = match fast {
-            Some(r) => r.map_err(|e| at(e, pos))?,
-            None => self.run.helper(helper, None, vec![a, b], pos)?,
-        };
-        Ok(self.of(d))
-    }
-
-    /// A function of Rhai's packages: `x in y` on the VM's values where
-    /// lists.rs answers it, the rest through Rhai.
-    fn rhai(&mut self, r: &(Helper, Vec<X>, Option<usize>, bool), pos: Position) -> R<V> {
-        let (helper, args, first_local, contains) = r;
-        let mut vals: Args = Args::with_capacity(args.len());
-        for (i, a) in args.iter().enumerate() {
-            // `this` is read where it is (through_rhai takes the local).
-            if i == 0 && helper.this {
-                vals.push(V::Unit);
-                continue;
-            }
-            vals.push(self.expr(a)?);
-        }
-        if *contains && let [target, x] = vals.as_slice() {
-            let target = match first_local {
-                Some(s) if helper.this => &self.stack[self.base + s],
-                _ => target,
-            };
-            if let Some(b) = super::lists::contains(target, x) {
-                return Ok(V::Bool(b));
-            }
-        }
-        handed("rhai");
-        let vals = vals.into_iter().map(|v| self.dynamic(v)).collect();
-        self.through_rhai(helper, vals, *first_local, pos)
-    }
-
-    /// A call through Rhai, `this` bound to the first local if it takes it.
-    fn through_rhai(
-        &mut self,
-        helper: &Helper,
-        mut args: Vec<Dynamic>,
-        first_local: Option<usize>,
-        pos: Position,
-    ) -> R<V> {
-        if helper.this {
-            let slot = first_local.unwrap_or_default();
-            let mut this = self.take_dynamic(slot);
-            let _ = args.remove(0);
-            let r = self.run.helper(helper, Some(&mut this), args, pos);
-            *self.slot(slot) = self.of(this);
-            Ok(self.of(r?))
-        } else {
-            let r = self.run.helper(helper, None, args, pos)?;
-            Ok(self.of(r))
-        }
-    }
-
     /// Each of `args` evaluated and pushed on the stack: where they start
     /// (nothing left pushed on an error).
-    fn push_args(&mut self, args: &[X]) -> R<usize> {
+    pub(super) fn push_args(&mut self, args: &[X]) -> R<usize> {
         let base = self.stack.len();
         for a in args {
             match self.expr(a) {
@@ -691,83 +569,6 @@ impl<'r, 'a> VmRun<'r, 'a> {
         while self.stack.len() > base {
             if let Some(v) = self.stack.pop() {
                 discard(v);
-            }
-        }
-    }
-
-    fn api(&mut self, api: &Api, pos: Position) -> R<V> {
-        // One local as the argument: the typed form reads it where it is.
-        if let (Some(typed), [a]) = (api.typed, api.args.as_slice())
-            && let XKind::Local(s) = a.kind
-        {
-            let at = self.base + s;
-            if let Some(v) = self.typed(typed, at..at + 1, api, pos)? {
-                return Ok(v);
-            }
-        }
-        let base = self.push_args(&api.args)?;
-        let r = self.api_pushed(api, base, pos);
-        self.pop_to(base);
-        r
-    }
-
-    /// The API call of `api` on the arguments pushed from `base`.
-    fn api_pushed(&mut self, api: &Api, base: usize, pos: Position) -> R<V> {
-        if let Some(typed) = api.typed
-            && let Some(v) = self.typed(typed, base..self.stack.len(), api, pos)?
-        {
-            return Ok(v);
-        }
-        let vals: Vec<V> = self.stack.drain(base..).collect();
-        let mut args: super::super::run::Args = vals.into_iter().map(|v| self.dynamic(v)).collect();
-        let tier = self.run.tier;
-        let Some(n) = choose(tier.natives.list(api.native), &args) else {
-            return self.through_rhai(&api.helper, args.into_vec(), api.first_local, pos);
-        };
-        self.run.track(pos)?;
-        let by_ref = n.method && api.first_local.is_some() && api.writes_first;
-        let r = if by_ref {
-            let slot = api.first_local.unwrap_or_default();
-            args[0] = self.take_dynamic(slot);
-            let r = self.run.native(n, &mut args, &api.name, pos);
-            let back = std::mem::take(&mut args[0]);
-            *self.slot(slot) = self.of(back);
-            r
-        } else {
-            self.run.native(n, &mut args, &api.name, pos)
-        };
-        let v = r
-            .and_then(|v| {
-                self.run.engine.ensure_data_size_within_limits(&v)?;
-                Ok(v)
-            })
-            .map_err(|e| at(e, pos))?;
-        Ok(self.of(v))
-    }
-
-    /// The typed form of `api` on the stack's values `vals`: None where
-    /// they are not its types (then nothing is counted: the Rhai form's
-    /// way counts the call).
-    fn typed(
-        &mut self,
-        typed: super::api::Typed,
-        vals: std::ops::Range<usize>,
-        api: &Api,
-        pos: Position,
-    ) -> R<Option<V>> {
-        self.run.track(pos)?;
-        LAST_OPS.with(|o| o.set(self.run.ops));
-        let (syms, vals) = (&self.vm.syms, &self.stack[vals]);
-        let r = crate::hooks::script::with_ctx(|cx| Ok(typed(cx, syms, vals)));
-        match r {
-            Ok(Some(Ok(v))) => Ok(Some(v)),
-            Ok(Some(Err(e))) | Err(e) => Err(Flow::Err(at(e, pos))),
-            Ok(None) => {
-                #[cfg(test)]
-                RHAI_FORMS.with(|f| f.borrow_mut().push(api.name.to_string()));
-                let _ = api;
-                self.run.set_ops(self.run.ops - 1);
-                Ok(None)
             }
         }
     }

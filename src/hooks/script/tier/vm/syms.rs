@@ -42,6 +42,9 @@ pub(crate) struct Syms {
     pub longest: usize,
     /// Each symbol's text's length in bytes (what Rhai's limits count).
     lens: Vec<u32>,
+    /// Rhai's hash of each symbol's text as a `switch` value (the tree
+    /// tier's `hash` of it as a Rhai string).
+    hashes: Vec<u64>,
     /// The keys a map option of an ask reads (`text`, `label`), where
     /// the script has them (made by `finish`).
     pub key_text: Option<u32>,
@@ -63,6 +66,7 @@ impl Syms {
             choices: Vec::new(),
             longest: 0,
             lens: Vec::new(),
+            hashes: Vec::new(),
             key_text: None,
             key_label: None,
         };
@@ -115,6 +119,7 @@ impl Syms {
         self.longest = self.longest.max(text.len());
         self.lens
             .push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+        (self.hashes).push(super::super::run::hash(&text.clone().into()));
         self.by_text.insert(text.as_str().into(), n);
         self.texts.push(text);
         n
@@ -150,6 +155,12 @@ impl Syms {
     #[inline]
     pub fn len(&self, s: u32) -> usize {
         self.lens[s as usize] as usize
+    }
+
+    /// Rhai's hash of symbol `s` as a `switch` value.
+    #[inline]
+    pub fn hash(&self, s: u32) -> u64 {
+        self.hashes[s as usize]
     }
 
     #[inline]
