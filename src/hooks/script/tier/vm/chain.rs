@@ -101,16 +101,25 @@ impl VmRun<'_, '_> {
                     pos,
                     helper,
                     native,
+                    closure,
                     ..
                 } => {
                     let mut this = match on_var {
                         Some(s) => std::mem::take(self.slot(s)),
                         None => std::mem::take(&mut value),
                     };
-                    let args: Args = (self.stack[from..to].iter_mut())
-                        .map(std::mem::take)
-                        .collect();
-                    let r = self.method(name, &mut this, args, *pos, helper, *native);
+                    let r = match closure {
+                        Some(c) => {
+                            let (p, h) = (*pos, helper);
+                            self.method_closure(name, c, &mut this, from..to, p, h, *native)
+                        }
+                        None => {
+                            let args: Args = (self.stack[from..to].iter_mut())
+                                .map(std::mem::take)
+                                .collect();
+                            self.method(name, &mut this, args, *pos, helper, *native)
+                        }
+                    };
                     if let Some(s) = on_var {
                         *self.slot(s) = this;
                     }

@@ -160,5 +160,18 @@ pub(crate) enum Step {
         pos: Position,
         helper: Helper,
         native: Option<usize>,
+        /// A closure written in the call (`filter(|c| ...)`): its captured
+        /// values are the arguments evaluated, and on a VM list it runs as
+        /// a loop (methods.rs), no function value made.
+        closure: Option<Box<Inline>>,
     },
+}
+
+/// A closure literal handed to `filter`, `map`, `all` or `some`.
+pub(crate) struct Inline {
+    /// Its function, by the tier's index.
+    pub ix: usize,
+    /// Its pointer, made (with the captured values) for anything else
+    /// than a VM list.
+    pub ptr: Dynamic,
 }

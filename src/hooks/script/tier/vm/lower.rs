@@ -15,6 +15,7 @@ use super::value::V;
 pub(crate) type Refusal = String;
 
 pub(crate) struct Lowering<'a> {
+    pub tier: &'a super::super::Tier,
     pub def: &'a Def,
     pub syms: &'a mut Syms,
     /// The script functions called (by the tier's index).
@@ -317,16 +318,58 @@ impl Lowering<'_> {
                     pos,
                     helper,
                     native,
-                } => ir::Step::Method {
-                    name: name.clone(),
-                    args: self.exprs(args)?,
-                    pos: *pos,
-                    helper: helper.clone(),
-                    native: *native,
-                },
+                } => {
+                    let (args, closure) = match self.inline(name, args)? {
+                        Some((captures, closure)) => (captures, Some(closure)),
+                        None => (self.exprs(args)?, None),
+                    };
+                    ir::Step::Method {
+                        name: name.clone(),
+                        args,
+                        pos: *pos,
+                        helper: helper.clone(),
+                        native: *native,
+                        closure,
+                    }
+                }
             });
         }
         Ok(ir::Chain { root, steps })
+    }
+}
+
+impl Lowering<'_> {
+    /// `xs.filter(|x| ...)` (`map`, `all`, `some`) with the closure
+    /// written there: its captured values' expressions and the closure.
+    #[allow(clippy::type_complexity)]
+    fn inline(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+    ) -> Result<Option<(Vec<ir::X>, Box<ir::Inline>)>, Refusal> {
+        let ("filter" | "map" | "all" | "some", [arg]) = (name, args) else {
+            return Ok(None);
+        };
+        let ExprKind::Curry(x) = &arg.kind else {
+            return Ok(None);
+        };
+        let (_, f, captured) = &**x;
+        let ExprKind::Const(p) = &f.kind else {
+            return Ok(None);
+        };
+        let Some(fn_name) = p
+            .read_lock::<rhai::FnPtr>()
+            .map(|f| f.fn_name().to_string())
+        else {
+            return Ok(None);
+        };
+        match self.tier.closure(&fn_name) {
+            Some((ix, params)) if params == captured.len() + 1 => Ok(Some((
+                self.exprs(captured)?,
+                Box::new(ir::Inline { ix, ptr: p.clone() }),
+            ))),
+            _ => Ok(None),
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 
 use rhai::{EvalAltResult, FnPtr, Position};
 
+use super::ir::{Code, Inline};
 use super::run::{Args, Flow, VmRun};
 use super::value::V;
 use crate::hooks::script::tier::builtins::method_fast;
@@ -82,56 +83,111 @@ impl VmRun<'_, '_> {
     /// closure is not one (the tree tier's way then).
     fn list_closure(&mut self, name: &str, list: &[V], args: &[V], pos: Position) -> Option<R<V>> {
         let [V::Dyn(f)] = args else { return None };
-        let kind = match name {
-            "filter" => 0,
-            "map" => 1,
-            "all" => 2,
-            "some" => 3,
-            _ => return None,
-        };
-        let (ix, curry) = {
+        let kind = kind(name)?;
+        let vm = self.vm;
+        let (code, curry) = {
             let ptr = f.read_lock::<FnPtr>()?;
             let (ix, params) = self.run.tier.closure(ptr.fn_name())?;
-            self.vm.codes[ix].as_ref()?;
+            let code = vm.codes[ix].as_ref()?;
             let curry: Args = ptr.curry().iter().map(|d| self.of(d.clone())).collect();
             if params != curry.len() + 1 {
                 return None;
             }
-            (ix, curry)
+            (code, curry)
         };
-        let frame = ["filter", "map", "all", "some"][kind];
+        Some(self.closure_loop(kind, list, code, curry, pos))
+    }
+
+    /// `this.name(|x| ...)` with the closure written there (`Inline`), its
+    /// captured values on the stack at `captured`: a loop on a VM list,
+    /// else the closure made as a function value, as Rhai has it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn method_closure(
+        &mut self,
+        name: &str,
+        c: &Inline,
+        this: &mut V,
+        captured: std::ops::Range<usize>,
+        pos: Position,
+        helper: &Helper,
+        native: Option<usize>,
+    ) -> R<V> {
+        let values: Args = (self.stack[captured].iter_mut())
+            .map(std::mem::take)
+            .collect();
+        let vm = self.vm;
+        if let (V::List(l), Some(code), Some(kind)) = (&*this, vm.codes[c.ix].as_ref(), kind(name))
+        {
+            return self.closure_loop(kind, l, code, values, pos);
+        }
+        // As `XKind::Curry` makes it.
+        let mut p = c.ptr.clone().cast::<FnPtr>();
+        for v in values {
+            p.add_curry(self.dynamic(v));
+        }
+        let args: Args = [V::Dyn(p.into())].into_iter().collect();
+        self.method(name, this, args, pos, helper, native)
+    }
+
+    /// The closure `code` called on each item of `list` (after its
+    /// captured values `curry`) as Rhai's `filter` (kind 0), `map` (1),
+    /// `all` (2) or `some` (3) calls it, in one frame kept from item to
+    /// item (a call's locals are written before they are read, so what
+    /// one item leaves there is never seen by the next).
+    fn closure_loop(
+        &mut self,
+        kind: usize,
+        list: &[V],
+        code: &Code,
+        curry: Args,
+        pos: Position,
+    ) -> R<V> {
+        let base = self.stack.len();
+        let item_slot = base + curry.len();
+        self.stack.extend(curry);
+        while self.stack.len() < base + code.slots.max(item_slot + 1 - base) {
+            self.stack.push(V::Unit);
+        }
         self.run.level += 1;
         let mut out = Vec::new();
         let mut r = Ok(None);
         for item in list {
-            let base = self.stack.len();
-            self.stack.extend(curry.iter().cloned());
-            self.stack.push(item.clone());
-            match self.call_pushed(ix, base, pos) {
+            // As `call_pushed` calls a function.
+            self.run.level += 1;
+            let one = match self.enter(pos) {
+                Err(e) => Err(e),
+                Ok(()) if code.body.is_empty() => Ok(V::Unit),
+                Ok(()) => {
+                    self.stack[item_slot] = item.copy();
+                    self.body(code, base, pos)
+                }
+            };
+            self.run.level -= 1;
+            let v = match one {
                 Err(e) => {
                     r = Err(e);
                     break;
                 }
-                Ok(v) => {
-                    let yes = matches!(v, V::Bool(true));
-                    match kind {
-                        0 if yes => out.push(item.clone()),
-                        1 => out.push(v),
-                        2 if !yes => {
-                            r = Ok(Some(V::Bool(false)));
-                            break;
-                        }
-                        3 if yes => {
-                            r = Ok(Some(V::Bool(true)));
-                            break;
-                        }
-                        _ => {}
-                    }
+                Ok(v) => v,
+            };
+            let yes = matches!(v, V::Bool(true));
+            match kind {
+                0 if yes => out.push(item.copy()),
+                1 => out.push(v),
+                2 if !yes => {
+                    r = Ok(Some(V::Bool(false)));
+                    break;
                 }
+                3 if yes => {
+                    r = Ok(Some(V::Bool(true)));
+                    break;
+                }
+                _ => {}
             }
         }
         self.run.level -= 1;
-        Some(match r {
+        self.pop_to(base);
+        match r {
             Ok(Some(v)) => Ok(v),
             Ok(None) if kind < 2 => {
                 let list = V::List(out);
@@ -141,9 +197,20 @@ impl VmRun<'_, '_> {
                 }
             }
             Ok(None) => Ok(V::Bool(kind == 2)),
-            Err(e) => Err(Flow::Err(
-                EvalAltResult::ErrorInFunctionCall(frame.into(), String::new(), e, pos).into(),
-            )),
-        })
+            Err(e) => {
+                let frame = ["filter", "map", "all", "some"][kind];
+                Err(Flow::Err(
+                    EvalAltResult::ErrorInFunctionCall(frame.into(), String::new(), e, pos).into(),
+                ))
+            }
+        }
     }
+}
+
+/// Which of the list methods with a closure the VM runs: `filter`, `map`,
+/// `all`, `some`.
+fn kind(name: &str) -> Option<usize> {
+    ["filter", "map", "all", "some"]
+        .iter()
+        .position(|k| *k == name)
 }

@@ -59,6 +59,7 @@ impl Vm {
                 continue;
             };
             let mut l = lower::Lowering {
+                tier,
                 def,
                 syms: &mut syms,
                 calls: Vec::new(),

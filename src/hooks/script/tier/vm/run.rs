@@ -152,10 +152,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
     }
 
     fn call_inner(&mut self, ix: usize, base: usize, pos: Position) -> Result<V, Error> {
-        self.run.track(pos)?;
-        if self.run.level > MAX_CALL_LEVELS + 1 {
-            return Err(EvalAltResult::ErrorStackOverflow(pos).into());
-        }
+        self.enter(pos)?;
         let vm = self.vm;
         let Some(code) = vm.codes[ix].as_ref() else {
             unreachable!("the VM calls only functions it compiled")
@@ -167,6 +164,24 @@ impl<'r, 'a> VmRun<'r, 'a> {
         while self.stack.len() < base + code.slots {
             self.stack.push(V::Unit);
         }
+        self.body(code, base, pos)
+    }
+
+    /// A call's start, as Rhai counts it: an operation, and the call
+    /// levels' limit.
+    #[inline(always)]
+    pub(super) fn enter(&mut self, pos: Position) -> Result<(), Error> {
+        self.run.track(pos)?;
+        if self.run.level > MAX_CALL_LEVELS + 1 {
+            return Err(EvalAltResult::ErrorStackOverflow(pos).into());
+        }
+        Ok(())
+    }
+
+    /// `code`'s body run in the frame at `base`: its value, or its error
+    /// as Rhai gives a script function's (in the function's frame).
+    #[inline(always)]
+    pub(super) fn body(&mut self, code: &Code, base: usize, pos: Position) -> Result<V, Error> {
         let outer = std::mem::replace(&mut self.base, base);
         let r = self.block(&code.body);
         self.base = outer;
