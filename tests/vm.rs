@@ -240,6 +240,9 @@ board:
   default: plain
   terrain:
     water: [1, 3]
+dice:
+  d3: {faces: [1, 2, 3]}
+  w: {faces: [up, down]}
 setup:
   - put: {zone: pile, cards: all}
 flow:
@@ -299,6 +302,10 @@ fn step() {
     if c == 42 { deal("", "pile", "hand", 100); end_game("a", `${cards("a", "hand")} ${cards("b", "hand")} ${draw("", "pile", "a", "hand")}`); return; }
     if c == 43 { count((), "pile"); return; }
     if c == 44 { end_game("b"); return; }
+    if c == 45 { end_game("a", `${die_face("d3", 0) + 1} ${die_face("w", 1)} ${die_face("w", 0) == "up"}`); return; }
+    if c == 46 { die_face("d3", 3); return; }
+    if c == 47 { die_face("nodie", 0); return; }
+    if c == 48 { die_face("d3", "x"); return; }
     end_game("", "no case");
 }
 "#;
@@ -308,12 +315,12 @@ fn typed_card_board_and_game_calls_go_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
     let (_t, game) = common::load_folder("api", API_YAML, API_SCRIPT);
     assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=44).collect();
+    let cases: Vec<i64> = (0..=48).collect();
     let failed = fails_alike(&path, &cases, Compile::Check);
     // Unknown ids (1, 2, 5, 6, 8, 11, 13, 15, 18, 20, 26, 28, 29, 35,
-    // 38), values of other types (3, 9, 12, 22, 24, 30, 39, 41, 43), a
-    // kind of neighbour that is none (21), a deal to a shared zone or of
-    // fewer than none (16, 17), no stat (27), random of less than 1 (32,
-    // 33) fail; the rest end the game.
-    assert_eq!(failed, 30, "the failing cases fail");
+    // 38, 47), values of other types (3, 9, 12, 22, 24, 30, 39, 41, 43,
+    // 48), a kind of neighbour that is none (21), a deal to a shared zone
+    // or of fewer than none (16, 17), no stat (27), random of less than 1
+    // (32, 33), a face a die has not (46) fail; the rest end the game.
+    assert_eq!(failed, 33, "the failing cases fail");
 }

@@ -1,7 +1,8 @@
-//! The typed forms of the game's questions and course (stats.rs, chance.rs
-//! and flow.rs of the API): stats compared (`any_at_least`, `max_stat`,
-//! `min_stat`, `compare_stats`), `random`, `is_over` and `end_game`, each
-//! through the same traced read or write as its Rhai form. Each gives None
+//! The typed forms of the game's questions and course (stats.rs,
+//! chance.rs, dice.rs and flow.rs of the API): stats compared
+//! (`any_at_least`, `max_stat`, `min_stat`, `compare_stats`), `random`,
+//! `die_face`, `is_over` and `end_game`, each through the same traced read
+//! or write as its Rhai form (`die_face` reads a table made at load). Each gives None
 //! where its arguments are not what it types, or where the Rhai form
 //! would fail (which then says why).
 
@@ -20,6 +21,7 @@ pub(super) fn typed(name: &str, arity: usize) -> Option<Typed> {
         ("min_stat", 2) => min_stat,
         ("compare_stats", 4) => compare_stats,
         ("random", 1) => random,
+        ("die_face", 2) => die_face,
         ("is_over", 0) => is_over,
         ("end_game", 0) => draw,
         ("end_game", 1) => win,
@@ -88,6 +90,18 @@ fn random(cx: &mut Ctx, _: &Syms, a: &[V]) -> Option<Fallible<V>> {
     let V::Int(n) = &a[0] else { return None };
     let n = u64::try_from(*n).ok().filter(|&n| n > 0)?;
     Some(Ok(V::Int(cx.random_below(n) as i64)))
+}
+
+/// `die_face(die, i)`: the face from the table made at load.
+fn die_face(_: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
+    let (V::Sym(d), V::Int(i)) = (&a[0], &a[1]) else {
+        return None;
+    };
+    let d = syms.kinds(*d).die;
+    if d == NONE {
+        return None;
+    }
+    Some(Ok(syms.data.face(d as usize, *i)?))
 }
 
 fn is_over(cx: &mut Ctx, _: &Syms, _: &[V]) -> Option<Fallible<V>> {

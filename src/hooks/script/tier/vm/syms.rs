@@ -23,9 +23,10 @@ pub(crate) struct Kinds {
     pub column: u32,
     pub stat: u32,
     pub var: u32,
-    /// A card (by id or alias) and a zone.
+    /// A card (by id or alias), a zone and a die.
     pub card: u32,
     pub zone: u32,
+    pub die: u32,
 }
 
 pub(crate) struct Syms {
@@ -130,6 +131,7 @@ impl Syms {
             var: ix(def.var(&text)),
             card: ix(def.card(&text).map(|c| c as usize)),
             zone: ix(def.zone(&text)),
+            die: ix(def.die(&text)),
         });
         self.longest = self.longest.max(text.len());
         self.lens

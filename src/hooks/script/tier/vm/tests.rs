@@ -146,7 +146,7 @@ fn the_paths_switch_runs_in_the_vm() {
 /// `attr`, `count`, `card_name`, `neighbours`, `row_of`, `draw`, `deal`,
 /// `random`, `end_game`...) take their typed forms: a whole game of each
 /// of these goes the Rhai form's way only for what has no typed form yet
-/// (Hearts' `ask` with labels, `entries`).
+/// (`ask` with labels, `entries`, `order`).
 #[test]
 fn card_board_and_game_calls_take_their_typed_forms() {
     for (id, game, left) in [
@@ -158,6 +158,11 @@ fn card_board_and_game_calls_take_their_typed_forms() {
         ("dots-and-boxes", reference!("dots-and-boxes"), &[]),
         ("braverats", shipped!("braverats"), &[]),
         ("experior", shipped!("experior"), &[]),
+        (
+            "the-path",
+            shipped!("the-path"),
+            &["ask", "entries", "order", "set_order"],
+        ),
     ] {
         let (decisions, mut rhai) = play(&game);
         assert!(decisions > 3, "{id}: {decisions} decisions");

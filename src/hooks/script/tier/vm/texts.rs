@@ -1,11 +1,11 @@
 //! What the game's data fixes (card names and attributes, players' names,
-//! the board's terrain) as the VM's values, made once at load: a typed
+//! the board's terrain, dice's faces) as the VM's values, made once at load: a typed
 //! API call (api_cards.rs, api_board.rs) hands out a copy, where its Rhai
 //! form makes a string each call. A text is its symbol where it is one,
 //! else a Rhai string (as `V::of` would hold the Rhai form's result).
 
 use crate::definition::Def;
-use crate::definition::format::AttrValue;
+use crate::definition::format::{AttrValue, FaceValue};
 
 use super::syms::Syms;
 use super::value::V;
@@ -25,6 +25,8 @@ pub(crate) struct Texts {
     /// Each square's terrain (`board:`), and "" (off the board).
     terrain: Vec<V>,
     nothing: V,
+    /// Each die's faces (a number, or the word).
+    faces: Vec<Vec<V>>,
 }
 
 impl Texts {
@@ -58,6 +60,16 @@ impl Texts {
             }
         }
         t.attr_at.push(t.attrs.len() as u32);
+        t.faces = (def.dice.iter())
+            .map(|d| {
+                (d.values.iter())
+                    .map(|f| match f {
+                        FaceValue::Number(n) => V::Int(*n),
+                        FaceValue::Word(w) => syms.value(w),
+                    })
+                    .collect()
+            })
+            .collect();
         t.player_names = def.players.iter().map(|p| syms.value(&p.name)).collect();
         t.terrain = (def.board.iter())
             .flat_map(|b| b.squares.iter().map(|s| syms.value(s)))
@@ -84,6 +96,11 @@ impl Texts {
 
     pub fn player_name(&self, p: usize) -> V {
         self.player_names[p].clone()
+    }
+
+    /// Face `i` of die `d`, if it has one.
+    pub fn face(&self, d: usize, i: i64) -> Option<V> {
+        Some(self.faces[d].get(usize::try_from(i).ok()?)?.clone())
     }
 
     /// The terrain of square `s`, "" off the board.
