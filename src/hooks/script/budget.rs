@@ -145,7 +145,7 @@ pub(crate) fn built(helper: &str, out: Array) -> Fallible<Array> {
 }
 
 /// Rhai's limits on one value, said for a helper's result.
-fn limits(helper: &str, items: usize, maps: usize, text: usize) -> Fallible<()> {
+pub(crate) fn limits(helper: &str, items: usize, maps: usize, text: usize) -> Fallible<()> {
     let over = if items > MAX_ARRAY {
         Some(format!(
             "{} items in lists (counting those in lists inside it), more than the {} a script value may hold",

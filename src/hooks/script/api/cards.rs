@@ -45,24 +45,7 @@ pub(super) fn register(engine: &mut Api) {
     engine.register_fn(
         "move_all",
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
-            with_ctx(|cx| {
-                let (z, b) = cx.zone_slot(to_owner, to)?;
-                let (y, a, by) = cx.leaving(from_owner, from, z)?;
-                if cx.def.zones[z].holds.is_some() {
-                    // A traced read: the memo replays this check exactly.
-                    if let Val::Cards(cards) = cx.read(Read::Cards(ix(a))) {
-                        may_hold(cx, z, &cards)?;
-                    }
-                }
-                let passer = passer(cx, y, from_owner, z)?;
-                let n = match passer {
-                    0 => 0,
-                    _ if a == b => 0,
-                    _ => cx.read_int(Read::Count(ix(a))) as usize,
-                };
-                cx.write(Write::MoveAll { from: a, to: b, by })?;
-                passed(cx, b, n, passer)
-            })
+            with_ctx(|cx| move_all(cx, [from_owner, from], [to_owner, to]))
         },
     );
     // Move the top card; returns its id, or () when the zone is empty.
@@ -70,23 +53,10 @@ pub(super) fn register(engine: &mut Api) {
         "draw",
         |from_owner: &str, from: &str, to_owner: &str, to: &str| {
             with_ctx(|cx| {
-                let (z, b) = cx.zone_slot(to_owner, to)?;
-                let (y, a, by) = cx.leaving(from_owner, from, z)?;
-                let passer = passer(cx, y, from_owner, z)?;
-                Ok(
-                    match cx.read_int(Read::Draw {
-                        from: ix(a),
-                        to: ix(b),
-                        by,
-                    }) {
-                        c if c >= 0 => {
-                            may_hold(cx, z, &[c as CardIx])?;
-                            passed(cx, b, 1, passer)?;
-                            Dynamic::from(cx.keys.cards[c as usize].clone())
-                        }
-                        _ => Dynamic::UNIT,
-                    },
-                )
+                let c = draw(cx, [from_owner, from], [to_owner, to])?;
+                Ok(c.map_or(Dynamic::UNIT, |c| {
+                    Dynamic::from(cx.keys.cards[c as usize].clone())
+                }))
             })
         },
     );
@@ -152,6 +122,48 @@ pub(crate) fn move_card(cx: &mut Ctx, card: &str, from: [&str; 2], to: [&str; 2]
     })
     .map_err(|_| -> Box<rhai::EvalAltResult> { not_there(cx, c, from_owner, from).into() })?;
     passed(cx, b, 1, passer)
+}
+
+/// `move_all(from_owner, from, to_owner, to)`: also the typed VM's form.
+pub(crate) fn move_all(cx: &mut Ctx, from: [&str; 2], to: [&str; 2]) -> Fallible<()> {
+    let ([from_owner, from], [to_owner, to]) = (from, to);
+    let (z, b) = cx.zone_slot(to_owner, to)?;
+    let (y, a, by) = cx.leaving(from_owner, from, z)?;
+    if cx.def.zones[z].holds.is_some() {
+        // A traced read: the memo replays this check exactly.
+        if let Val::Cards(cards) = cx.read(Read::Cards(ix(a))) {
+            may_hold(cx, z, &cards)?;
+        }
+    }
+    let passer = passer(cx, y, from_owner, z)?;
+    let n = match passer {
+        0 => 0,
+        _ if a == b => 0,
+        _ => cx.read_int(Read::Count(ix(a))) as usize,
+    };
+    cx.write(Write::MoveAll { from: a, to: b, by })?;
+    passed(cx, b, n, passer)
+}
+
+/// `draw(from_owner, from, to_owner, to)`: the card drawn, None from an
+/// empty zone. Also the typed VM's form.
+pub(crate) fn draw(cx: &mut Ctx, from: [&str; 2], to: [&str; 2]) -> Fallible<Option<CardIx>> {
+    let ([from_owner, from], [to_owner, to]) = (from, to);
+    let (z, b) = cx.zone_slot(to_owner, to)?;
+    let (y, a, by) = cx.leaving(from_owner, from, z)?;
+    let passer = passer(cx, y, from_owner, z)?;
+    match cx.read_int(Read::Draw {
+        from: ix(a),
+        to: ix(b),
+        by,
+    }) {
+        c if c >= 0 => {
+            may_hold(cx, z, &[c as CardIx])?;
+            passed(cx, b, 1, passer)?;
+            Ok(Some(c as CardIx))
+        }
+        _ => Ok(None),
+    }
 }
 
 fn register_move_at(engine: &mut Api) {
@@ -333,8 +345,14 @@ fn zone_ids(owner: &str, zone: &str, read: fn(u32) -> Read) -> Fallible<Array> {
     })
 }
 
-/// `deal(from_owner, from, to, each)`.
-fn deal(cx: &mut Ctx, from_owner: &str, from: &str, to: &str, each: i64) -> Fallible<()> {
+/// `deal(from_owner, from, to, each)`: also the typed VM's form.
+pub(crate) fn deal(
+    cx: &mut Ctx,
+    from_owner: &str,
+    from: &str,
+    to: &str,
+    each: i64,
+) -> Fallible<()> {
     let Ok(each) = usize::try_from(each) else {
         return Err(format!("deal: {each} cards each: the number must be 0 or more").into());
     };

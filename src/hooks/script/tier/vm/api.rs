@@ -48,7 +48,11 @@ pub(crate) fn typed(name: &str, arity: usize) -> Option<Typed> {
         ("empty_cells", 0) => empty_cells,
         ("ask", 4 | 5) => super::ask::ask,
         ("move_card", 5) => move_card,
-        _ => return None,
+        _ => {
+            return super::api_cards::typed(name, arity)
+                .or_else(|| super::api_board::typed(name, arity))
+                .or_else(|| super::api_game::typed(name, arity));
+        }
     })
 }
 
@@ -69,7 +73,7 @@ fn int(v: &V) -> Option<i64> {
 }
 
 /// The index of a player's stat.
-fn stat_ix(cx: &Ctx, syms: &Syms, p: &V, s: &V) -> Option<usize> {
+pub(super) fn stat_ix(cx: &Ctx, syms: &Syms, p: &V, s: &V) -> Option<usize> {
     let p = player(syms, p)?;
     let V::Sym(s) = s else { return None };
     let s = syms.kinds(*s).stat;
@@ -158,7 +162,7 @@ fn cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
 }
 
 /// The cell a symbol names, on the game's grid.
-fn cell(syms: &Syms, v: &V) -> Option<usize> {
+pub(super) fn cell(syms: &Syms, v: &V) -> Option<usize> {
     let V::Sym(s) = v else { return None };
     let c = syms.kinds(*s).cell;
     (c != NONE).then_some(c as usize)

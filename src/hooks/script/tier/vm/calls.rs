@@ -165,6 +165,8 @@ impl VmRun<'_, '_> {
         {
             return Ok(v);
         }
+        #[cfg(test)]
+        RHAI_FORMS.with(|f| f.borrow_mut().push(api.name.to_string()));
         let vals: Vec<V> = self.stack.drain(base..).collect();
         let mut args: super::super::run::Args = vals.into_iter().map(|v| self.dynamic(v)).collect();
         let tier = self.run.tier;
@@ -194,7 +196,7 @@ impl VmRun<'_, '_> {
 
     /// The typed form of `api` on the stack's values `vals`: None where
     /// they are not its types (then nothing is counted: the Rhai form's
-    /// way counts the call).
+    /// way counts the call, and in tests notes it in `RHAI_FORMS`).
     fn typed(
         &mut self,
         typed: super::api::Typed,
@@ -210,8 +212,6 @@ impl VmRun<'_, '_> {
             Ok(Some(Ok(v))) => Ok(Some(v)),
             Ok(Some(Err(e))) | Err(e) => Err(Flow::Err(at(e, pos))),
             Ok(None) => {
-                #[cfg(test)]
-                RHAI_FORMS.with(|f| f.borrow_mut().push(api.name.to_string()));
                 let _ = api;
                 self.run.set_ops(self.run.ops - 1);
                 Ok(None)

@@ -13,6 +13,9 @@
 //! functions), chain, methods and switch (which add to run's `VmRun`).
 
 mod api;
+mod api_board;
+mod api_cards;
+mod api_game;
 mod ask;
 mod ask_data;
 mod calls;
@@ -26,6 +29,7 @@ mod switch;
 mod syms;
 #[cfg(test)]
 mod tests;
+mod texts;
 mod value;
 
 use rhai::Position;

@@ -72,8 +72,9 @@ fn type_name(v: &V) -> &'static str {
 
 #[cfg(test)]
 thread_local! {
-    /// The API calls whose typed form gave None (the Rhai form ran), by
-    /// name: what the unit tests (tests.rs) see of the typed paths taken.
+    /// The API calls that went the Rhai form's way (they have no typed
+    /// form, or it gave None), by name: what the unit tests (tests.rs)
+    /// see of the typed paths taken.
     pub(super) static RHAI_FORMS: std::cell::RefCell<Vec<String>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }

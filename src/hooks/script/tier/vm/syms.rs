@@ -23,6 +23,10 @@ pub(crate) struct Kinds {
     pub column: u32,
     pub stat: u32,
     pub var: u32,
+    /// A card (by id or alias), a zone and a die.
+    pub card: u32,
+    pub zone: u32,
+    pub die: u32,
 }
 
 pub(crate) struct Syms {
@@ -49,6 +53,9 @@ pub(crate) struct Syms {
     /// the script has them (made by `finish`).
     pub key_text: Option<u32>,
     pub key_label: Option<u32>,
+    /// The texts the game's data fixes (card names, attributes), as the
+    /// VM's values (made by `finish`).
+    pub data: super::texts::Texts,
 }
 
 impl Syms {
@@ -69,6 +76,7 @@ impl Syms {
             hashes: Vec::new(),
             key_text: None,
             key_label: None,
+            data: super::texts::Texts::default(),
         };
         let players: Vec<u32> = keys.players.iter().map(|t| s.add(def, t.clone())).collect();
         let cards: Vec<u32> = keys.cards.iter().map(|t| s.add(def, t.clone())).collect();
@@ -85,6 +93,12 @@ impl Syms {
         }
         for x in &def.params {
             s.intern(def, &x.id);
+        }
+        // Every attribute's key: a text that is no symbol names none.
+        for c in &def.cards {
+            for (k, _) in &c.attrs {
+                s.intern(def, k);
+            }
         }
         s.players = players;
         s.cards = cards;
@@ -115,6 +129,9 @@ impl Syms {
             column: ix(grid.and_then(|g| g.column(&text))),
             stat: ix(def.stat(&text)),
             var: ix(def.var(&text)),
+            card: ix(def.card(&text).map(|c| c as usize)),
+            zone: ix(def.zone(&text)),
+            die: ix(def.die(&text)),
         });
         self.longest = self.longest.max(text.len());
         self.lens
@@ -132,6 +149,16 @@ impl Syms {
             .collect();
         self.key_text = self.find("text");
         self.key_label = self.find("label");
+        self.data = super::texts::Texts::new(def, self);
+    }
+
+    /// A text as the VM holds it: its symbol, else a Rhai string (as
+    /// `V::of` makes it).
+    pub fn value(&self, text: &str) -> super::value::V {
+        match self.find(text) {
+            Some(s) => super::value::V::Sym(s),
+            None => super::value::V::Dyn(rhai::Dynamic::from(ImmutableString::from(text))),
+        }
     }
 
     /// Symbol `s` as an ask's option.

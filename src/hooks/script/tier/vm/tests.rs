@@ -29,11 +29,23 @@ macro_rules! reference {
     };
 }
 
+/// The shipped game `id` (games/) with its script.
+macro_rules! shipped {
+    ($id:literal) => {
+        reference(
+            include_str!(concat!("../../../../../games/", $id, ".yaml")),
+            include_str!(concat!("../../../../../scripts/", $id, ".rhai")),
+            $id,
+        )
+    };
+}
+
 fn reference(yaml: &str, script: &str, id: &str) -> Game<RhaiHooks> {
     let yaml = yaml.replace(
         &format!("script: ../scripts/{id}.rhai"),
         "script: game.rhai",
     );
+    assert!(yaml.contains("script: game.rhai"), "{id}'s script");
     let (def, mut s) = load(&yaml, script, 1);
     Game(def.clone(), RhaiHooks::new(def, s.remove(0), Compile::On))
 }
@@ -128,4 +140,38 @@ fn the_paths_switch_runs_in_the_vm() {
         .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
         .collect();
     assert_eq!(out, Vec::<String>::new(), "functions outside the VM");
+}
+
+/// The card, board and game functions of the script API (`cards`,
+/// `attr`, `count`, `card_name`, `neighbours`, `row_of`, `draw`, `deal`,
+/// `random`, `end_game`...) take their typed forms: a whole game of each
+/// of these goes the Rhai form's way only for what has no typed form yet
+/// (`ask` with labels, `entries`, `order`).
+#[test]
+fn card_board_and_game_calls_take_their_typed_forms() {
+    for (id, game, left) in [
+        ("hearts", reference!("hearts"), &["ask", "entries"][..]),
+        ("leduc-poker", reference!("leduc-poker"), &[]),
+        ("liars-dice", reference!("liars-dice"), &[]),
+        ("goofspiel", reference!("goofspiel"), &[]),
+        ("hex", reference!("hex"), &[]),
+        ("dots-and-boxes", reference!("dots-and-boxes"), &[]),
+        ("braverats", shipped!("braverats"), &[]),
+        ("experior", shipped!("experior"), &[]),
+        (
+            "the-path",
+            shipped!("the-path"),
+            &["ask", "entries", "order", "set_order"],
+        ),
+    ] {
+        let (decisions, mut rhai) = play(&game);
+        assert!(decisions > 3, "{id}: {decisions} decisions");
+        rhai.retain(|name| !left.contains(&name.as_str()));
+        let first = &rhai[..rhai.len().min(6)];
+        assert!(
+            rhai.is_empty(),
+            "{id}: {} calls the Rhai form made: {first:?}...",
+            rhai.len()
+        );
+    }
 }
