@@ -198,6 +198,12 @@ fn step() {
     if c == 12 { let m = #{a: 1}; m.a /= 0; return; }
     if c == 13 { let s = []; for i in 0..9999 { s += i; } s += [1, 2]; end_game("a", "appended"); return; }
     if c == 14 { let m = #{}; let k = "token"; m[k] = 1; end_game("a", `${k in m} ${"coin" in m}`); return; }
+    if c == 15 { let p = 7; let q = "token"; end_game("a", `${[1, 2, 3].map(|x| p)} ${[1, 2].map(|x| { return q; })} ${[4, 5].map(|x| x)} ${[1, 2].filter(|x| { let y = x; y > 1 })}`); return; }
+    if c == 16 { let t = "x"; for i in 0..15 { t += t; } let l = [0, 0, 0]; l[0] = t; l[1] = t; l[2] = t; l += [1]; end_game("a", "appended"); return; }
+    if c == 17 { let t = "x"; for i in 0..15 { t += t; } let m = #{}; m["a"] = t; m["b"] = t; m["c"] = t; end_game("a", "set"); return; }
+    if c == 18 { let t = "x"; for i in 0..15 { t += t; } let m = #{}; m.a = t; m.b = t; m.c = t; end_game("a", "set"); return; }
+    if c == 19 { end_game("a", `${[1, 0].map(|x| 10 / x)}`); return; }
+    if c == 20 { let p = "!"; end_game("a", `${"a,b".split(",").map(|x| x + p)} ${[1, 2].map(|x| { let y; if x == 1 { y = 5 } y })}`); return; }
     end_game("", "no case");
 }
 "#;
@@ -207,13 +213,16 @@ fn list_and_map_operations_go_as_in_rhai() {
     let (_tmp, path) = common::game_folder("typed", TYPED_YAML, LISTS_SCRIPT);
     let (_t, game) = common::load_folder("typed", TYPED_YAML, LISTS_SCRIPT);
     assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=14).collect();
+    let cases: Vec<i64> = (0..=20).collect();
     let failed = fails_alike(&path, &cases, Compile::Check);
     // A list past Rhai's limit (2), a missing key's `+=` (9), overflow
-    // (10) and division by zero (12) fail; a text plus a number (11)
-    // concatenates, and a list appended to (13) is checked before, as
-    // Rhai checks it: 10,001 items pass.
-    assert_eq!(failed, 4, "the failing cases fail");
+    // (10), division by zero (12), an append to a list already past the
+    // limits (16), a map made too long by properties (18, checked whole)
+    // and a division by zero in a closure (19) fail; a text plus a number
+    // (11) concatenates, a list appended to (13) is checked before, as
+    // Rhai checks it (10,001 items pass), and a map set by index (17)
+    // checks only the item.
+    assert_eq!(failed, 7, "the failing cases fail");
 }
 
 /// A game for the typed forms of the card, board and game functions:

@@ -148,20 +148,26 @@ impl VmRun<'_, '_> {
             && let XKind::Local(s) = a.kind
         {
             let at = self.base + s;
-            if let Some(v) = self.typed(typed, at..at + 1, api, pos)? {
+            if let Some(v) = self.typed(typed, at..at + 1, pos)? {
                 return Ok(v);
             }
+            // Not its types: the Rhai form's way, the typed form not tried
+            // again.
+            let base = self.push_args(&api.args)?;
+            let r = self.api_pushed(api, base, pos, false);
+            self.pop_to(base);
+            return r;
         }
         let base = self.push_args(&api.args)?;
-        let r = self.api_pushed(api, base, pos);
+        let r = self.api_pushed(api, base, pos, true);
         self.pop_to(base);
         r
     }
 
     /// The API call of `api` on the arguments pushed from `base`.
-    fn api_pushed(&mut self, api: &Api, base: usize, pos: Position) -> R<V> {
-        if let Some(typed) = api.typed
-            && let Some(v) = self.typed(typed, base..self.stack.len(), api, pos)?
+    fn api_pushed(&mut self, api: &Api, base: usize, pos: Position, try_typed: bool) -> R<V> {
+        if let Some(typed) = api.typed.filter(|_| try_typed)
+            && let Some(v) = self.typed(typed, base..self.stack.len(), pos)?
         {
             return Ok(v);
         }
@@ -201,7 +207,6 @@ impl VmRun<'_, '_> {
         &mut self,
         typed: super::api::Typed,
         vals: std::ops::Range<usize>,
-        api: &Api,
         pos: Position,
     ) -> R<Option<V>> {
         self.run.track(pos)?;
@@ -212,7 +217,6 @@ impl VmRun<'_, '_> {
             Ok(Some(Ok(v))) => Ok(Some(v)),
             Ok(Some(Err(e))) | Err(e) => Err(Flow::Err(at(e, pos))),
             Ok(None) => {
-                let _ = api;
                 self.run.set_ops(self.run.ops - 1);
                 Ok(None)
             }

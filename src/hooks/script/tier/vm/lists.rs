@@ -51,28 +51,30 @@ pub(super) fn adds(x: &V) -> bool {
     !matches!(x, V::Dyn(d) if d.is_array())
 }
 
-/// `list += x` as Rhai's built-in `+=` does it: a list's items appended,
-/// any other value pushed, and Rhai's limits checked (an error at the
-/// operator). Rhai checks an append before it, on the list as it was:
-/// one that takes a list past the limits passes, and the list is then
-/// left as Rhai's own (a VM list is always within the limits; Rhai's
-/// next call on it says it is not).
+/// `list += x` as Rhai's built-in `+=` does it (func/builtin.rs): a
+/// list's items appended, its limits checked before, on the list as it
+/// was and only if it had items (so an append may take a list past them;
+/// Rhai's next call on it says so); any other value pushed, the limits
+/// checked after. An error at the operator.
 pub(super) fn add_to(place: &mut V, x: V, syms: &Syms, pos: Position) -> Result<(), Error> {
-    let V::List(l) = place else {
-        return Ok(());
-    };
-    let append = matches!(x, V::List(_));
     match x {
-        V::List(items) => l.extend(items),
-        x => l.push(x),
-    }
-    match place.limit(syms, pos) {
-        Err(_) if append => {
-            *place = V::Dyn(std::mem::take(place).into_dynamic(syms));
-            Ok(())
+        V::List(items) if items.is_empty() => {}
+        V::List(items) => {
+            if matches!(place, V::List(l) if !l.is_empty()) {
+                place.limit(syms, pos)?;
+            }
+            if let V::List(l) = place {
+                l.extend(items);
+            }
         }
-        r => r,
+        x => {
+            if let V::List(l) = place {
+                l.push(x);
+            }
+            place.limit(syms, pos)?;
+        }
     }
+    Ok(())
 }
 
 /// A list's own methods that take no closure: `pop`, `shift`, `contains`

@@ -133,7 +133,8 @@ impl VmRun<'_, '_> {
     /// captured values `curry`) as Rhai's `filter` (kind 0), `map` (1),
     /// `all` (2) or `some` (3) calls it, in one frame kept from item to
     /// item (a call's locals are written before they are read, so what
-    /// one item leaves there is never seen by the next).
+    /// one item leaves there is never seen by the next; its parameters
+    /// are set for each).
     fn closure_loop(
         &mut self,
         kind: usize,
@@ -144,8 +145,7 @@ impl VmRun<'_, '_> {
     ) -> R<V> {
         let base = self.stack.len();
         let item_slot = base + curry.len();
-        self.stack.extend(curry);
-        while self.stack.len() < base + code.slots.max(item_slot + 1 - base) {
+        while self.stack.len() < base + code.slots.max(curry.len() + 1) {
             self.stack.push(V::Unit);
         }
         self.run.level += 1;
@@ -158,6 +158,11 @@ impl VmRun<'_, '_> {
                 Err(e) => Err(e),
                 Ok(()) if code.body.is_empty() => Ok(V::Unit),
                 Ok(()) => {
+                    // The captured values afresh: the body may have moved
+                    // one out as its value (`|x| p`).
+                    for (i, v) in curry.iter().enumerate() {
+                        self.stack[base + i] = v.copy();
+                    }
                     self.stack[item_slot] = item.copy();
                     self.body(code, base, pos)
                 }

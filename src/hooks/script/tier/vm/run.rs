@@ -408,7 +408,16 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 *place = V::of(r.map_err(|e| at(e, x.op_pos))?, syms);
             }
         }
-        self.stack[self.base + x.slot].limit(syms, x.op_pos)?;
+        // As Rhai checks it (eval/chaining.rs): `m[k] = v` the item set,
+        // `m.k = v` the whole map.
+        let m = &self.stack[self.base + x.slot];
+        match (&x.key, m) {
+            (Key::Index(_), V::Map(m)) => {
+                let item = super::value::map_get(m, k).unwrap_or(&V::Unit);
+                item.limit(syms, x.op_pos)?;
+            }
+            _ => m.limit(syms, x.op_pos)?,
+        }
         Ok(None)
     }
 
