@@ -333,3 +333,13 @@ fn typed_card_board_and_game_calls_go_as_in_rhai() {
     // (32, 33), a face a die has not (46) fail; the rest end the game.
     assert_eq!(failed, 33, "the failing cases fail");
 }
+
+/// The tree tier (`--no-vm`) sets a map's item and checks it as Rhai
+/// does: `m[k] = v` the item, `m.k = v` the whole map; an append to a
+/// list checked before.
+#[test]
+fn the_tree_tier_checks_a_set_map_item_as_rhai() {
+    let (_tmp, path) = common::game_folder("typed", TYPED_YAML, LISTS_SCRIPT);
+    // 16 and 18 fail alike (a list, a map past the limits); 17 passes.
+    assert_eq!(fails_alike(&path, &[16, 17, 18], Compile::CheckTree), 2);
+}

@@ -169,7 +169,8 @@ impl Run<'_> {
         self.track(x.var_pos)?;
         self.track(Position::NONE)?;
         let mut this = std::mem::take(self.slot(x.slot));
-        let r = match set_fast(&mut this, &k, x.op, v.clone(), k_pos, x.op_pos) {
+        let prop = matches!(x.key, Key::Prop(_));
+        let r = match set_fast(&mut this, &k, x.op, v.clone(), prop, (k_pos, x.op_pos)) {
             Some(r) => r,
             None => {
                 let args = match x.key {
@@ -193,8 +194,8 @@ pub(super) fn set_fast(
     k: &Dynamic,
     op: Option<Bin>,
     v: Dynamic,
-    k_pos: Position,
-    op_pos: Position,
+    prop: bool,
+    (k_pos, op_pos): (Position, Position),
 ) -> Option<Result<(), Box<EvalAltResult>>> {
     let apply = |item: &mut Dynamic| -> Option<Result<(), Box<EvalAltResult>>> {
         match op {
@@ -231,6 +232,11 @@ pub(super) fn set_fast(
         }
         let item = m.entry(key.as_str().into()).or_default();
         let r = apply(item);
+        // As Rhai checks it (eval/chaining.rs): `m[k] = v` the item set,
+        // `m.k = v` the whole map.
+        if !prop {
+            return r.map(|r| r.and_then(|()| within(item, op_pos)));
+        }
         drop(m);
         return r.map(|r| r.and_then(|()| within(this, op_pos)));
     }

@@ -367,7 +367,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
             (_, k) => self.dynamic(k.unwrap_or_default()),
         };
         let v = self.dynamic(value);
-        let set = super::super::chain::set_fast(&mut this, &k, x.op, v.clone(), k_pos, x.op_pos);
+        let prop = matches!(x.key, Key::Prop(..));
+        let set =
+            super::super::chain::set_fast(&mut this, &k, x.op, v.clone(), prop, (k_pos, x.op_pos));
         let r = match set {
             Some(r) => r,
             None => {
