@@ -343,3 +343,17 @@ fn the_tree_tier_checks_a_set_map_item_as_rhai() {
     // 16 and 18 fail alike (a list, a map past the limits); 17 passes.
     assert_eq!(fails_alike(&path, &[16, 17, 18], Compile::CheckTree), 2);
 }
+
+/// The Path's `do_action` (a `switch` on the action's kind) runs in the
+/// VM, and so do its callers: the VM leaves none of The Path's functions
+/// out.
+#[test]
+fn the_paths_switch_runs_in_the_vm() {
+    let script = std::fs::read_to_string("scripts/the-path.rhai").unwrap();
+    assert!(script.contains("switch a.act"), "The Path switches");
+    let game = common::load("the-path", &[], &[]);
+    let out: Vec<String> = (game.vm_fallbacks().unwrap().iter())
+        .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
+        .collect();
+    assert_eq!(out, Vec::<String>::new(), "functions outside the VM");
+}

@@ -220,7 +220,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
         Ok(last)
     }
 
-    fn truth(&mut self, x: &X) -> R<bool> {
+    pub(super) fn truth(&mut self, x: &X) -> R<bool> {
         match self.expr(x)? {
             V::Bool(b) => Ok(b),
             other => Err(Flow::Err(

@@ -6,7 +6,7 @@
 //! are made here without a Rhai value; anything else is hashed as the Rhai
 //! value it is.
 
-use rhai::{Dynamic, EvalAltResult};
+use rhai::Dynamic;
 
 use super::super::run::{hash, hashable};
 use super::ir::{Arm, Switch, X};
@@ -80,19 +80,6 @@ impl VmRun<'_, '_> {
             Ok(b) => return Ok(*b),
             Err(c) => c,
         };
-        match self.expr(c)? {
-            V::Bool(b) => Ok(b),
-            other => {
-                let typ = self.dynamic(other).type_name();
-                Err(Flow::Err(
-                    EvalAltResult::ErrorMismatchDataType(
-                        self.run.engine.map_type_name("bool").into(),
-                        typ.into(),
-                        c.pos,
-                    )
-                    .into(),
-                ))
-            }
-        }
+        self.truth(c)
     }
 }

@@ -126,22 +126,6 @@ fn board_games_keep_their_lists_and_maps_in_the_vm() {
     }
 }
 
-/// The Path's `do_action` (a `switch` on the action's kind) runs in the
-/// VM, and so do its callers: the VM leaves none of The Path's functions
-/// out.
-#[test]
-fn the_paths_switch_runs_in_the_vm() {
-    let yaml = include_str!("../../../../../games/the-path.yaml")
-        .replace("script: ../scripts/the-path.rhai", "script: game.rhai");
-    let script = include_str!("../../../../../scripts/the-path.rhai");
-    assert!(script.contains("switch a.act"), "The Path switches");
-    let (def, s) = load(&yaml, script, 1);
-    let out: Vec<String> = (s[0].vm_fallbacks(&def).iter())
-        .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
-        .collect();
-    assert_eq!(out, Vec::<String>::new(), "functions outside the VM");
-}
-
 /// The card, board and game functions of the script API (`cards`,
 /// `attr`, `count`, `card_name`, `neighbours`, `row_of`, `draw`, `deal`,
 /// `random`, `end_game`...) take their typed forms: a whole game of each
