@@ -99,6 +99,8 @@ pub(crate) enum XKind {
     /// A local's last read (a function's value): taken, not copied.
     Move(usize),
     Interp(Vec<X>),
+    /// A template with one computed part (templates.rs).
+    Named(Box<Named>),
     Array(Vec<X>),
     /// A map literal whose keys are all symbols: its constant fields in
     /// the order of their keys, then the fields computed, in the order
@@ -122,6 +124,14 @@ pub(crate) enum XKind {
     Chain(Box<Chain>),
     Block(Vec<S>),
     Log(Option<Box<X>>, Box<X>),
+}
+
+/// A template with one computed part, `var`, the others written: the
+/// symbol it makes of each symbol is table `table` of `Vm::names`.
+pub(crate) struct Named {
+    pub parts: Vec<X>,
+    pub var: usize,
+    pub table: usize,
 }
 
 pub(crate) struct SymMap {

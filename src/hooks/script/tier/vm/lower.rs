@@ -20,6 +20,8 @@ pub(crate) struct Lowering<'a> {
     pub syms: &'a mut Syms,
     /// The script functions called (by the tier's index).
     pub calls: Vec<usize>,
+    /// The templates with one computed part, for the whole script.
+    pub templates: &'a mut Vec<super::templates::Template>,
 }
 
 impl Lowering<'_> {
@@ -71,6 +73,27 @@ impl Lowering<'_> {
             return V::Map(out);
         }
         V::of(d.clone(), self.syms)
+    }
+
+    /// A template: `Named` where one part is computed and the others
+    /// written, with text around it.
+    fn template(&mut self, parts: Vec<ir::X>) -> XKind {
+        let written: Vec<Option<String>> = (parts.iter())
+            .map(|p| super::templates::written(p, self.syms))
+            .collect();
+        let mut computed = written.iter().enumerate().filter(|(_, w)| w.is_none());
+        let (Some((var, _)), None) = (computed.next(), computed.next()) else {
+            return XKind::Interp(parts);
+        };
+        let text = |w: &[Option<String>]| w.iter().flatten().map(String::as_str).collect();
+        let (before, after): (String, String) = (text(&written[..var]), text(&written[var + 1..]));
+        if before.is_empty() && after.is_empty() {
+            return XKind::Interp(parts);
+        }
+        self.templates
+            .push(super::templates::Template { before, after });
+        let table = self.templates.len() - 1;
+        XKind::Named(Box::new(ir::Named { parts, var, table }))
     }
 
     fn stmt(&mut self, s: &Stmt) -> Result<ir::S, Refusal> {
@@ -164,7 +187,10 @@ impl Lowering<'_> {
         let kind = match &e.kind {
             ExprKind::Const(d) => XKind::Const(self.value(d)),
             ExprKind::Local(s) => XKind::Local(*s),
-            ExprKind::Interp(parts) => XKind::Interp(self.exprs(parts)?),
+            ExprKind::Interp(parts) => {
+                let parts = self.exprs(parts)?;
+                self.template(parts)
+            }
             ExprKind::Array(items) => XKind::Array(self.exprs(items)?),
             ExprKind::Map(x) => {
                 let mut consts: Vec<(u32, V)> = Vec::new();

@@ -27,6 +27,7 @@ mod methods;
 mod run;
 mod switch;
 mod syms;
+mod templates;
 #[cfg(test)]
 mod tests;
 mod texts;
@@ -45,6 +46,8 @@ pub(crate) struct Vm {
     /// By the tier's function index; None where it runs in the tree tier.
     codes: Vec<Option<ir::Code>>,
     pub fallbacks: Vec<Fallback>,
+    /// Each template's table (templates.rs).
+    names: Vec<templates::Table>,
 }
 
 impl Vm {
@@ -55,6 +58,7 @@ impl Vm {
         let mut codes: Vec<Option<ir::Code>> = Vec::with_capacity(n);
         let mut calls: Vec<Vec<usize>> = Vec::with_capacity(n);
         let mut why: Vec<Option<String>> = Vec::with_capacity(n);
+        let mut templates = Vec::new();
         for f in &tier.fns {
             let Some(f) = f else {
                 codes.push(None);
@@ -67,6 +71,7 @@ impl Vm {
                 def,
                 syms: &mut syms,
                 calls: Vec::new(),
+                templates: &mut templates,
             };
             match l.function(f) {
                 Ok(code) => {
@@ -116,6 +121,7 @@ impl Vm {
         fallbacks.sort_by(|a, b| (&a.name, a.arity).cmp(&(&b.name, b.arity)));
         syms.finish(def);
         Vm {
+            names: templates::tables(&templates, &syms),
             syms,
             codes,
             fallbacks,

@@ -10,7 +10,7 @@ use rhai::{Array, Dynamic, EvalAltResult, FnPtr, ImmutableString, Position};
 use smallvec::SmallVec;
 
 use super::super::builtins::int_op;
-use super::super::run::{Run, TEXT, at};
+use super::super::run::{Run, at};
 use super::super::tree::{Bin, Un};
 use super::Vm;
 use super::ir::*;
@@ -539,6 +539,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             XKind::Api(api) => self.api(api, x.pos),
             XKind::Rhai(r) => self.rhai(r, x.pos),
             XKind::Interp(parts) => self.interp(parts),
+            XKind::Named(n) => self.named(n),
             XKind::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
@@ -598,43 +599,6 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 discard(v);
             }
         }
-    }
-
-    /// An interpolation, built in the tree tier's kept buffer (no
-    /// allocation per interpolation); a text that is a symbol becomes it.
-    fn interp(&mut self, parts: &[X]) -> R<V> {
-        let mut out = TEXT.with(|t| std::mem::take(&mut *t.borrow_mut()));
-        out.clear();
-        let r = self.interp_into(parts, &mut out);
-        let v = r.map(|()| match self.vm.syms.find(&out) {
-            Some(s) => V::Sym(s),
-            None => V::Dyn(crate::hooks::script::interned::script_text(&out).into()),
-        });
-        TEXT.with(|t| *t.borrow_mut() = out);
-        v
-    }
-
-    fn interp_into(&mut self, parts: &[X], out: &mut String) -> R<()> {
-        for p in parts {
-            let v = self.expr(p)?;
-            match &v {
-                V::Sym(s) => out.push_str(self.vm.syms.text(*s)),
-                V::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
-                V::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-                V::Dyn(d) if d.is_string() => {
-                    if let Some(t) = d.read_lock::<ImmutableString>() {
-                        out.push_str(&t);
-                    }
-                }
-                _ => {
-                    let d = self.dynamic(v);
-                    let text = self.run.text_of(d, p.pos)?;
-                    out.push_str(&text);
-                }
-            }
-            super::super::builtins::limit((0, 0, out.len()), p.pos)?;
-        }
-        Ok(())
     }
 
     fn log(&mut self, to: Option<&X>, text: &X) -> R<V> {

@@ -173,6 +173,11 @@ impl Syms {
         self.by_text.get(text).copied()
     }
 
+    /// How many symbols there are (each below this count).
+    pub fn count(&self) -> u32 {
+        u32::try_from(self.texts.len()).unwrap_or(NONE)
+    }
+
     #[inline]
     pub fn text(&self, s: u32) -> &ImmutableString {
         &self.texts[s as usize]

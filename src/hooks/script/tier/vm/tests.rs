@@ -159,3 +159,22 @@ fn card_board_and_game_calls_take_their_typed_forms() {
         );
     }
 }
+
+/// A template that names an id (`${p}-disc`, `pit-${i}`) is its symbol
+/// from the table made at load: a game played builds no text (its logs
+/// are not made when nothing reads them).
+#[test]
+fn templates_that_name_ids_build_no_text() {
+    use super::templates::BUILT;
+    for game in [
+        reference!("othello"),
+        reference!("mancala"),
+        reference!("tic-tac-toe"),
+        reference!("dots-and-boxes"),
+    ] {
+        BUILT.with(|b| b.set(0));
+        let (decisions, _) = play(&game);
+        assert!(decisions > 5, "{decisions} decisions");
+        assert_eq!(BUILT.with(std::cell::Cell::get), 0, "texts built");
+    }
+}
