@@ -319,6 +319,12 @@ fn step() {
     if c == 50 { let t = `${said("tok")}en`; end_game("a", `${t} ${`${said(7)}en`}`); return; }
     if c == 51 { let t = "x"; for i in 0..15 { t += t; } let u = t + t.sub_string(0, 32760); let v = `${u}-disc-disc`; return; }
     if c == 52 { let t = "x"; for i in 0..14 { t += t; } let u = `${t}-${t}`; let v = `${t}-disc`; end_game("a", `${u.len()} ${v.len()}`); return; }
+    if c == 53 { move_card("penny", "", "pile", "a", "hand"); move_card("coin", "a", "hand", "b2", "board"); move_card("token", "x", "pile", "b", "hand"); end_game("a", `${cards("a", "hand")} ${cards("b", "hand")} ${cards("b2", "board")} ${count("", "pile")}`); return; }
+    if c == 54 { move_card("token", "a", "hand", "b", "hand"); return; }
+    if c == 55 { move_card("token", "", "pile", "b2", "hand"); return; }
+    if c == 56 { move_card("token", "", "pile", "z9", "board"); return; }
+    if c == 57 { move_card("nothing", "", "pile", "a", "hand"); return; }
+    if c == 58 { move_card("token", "", "pile", "a", "nozone"); return; }
     end_game("", "no case");
 }
 
@@ -330,15 +336,17 @@ fn typed_card_board_and_game_calls_go_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
     let (_t, game) = common::load_folder("api", API_YAML, API_SCRIPT);
     assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=52).collect();
+    let cases: Vec<i64> = (0..=58).collect();
     let failed = fails_alike(&path, &cases, Compile::Check);
     // Unknown ids (1, 2, 5, 6, 8, 11, 13, 15, 18, 20, 26, 28, 29, 35,
     // 38, 47), values of other types (3, 9, 12, 22, 24, 30, 39, 41, 43,
     // 48), a kind of neighbour that is none (21), a deal to a shared zone
     // or of fewer than none (16, 17), no stat (27), random of less than 1
     // (32, 33), a face a die has not (46), a template past Rhai's limit on
-    // texts (51) fail; the rest end the game.
-    assert_eq!(failed, 34, "the failing cases fail");
+    // texts (51), a card moved from where it is not (54), a zone's copy
+    // of no player or no cell (55, 56), no card (57), no zone (58) fail;
+    // the rest end the game.
+    assert_eq!(failed, 39, "the failing cases fail");
 }
 
 /// The tree tier (`--no-vm`) sets a map's item and checks it as Rhai

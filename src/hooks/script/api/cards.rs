@@ -6,6 +6,7 @@ use rhai::{Array, Dynamic, ImmutableString};
 use super::super::budget::built;
 use super::super::tier::natives::Api;
 use super::super::{Ctx, Fallible, with_ctx};
+use super::Spot;
 use super::knowledge::{passed, passer};
 use crate::core::ops::{Read, Val, Write, ix};
 use crate::definition::CardIx;
@@ -105,23 +106,35 @@ pub(super) fn register(engine: &mut Api) {
 /// `move_card(card, from_owner, from, to_owner, to)`: also the typed VM's
 /// form (tier/vm/api.rs), on the symbols' texts.
 pub(crate) fn move_card(cx: &mut Ctx, card: &str, from: [&str; 2], to: [&str; 2]) -> Fallible<()> {
-    let ([from_owner, from], [to_owner, to]) = (from, to);
     let c = cx.card(card)?;
-    let (z, b) = cx.zone_slot(to_owner, to)?;
-    let (y, a, by) = cx.leaving(from_owner, from, z)?;
-    may_hold(cx, z, &[c])?;
-    one_way(cx, c, (y, a), from_owner, from)?;
-    let passer = passer(cx, y, from_owner, z)?;
+    let to = cx.spot(to[0], to[1])?;
+    let at = cx.spot(from[0], from[1])?;
+    move_card_at(cx, c, (at, from), to)
+}
+
+/// `move_card` of card `c` from `from` (the zone's copy and the names
+/// that gave it, for errors) to `to`: the typed VM's form, its names
+/// resolved at load.
+pub(crate) fn move_card_at(
+    cx: &mut Ctx,
+    c: CardIx,
+    (at, [from_owner, from]): (Spot, [&str; 2]),
+    to: Spot,
+) -> Fallible<()> {
+    let by = cx.entry(at, to.z);
+    may_hold(cx, to.z, &[c])?;
+    one_way(cx, c, (at.z, at.slot), from_owner, from)?;
+    let passer = passer(cx, at.z, from_owner, to.z)?;
     // The write fails, the state kept, where the card is not (a replay of
     // a record fails there too, and runs the script).
     cx.write(Write::MoveCard {
         card: c,
-        from: a,
-        to: b,
+        from: at.slot,
+        to: to.slot,
         by,
     })
     .map_err(|_| -> Box<rhai::EvalAltResult> { not_there(cx, c, from_owner, from).into() })?;
-    passed(cx, b, 1, passer)
+    passed(cx, to.slot, 1, passer)
 }
 
 /// `move_all(from_owner, from, to_owner, to)`: also the typed VM's form.

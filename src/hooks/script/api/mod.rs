@@ -46,6 +46,15 @@ fn unknown<T>(what: &str, word: &str, known: impl Iterator<Item = String>) -> Fa
     .into())
 }
 
+/// A zone's copy, its names resolved: the zone's index, its slot, and
+/// its owner where it is a player's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Spot {
+    pub z: usize,
+    pub slot: usize,
+    pub player: Option<usize>,
+}
+
 impl Ctx {
     fn player(&self, id: &str) -> Fallible<PlayerIx> {
         match self.def.player(id) {
@@ -79,16 +88,18 @@ impl Ctx {
     /// record they get there (`Zone::entry`): None when `to` records
     /// nothing.
     fn leaving(&self, owner: &str, zone: &str, to: usize) -> Fallible<(usize, usize, Option<u8>)> {
-        let (z, slot) = self.zone_slot(owner, zone)?;
+        let at = self.spot(owner, zone)?;
+        Ok((at.z, at.slot, self.entry(at, to)))
+    }
+    /// The record cards leaving `from` get in zone `to` (`Zone::entry`):
+    /// None when `to` records nothing.
+    fn entry(&self, from: Spot, to: usize) -> Option<u8> {
         let to = &self.def.zones[to];
-        let by = match self.def.zones[z].per {
+        match from.player {
             _ if !to.records() => None,
-            crate::definition::format::Per::Game | crate::definition::format::Per::Cell => {
-                to.entry(0)
-            }
-            crate::definition::format::Per::Player => to.entry(self.player(owner)? as u8 + 1),
-        };
-        Ok((z, slot, by))
+            None => to.entry(0),
+            Some(p) => to.entry(p as u8 + 1),
+        }
     }
     /// A zone's index by id.
     fn zone(&self, zone: &str) -> Fallible<usize> {
@@ -99,12 +110,23 @@ impl Ctx {
     }
     /// The zone's index and the slot of `owner`'s copy of it.
     fn zone_slot(&self, owner: &str, zone: &str) -> Fallible<(usize, usize)> {
+        self.spot(owner, zone).map(|at| (at.z, at.slot))
+    }
+    /// `owner`'s copy of `zone`.
+    fn spot(&self, owner: &str, zone: &str) -> Fallible<Spot> {
         let z = self.zone(zone)?;
-        let p = match self.def.zones[z].per {
-            crate::definition::format::Per::Game => 0,
-            crate::definition::format::Per::Player => self.player(owner)?,
-            crate::definition::format::Per::Cell => self.cell(owner)?,
+        let (p, player) = match self.def.zones[z].per {
+            crate::definition::format::Per::Game => (0, None),
+            crate::definition::format::Per::Player => {
+                let p = self.player(owner)?;
+                (p, Some(p))
+            }
+            crate::definition::format::Per::Cell => (self.cell(owner)?, None),
         };
-        Ok((z, self.def.slot(z, p)))
+        Ok(Spot {
+            z,
+            slot: self.def.slot(z, p),
+            player,
+        })
     }
 }

@@ -7,7 +7,8 @@
 //! what is wrong in its own words.
 
 use crate::core::ops::{Read, Write, ix};
-use crate::hooks::script::api::grid;
+use crate::definition::CardIx;
+use crate::hooks::script::api::{Spot, grid};
 use crate::hooks::script::{Ctx, Fallible};
 
 use super::syms::{NONE, Syms};
@@ -231,16 +232,49 @@ fn empty_cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
     Some(list("empty_cells", out.into_iter()))
 }
 
-/// `move_card` of five symbols: the Rhai form's work on their texts.
+/// `move_card` of five symbols: the card and the zones' copies found by
+/// symbol (the Rhai form's way, for its error, where one names none).
 fn move_card(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
     let [V::Sym(c), V::Sym(fo), V::Sym(f), V::Sym(to), V::Sym(z)] = a else {
         return None;
     };
-    let t = |s: &u32| syms.text(*s).as_str();
-    unit(crate::hooks::script::api::cards::move_card(
+    let card = syms.kinds(*c).card;
+    let (from, to) = (spot(cx, syms, *fo, *f)?, spot(cx, syms, *to, *z)?);
+    if card == NONE {
+        return None;
+    }
+    let names = [syms.text(*fo).as_str(), syms.text(*f).as_str()];
+    unit(crate::hooks::script::api::cards::move_card_at(
         cx,
-        t(c),
-        [t(fo), t(f)],
-        [t(to), t(z)],
+        card as CardIx,
+        (from, names),
+        to,
     ))
+}
+
+/// `owner`'s copy of `zone`, both symbols (as `Ctx::spot` finds it by
+/// their texts): None where they name none.
+fn spot(cx: &Ctx, syms: &Syms, owner: u32, zone: u32) -> Option<Spot> {
+    use crate::definition::format::Per;
+    let z = syms.kinds(zone).zone;
+    if z == NONE {
+        return None;
+    }
+    let z = z as usize;
+    let (p, player) = match cx.def.zones[z].per {
+        Per::Game => (0, None),
+        Per::Player => {
+            let p = syms.kinds(owner).player;
+            (p, Some(p as usize))
+        }
+        Per::Cell => (syms.kinds(owner).cell, None),
+    };
+    if p == NONE {
+        return None;
+    }
+    Some(Spot {
+        z,
+        slot: cx.def.slot(z, p as usize),
+        player,
+    })
 }
