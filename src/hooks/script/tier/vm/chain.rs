@@ -15,6 +15,19 @@ impl VmRun<'_, '_> {
     /// `a.b[c].d(e)`: the steps' arguments first, then the root, then each
     /// step, on VM values where the step has a fast path here.
     pub(super) fn chain(&mut self, c: &Chain) -> R<V> {
+        // `xs[i]` of a local: read in place, nothing pushed (as `chain_on`
+        // runs it: the key, then the step counted, then the index).
+        if let (Root::Local(s), [Step::Index(k, pos)]) = (&c.root, c.steps.as_slice()) {
+            let k = self.expr(k)?;
+            self.run.track(Position::NONE)?;
+            let at = self.base + s;
+            if let Some(r) = self.index_in(&self.stack[at], &k, *pos) {
+                super::run::discard(k);
+                return Ok(r?);
+            }
+            let target = self.stack[at].clone();
+            return self.index(target, k, *pos);
+        }
         let base = self.stack.len();
         let r = self.chain_on(c, base);
         self.pop_to(base);

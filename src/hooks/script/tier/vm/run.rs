@@ -486,11 +486,23 @@ impl<'r, 'a> VmRun<'r, 'a> {
         Ok(V::Unit)
     }
 
+    /// An expression's value: a local's or a constant's read where it is
+    /// wanted (most expressions are these), the rest in `compound`, whose
+    /// frame is larger.
+    #[inline(always)]
     pub(crate) fn expr(&mut self, x: &X) -> R<V> {
         match &x.kind {
-            XKind::Const(v) => Ok(v.clone()),
+            XKind::Const(v) => Ok(v.copy()),
             XKind::Local(s) => Ok(self.stack[self.base + s].copy()),
             XKind::Move(s) => Ok(std::mem::take(&mut self.stack[self.base + s])),
+            _ => self.compound(x),
+        }
+    }
+
+    #[inline(never)]
+    fn compound(&mut self, x: &X) -> R<V> {
+        match &x.kind {
+            XKind::Const(_) | XKind::Local(_) | XKind::Move(_) => self.expr(x),
             XKind::Binary(b) => {
                 let (op, a, b, helper) = &**b;
                 let a = self.expr(a)?;
