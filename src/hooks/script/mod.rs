@@ -434,28 +434,52 @@ thread_local! {
 
 pub(crate) type Fallible<T> = std::result::Result<T, Box<EvalAltResult>>;
 
-/// The caller's state while a run holds it (swapped into the context):
-/// given back by `end`, or, should the run panic, as the stack unwinds,
-/// so that no later API call on the thread finds a live context holding
-/// a state that is not its run's.
+/// The caller's state while a run holds it (lent to the context, which
+/// reaches it through a pointer): given back by `end`, or, should the run
+/// panic, as the stack unwinds, so that no later API call on the thread
+/// finds a live context pointing at a state that is not its run's. The
+/// borrow is held here, unused, for as long as the context may use it.
 struct Lent<'s>(&'s mut State);
 
-impl Lent<'_> {
+impl<'s> Lent<'s> {
+    /// Lend `state` to this thread's context for a run (`Ctx::begin`), and
+    /// set the hook's memory floor.
+    fn begin(
+        state: &'s mut State,
+        def: &Arc<Def>,
+        keys: &Arc<Keys>,
+        events: Vec<Event>,
+        record: bool,
+    ) -> Lent<'s> {
+        let lent = Lent(state);
+        let at: *mut State = &mut *lent.0;
+        CTX.with(|c| {
+            let mut c = c.borrow_mut();
+            let cx = c.get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone()));
+            cx.begin(def, keys, at, events, record);
+        });
+        HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
+        lent
+    }
+
     /// The run's end: the state back, its events and trace.
     fn end(self) -> Option<(Vec<Event>, Option<Vec<Op>>)> {
-        CTX.with(|c| c.borrow_mut().as_mut().map(|cx| cx.end(self.0)))
+        let r = CTX.with(|c| c.borrow_mut().as_mut().map(Ctx::end));
+        HOOK_FLOOR.with(|f| f.set(None));
+        // Ended: nothing left for the guard to do.
+        std::mem::forget(self);
+        r
     }
 }
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
-        // After `end` the context is not live and this does nothing.
         let _ = CTX.try_with(|c| {
             if let Ok(mut c) = c.try_borrow_mut()
                 && let Some(cx) = c.as_mut()
                 && cx.live()
             {
-                cx.abandon(self.0);
+                cx.abandon();
             }
         });
         let _ = HOOK_FLOOR.try_with(|f| f.set(None));
@@ -639,33 +663,20 @@ impl RhaiHooks {
         let engine = self
             .engines
             .get_or(|| new_engine(&self.dir, &self.modules).0);
-        CTX.with(|c| {
-            let mut c = c.borrow_mut();
-            let cx = c.get_or_insert_with(|| {
-                Ctx::idle(self.def.clone(), self.keys.clone(), state.stand_in())
-            });
-            cx.begin(&self.def, &self.keys, state, std::mem::take(events), record);
-        });
-        let lent = Lent(state);
-        HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
+        let lent = Lent::begin(state, &self.def, &self.keys, std::mem::take(events), record);
         budget::begin();
         let (result, ops) = self.invoke(engine, call, compiled);
-        // `end` also lifts the hook's memory floor (`Lent`'s drop).
+        // `end` also lifts the hook's memory floor.
         let ended = lent.end();
         // The context was put there above and nothing else takes it.
         let Some((run_events, trace)) = ended else {
             unreachable!("hook context vanished")
         };
         *events = run_events;
-        ((result.map(|_| ()), trace), ops)
+        ((result, trace), ops)
     }
 
-    fn invoke(
-        &self,
-        engine: &Engine,
-        call: &Call,
-        compiled: bool,
-    ) -> (Result<Dynamic>, Option<u64>) {
+    fn invoke(&self, engine: &Engine, call: &Call, compiled: bool) -> (Result<()>, Option<u64>) {
         let hook = call.hook;
         if let Some(tier) = &self.tier
             && compiled
@@ -680,6 +691,7 @@ impl RhaiHooks {
         budget::set_base(0);
         let r = engine
             .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook, args)
+            .map(|_| ())
             .map_err(|e| self.runtime_error(hook, *e));
         (r, Some(LAST_OPS.with(std::cell::Cell::get)))
     }
@@ -730,15 +742,10 @@ mod tests {
         let keys = rules.1.keys.clone();
         let mut state = State::new_quiet(&rules, 7).unwrap();
         let before = format!("{state:?}");
-        CTX.with(|c| {
-            let mut c = c.borrow_mut();
-            let cx =
-                c.get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone(), state.stand_in()));
-            cx.begin(&def, &keys, &mut state, vec![], true);
-        });
+        let lent = Lent::begin(&mut state, &def, &keys, vec![], true);
         assert!(with_ctx(|_| Ok(())).is_ok(), "a live run reaches the API");
         // As a panic in the run would: the guard dropped without `end`.
-        drop(Lent(&mut state));
+        drop(lent);
         assert_eq!(format!("{state:?}"), before, "the state is back");
         let e = with_ctx(|_| Ok(())).unwrap_err();
         assert!(
