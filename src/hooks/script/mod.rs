@@ -490,9 +490,29 @@ impl Drop for Lent<'_> {
 pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T> {
     CTX.with(|c| match c.borrow_mut().as_mut() {
         Some(cx) if cx.live() => f(cx),
-        _ => Err("this function can only be called while the game runs a hook".into()),
+        _ => Err(NOT_IN_A_HOOK.into()),
     })
 }
+
+/// `f` on the running hook's context, for a typed API call from the VM
+/// at the count `ops` (where a helper's charge finds it, as `LAST_OPS`):
+/// None where no hook runs. Inlined into the call: the API's typed forms
+/// are called often, and most do little.
+#[inline(always)]
+pub(crate) fn with_live<T>(ops: u64, f: impl FnOnce(&mut Ctx) -> T) -> Option<T> {
+    LAST_OPS.set(ops);
+    CTX.with(
+        #[inline(always)]
+        |c| match c.borrow_mut().as_mut() {
+            Some(cx) if cx.live() => Some(f(cx)),
+            _ => None,
+        },
+    )
+}
+
+/// What an API call made while no hook runs says.
+pub(crate) const NOT_IN_A_HOOK: &str =
+    "this function can only be called while the game runs a hook";
 
 fn new_engine(
     scripts_dir: &Path,

@@ -13,7 +13,6 @@ use super::ir::*;
 use super::run::RHAI_FORMS;
 use super::run::{Args, Flow, R, VmRun, discard, handed};
 use super::value::V;
-use crate::hooks::script::LAST_OPS;
 
 impl VmRun<'_, '_> {
     #[inline]
@@ -203,6 +202,8 @@ impl VmRun<'_, '_> {
     /// The typed form of `api` on the stack's values `vals`: None where
     /// they are not its types (then nothing is counted: the Rhai form's
     /// way counts the call, and in tests notes it in `RHAI_FORMS`).
+    /// Inlined where it is called: the API call's overhead is this.
+    #[inline(always)]
     fn typed(
         &mut self,
         typed: super::api::Typed,
@@ -210,16 +211,19 @@ impl VmRun<'_, '_> {
         pos: Position,
     ) -> R<Option<V>> {
         self.run.track(pos)?;
-        LAST_OPS.with(|o| o.set(self.run.ops));
         let (syms, vals) = (&self.vm.syms, &self.stack[vals]);
-        let r = crate::hooks::script::with_ctx(|cx| Ok(typed(cx, syms, vals)));
+        let r = crate::hooks::script::with_live(self.run.ops, |cx| typed(cx, syms, vals));
         match r {
-            Ok(Some(Ok(v))) => Ok(Some(v)),
-            Ok(Some(Err(e))) | Err(e) => Err(Flow::Err(at(e, pos))),
-            Ok(None) => {
+            Some(Some(Ok(v))) => Ok(Some(v)),
+            Some(Some(Err(e))) => Err(Flow::Err(at(e, pos))),
+            Some(None) => {
                 self.run.set_ops(self.run.ops - 1);
                 Ok(None)
             }
+            None => Err(Flow::Err(at(
+                crate::hooks::script::NOT_IN_A_HOOK.into(),
+                pos,
+            ))),
         }
     }
 }
