@@ -430,6 +430,11 @@ pub const MAX_ASKED_OPTIONS: usize = 100_000;
 
 thread_local! {
     static CTX: RefCell<Option<Ctx>> = const { RefCell::new(None) };
+    /// This thread's `CTX` while a run is live, else null: reached in a
+    /// typed API call without the look a thread-local with a destructor
+    /// takes (`with_live`).
+    static LIVE: std::cell::Cell<*const RefCell<Option<Ctx>>> =
+        const { std::cell::Cell::new(std::ptr::null()) };
 }
 
 pub(crate) type Fallible<T> = std::result::Result<T, Box<EvalAltResult>>;
@@ -454,9 +459,10 @@ impl<'s> Lent<'s> {
         let lent = Lent(state);
         let at: *mut State = &mut *lent.0;
         CTX.with(|c| {
-            let mut c = c.borrow_mut();
-            let cx = c.get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone()));
-            cx.begin(def, keys, at, events, record);
+            c.borrow_mut()
+                .get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone()))
+                .begin(def, keys, at, events, record);
+            LIVE.set(c);
         });
         HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
         lent
@@ -464,6 +470,7 @@ impl<'s> Lent<'s> {
 
     /// The run's end: the state back, its events and trace.
     fn end(self) -> Option<(Vec<Event>, Option<Vec<Op>>)> {
+        LIVE.set(std::ptr::null());
         let r = CTX.with(|c| c.borrow_mut().as_mut().map(Ctx::end));
         HOOK_FLOOR.with(|f| f.set(None));
         // Ended: nothing left for the guard to do.
@@ -474,6 +481,7 @@ impl<'s> Lent<'s> {
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
+        let _ = LIVE.try_with(|l| l.set(std::ptr::null()));
         let _ = CTX.try_with(|c| {
             if let Ok(mut c) = c.try_borrow_mut()
                 && let Some(cx) = c.as_mut()
@@ -500,14 +508,19 @@ pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T
 /// are called often, and most do little.
 #[inline(always)]
 pub(crate) fn with_live<T>(ops: u64, f: impl FnOnce(&mut Ctx) -> T) -> Option<T> {
-    LAST_OPS.set(ops);
-    CTX.with(
-        #[inline(always)]
-        |c| match c.borrow_mut().as_mut() {
-            Some(cx) if cx.live() => Some(f(cx)),
-            _ => None,
-        },
-    )
+    LAST_OPS.with(|o| o.set(ops));
+    let at = LIVE.get();
+    if at.is_null() {
+        return None;
+    }
+    // SAFETY: `LIVE` is set only while a run is live (`Lent::begin` to
+    // `Lent::end` or its drop), to this thread's `CTX`, which lives as
+    // long as the thread; the borrow is checked as `with_ctx` checks it.
+    let c = unsafe { &*at };
+    match c.borrow_mut().as_mut() {
+        Some(cx) if cx.live() => Some(f(cx)),
+        _ => None,
+    }
 }
 
 /// What an API call made while no hook runs says.

@@ -142,6 +142,15 @@ impl VmRun<'_, '_> {
     }
 
     pub(super) fn api(&mut self, api: &Api, pos: Position) -> R<V> {
+        // No argument (`active()`, `turn()`): the typed form on none, no
+        // arguments pushed.
+        if let (Some(typed), []) = (api.typed, api.args.as_slice()) {
+            let at = self.stack.len();
+            if let Some(v) = self.typed(typed, at..at, pos)? {
+                return Ok(v);
+            }
+            return self.api_pushed(api, at, pos, false);
+        }
         // One local as the argument: the typed form reads it where it is.
         if let (Some(typed), [a]) = (api.typed, api.args.as_slice())
             && let XKind::Local(s) = a.kind
