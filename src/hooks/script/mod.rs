@@ -685,6 +685,8 @@ impl RhaiHooks {
     /// `call`, compiled or not; also the operations counted (None where
     /// the count is not comparable: a run in Rhai whose count the
     /// callback saw last, or a compiled run that asked Rhai's help).
+    /// Inlined into `call`: what it gives is built where `call` gives it.
+    #[inline(always)]
     fn call_as(
         &self,
         state: &mut State,
@@ -709,6 +711,7 @@ impl RhaiHooks {
         ((result, trace), ops)
     }
 
+    #[inline(always)]
     fn invoke(&self, engine: &Engine, call: &Call, compiled: bool) -> (Result<()>, Option<u64>) {
         let hook = call.hook;
         if let Some(tier) = &self.tier
