@@ -579,35 +579,6 @@ impl State {
             }
         })
     }
-
-    /// A placeholder for a state lent to a hook engine (which swaps the
-    /// state into the place its functions reach, and back when the run
-    /// ends): empty, with this state's RNG for a value.
-    pub(crate) fn stand_in(&self) -> State {
-        State {
-            stats: Vec::new(),
-            vars: Vec::new(),
-            zones: Vec::new(),
-            origins: Vec::new(),
-            known: Vec::new(),
-            rng: self.rng.clone(),
-            forced: None,
-            unshuffled: Vec::new(),
-            cursor: 0,
-            turn: 0,
-            active: 0,
-            order: Vec::new(),
-            pending: VecDeque::new(),
-            reveal_first: None,
-            outcome: None,
-            end_reason: None,
-            logging: self.logging,
-            game_no: 0,
-            match_wins: Vec::new(),
-            starter: 0,
-            completed: self.completed,
-        }
-    }
 }
 
 impl State {

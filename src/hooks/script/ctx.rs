@@ -1,5 +1,7 @@
 //! What a running hook can reach: the definition, its log and budgets, and
-//! the state behind a door. The state is private to this file, so every
+//! the state behind a door (the caller's own, reached through a pointer
+//! while the run lasts: nothing is moved or copied to lend it). The state
+//! is private to this file, so every
 //! API function reaches it through `read` and `write` (traced for the
 //! memo) or through a chance draw (which marks the run as not replayable):
 //! the memo's rule, "a hook reaches the state only through the
@@ -19,7 +21,10 @@ const TRACE_ROOM: usize = 32;
 pub(crate) struct Ctx {
     pub def: Arc<Def>,
     pub keys: Arc<Keys>,
-    state: State,
+    /// The running hook's state, lent by `begin` until `end` or `abandon`
+    /// (null between runs). Only `st` and `st_mut` reach it, and only
+    /// while `live`.
+    state: *mut State,
     pub events: Vec<Event>,
     /// The reads and writes of this run, when it is being recorded.
     trace: Option<Vec<Op>>,
@@ -41,13 +46,12 @@ pub(crate) struct Spent {
 }
 
 impl Ctx {
-    /// A thread's context before its first run: `stand_in` is what a
-    /// lent state leaves in its place (`State::stand_in`).
-    pub fn idle(def: Arc<Def>, keys: Arc<Keys>, stand_in: State) -> Ctx {
+    /// A thread's context before its first run.
+    pub fn idle(def: Arc<Def>, keys: Arc<Keys>) -> Ctx {
         Ctx {
             def,
             keys,
-            state: stand_in,
+            state: std::ptr::null_mut(),
             events: Vec::new(),
             trace: None,
             spent: Spent::default(),
@@ -57,18 +61,37 @@ impl Ctx {
     }
 
     /// Whether a run is under way (the API works only then).
+    #[inline(always)]
     pub fn live(&self) -> bool {
         self.live
     }
 
-    /// A run on `state`, swapped in (the stand-in of the last run goes
-    /// out to the caller: a swap moves a state less often than lending it
-    /// by value); with `record`, its operations are traced.
+    /// The running hook's state.
+    #[inline(always)]
+    fn st(&self) -> &State {
+        debug_assert!(self.live && !self.state.is_null());
+        // SAFETY: while `live`, `state` is the `&mut State` that `begin`
+        // was given, which the caller (`Lent`) holds unused until `end` or
+        // `abandon` clears `live`; the API reaches a context only while it
+        // is live (`with_ctx`), one borrow of the context at a time.
+        unsafe { &*self.state }
+    }
+
+    #[inline(always)]
+    fn st_mut(&mut self) -> &mut State {
+        debug_assert!(self.live && !self.state.is_null());
+        // SAFETY: as `st`; `&mut self` is the only way to it.
+        unsafe { &mut *self.state }
+    }
+
+    /// A run on `state`, lent until `end` or `abandon` (the caller holds
+    /// the borrow it came from, unused, until then: `Lent`); with
+    /// `record`, its operations are traced.
     pub fn begin(
         &mut self,
         def: &Arc<Def>,
         keys: &Arc<Keys>,
-        state: &mut State,
+        state: *mut State,
         events: Vec<Event>,
         record: bool,
     ) {
@@ -80,7 +103,7 @@ impl Ctx {
         if !Arc::ptr_eq(&self.keys, keys) {
             self.keys = keys.clone();
         }
-        std::mem::swap(&mut self.state, state);
+        self.state = state;
         self.events = events;
         self.trace = record.then(|| Vec::with_capacity(TRACE_ROOM));
         self.spent = Spent::default();
@@ -88,24 +111,26 @@ impl Ctx {
         self.live = true;
     }
 
-    /// The run's end: the state swapped back into `state` (every waiting
-    /// pile drawn, so that a position holds its cards in an order, but for
-    /// those of `unordered` zones, which stay sets), and its events and
-    /// trace (None if it drew from the RNG).
-    pub fn end(&mut self, state: &mut State) -> (Vec<Event>, Option<Vec<Op>>) {
-        self.state.settle_all(&*self.def);
+    /// The run's end: the state given back (every waiting pile drawn, so
+    /// that a position holds its cards in an order, but for those of
+    /// `unordered` zones, which stay sets), and its events and trace
+    /// (None if it drew from the RNG).
+    pub fn end(&mut self) -> (Vec<Event>, Option<Vec<Op>>) {
+        // SAFETY: as `st_mut` (the run is live until below).
+        let state = unsafe { &mut *self.state };
+        state.settle_all(&*self.def);
         for s in self.rewait.drain(..) {
-            self.state.shuffle_later(s);
+            state.shuffle_later(s);
         }
-        std::mem::swap(&mut self.state, state);
+        self.state = std::ptr::null_mut();
         self.live = false;
         (std::mem::take(&mut self.events), self.trace.take())
     }
 
-    /// A run given up (it panicked): the state back into `state` as it
-    /// stands, and the run's events and trace dropped.
-    pub fn abandon(&mut self, state: &mut State) {
-        std::mem::swap(&mut self.state, state);
+    /// A run given up (it panicked): the state given back as it stands,
+    /// and the run's events and trace dropped.
+    pub fn abandon(&mut self) {
+        self.state = std::ptr::null_mut();
         self.live = false;
         self.events.clear();
         self.trace = None;
@@ -114,12 +139,12 @@ impl Ctx {
     /// Read the state (recorded for the memo).
     pub fn read(&mut self, key: Read) -> Val {
         let mut one_drawn = None;
-        if self.state.any_waiting() {
+        if self.st().any_waiting() {
             one_drawn = self.settle_read(&key);
         }
-        let v = self.state.read(&key);
+        let v = self.st_mut().read(&key);
         if let Some(s) = one_drawn {
-            self.state.shuffle_later(s);
+            self.st_mut().shuffle_later(s);
         }
         if let Some(t) = &mut self.trace {
             t.push(Op::Read(key, v.clone()));
@@ -130,8 +155,8 @@ impl Ctx {
     pub fn read_int(&mut self, key: Read) -> i64 {
         // Nothing to trace and no pile waiting: straight from the state.
         if self.trace.is_none()
-            && !self.state.any_waiting()
-            && let Some(i) = self.state.peek_int(&key)
+            && !self.st().any_waiting()
+            && let Some(i) = self.st().peek_int(&key)
         {
             return i;
         }
@@ -144,21 +169,21 @@ impl Ctx {
     /// A zone's cards where they lie, when nothing is traced and no pile
     /// waits (else None: `read` them).
     pub fn untraced_cards(&self, slot: usize) -> Option<&[crate::definition::CardIx]> {
-        (self.trace.is_none() && !self.state.any_waiting()).then(|| self.state.slot(slot))
+        (self.trace.is_none() && !self.st().any_waiting()).then(|| self.st().slot(slot))
     }
 
     /// A zone's cards where they lie, untraced: only for an error's text
     /// (the run fails with it, so nothing replays the look).
     pub fn peek_cards(&self, slot: usize) -> &[crate::definition::CardIx] {
-        self.state.slot(slot)
+        self.st().slot(slot)
     }
 
     /// Change the state (recorded for the memo).
     pub fn write(&mut self, w: Write) -> Fallible<()> {
-        if self.state.any_waiting() {
+        if self.st().any_waiting() {
             self.settle_write(&w);
         }
-        if !self.state.write(&w) {
+        if !self.st_mut().write(&w) {
             let why = match &w {
                 Write::AddStat(..) => "add_stat: the stat would leave the 64-bit integer range",
                 Write::AddVar(..) => "add_var: the var would leave the 64-bit integer range",
@@ -186,7 +211,7 @@ impl Ctx {
     /// its order is looked at: `State::shuffle_later`).
     pub fn shuffle(&mut self, slot: usize) {
         self.impure();
-        self.state.shuffle_later(slot);
+        self.st_mut().shuffle_later(slot);
     }
 
     /// For a deal of `shares` from `slot`: when the pile's shuffle waits,
@@ -194,23 +219,23 @@ impl Ctx {
     /// order the deal takes them (`ordered`: whether the hands keep an
     /// order). True if the rest of the pile waits again after the deal.
     pub fn arrange_deal(&mut self, slot: usize, shares: &[usize], ordered: bool) -> bool {
-        if !self.state.waits_shuffle(slot) {
+        if !self.st().waits_shuffle(slot) {
             return false;
         }
         self.impure();
-        self.state.arrange_deal(slot, shares, ordered)
+        self.st_mut().arrange_deal(slot, shares, ordered)
     }
 
     /// The rest of a pile dealt from waits again (see `arrange_deal`).
     pub fn wait_again(&mut self, slot: usize) {
         self.impure();
-        self.state.shuffle_later(slot);
+        self.st_mut().shuffle_later(slot);
     }
 
     /// Whether the game is watched (its log lines kept). The memo replays
     /// only runs on quiet states, so a script may branch on it.
     pub fn logging(&self) -> bool {
-        self.state.logging()
+        self.st().logging()
     }
 
     /// The run drew from the RNG: it cannot be replayed from a record.
@@ -235,9 +260,9 @@ impl Ctx {
             Read::Draw { from, to, .. } => {
                 let from = from as usize;
                 self.settle(to as usize);
-                if self.unordered(from) && self.state.waits_shuffle(from) {
+                if self.unordered(from) && self.st().waits_shuffle(from) {
                     self.impure();
-                    self.state.arrange_deal(from, &[1], true);
+                    self.st_mut().arrange_deal(from, &[1], true);
                     return Some(from);
                 }
                 self.settle(from);
@@ -271,10 +296,10 @@ impl Ctx {
     }
 
     fn settle(&mut self, slot: usize) {
-        if self.unordered(slot) && self.state.waits_shuffle(slot) {
+        if self.unordered(slot) && self.st().waits_shuffle(slot) {
             self.rewait.push(slot);
         }
-        self.state.settle(slot);
+        self.st_mut().settle(slot);
     }
 
     fn unordered(&self, slot: usize) -> bool {

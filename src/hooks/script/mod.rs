@@ -430,32 +430,64 @@ pub const MAX_ASKED_OPTIONS: usize = 100_000;
 
 thread_local! {
     static CTX: RefCell<Option<Ctx>> = const { RefCell::new(None) };
+    /// This thread's `CTX` while a run is live, else null: reached in a
+    /// typed API call without the look a thread-local with a destructor
+    /// takes (`with_live`).
+    static LIVE: std::cell::Cell<*const RefCell<Option<Ctx>>> =
+        const { std::cell::Cell::new(std::ptr::null()) };
 }
 
 pub(crate) type Fallible<T> = std::result::Result<T, Box<EvalAltResult>>;
 
-/// The caller's state while a run holds it (swapped into the context):
-/// given back by `end`, or, should the run panic, as the stack unwinds,
-/// so that no later API call on the thread finds a live context holding
-/// a state that is not its run's.
+/// The caller's state while a run holds it (lent to the context, which
+/// reaches it through a pointer): given back by `end`, or, should the run
+/// panic, as the stack unwinds, so that no later API call on the thread
+/// finds a live context pointing at a state that is not its run's. The
+/// borrow is held here, unused, for as long as the context may use it.
 struct Lent<'s>(&'s mut State);
 
-impl Lent<'_> {
+impl<'s> Lent<'s> {
+    /// Lend `state` to this thread's context for a run (`Ctx::begin`), and
+    /// set the hook's memory floor.
+    fn begin(
+        state: &'s mut State,
+        def: &Arc<Def>,
+        keys: &Arc<Keys>,
+        events: Vec<Event>,
+        record: bool,
+    ) -> Lent<'s> {
+        let lent = Lent(state);
+        let at: *mut State = &mut *lent.0;
+        CTX.with(|c| {
+            c.borrow_mut()
+                .get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone()))
+                .begin(def, keys, at, events, record);
+            LIVE.set(c);
+        });
+        HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
+        lent
+    }
+
     /// The run's end: the state back, its events and trace.
     fn end(self) -> Option<(Vec<Event>, Option<Vec<Op>>)> {
-        CTX.with(|c| c.borrow_mut().as_mut().map(|cx| cx.end(self.0)))
+        LIVE.set(std::ptr::null());
+        let r = CTX.with(|c| c.borrow_mut().as_mut().map(Ctx::end));
+        HOOK_FLOOR.with(|f| f.set(None));
+        // Ended: nothing left for the guard to do.
+        std::mem::forget(self);
+        r
     }
 }
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
-        // After `end` the context is not live and this does nothing.
+        let _ = LIVE.try_with(|l| l.set(std::ptr::null()));
         let _ = CTX.try_with(|c| {
             if let Ok(mut c) = c.try_borrow_mut()
                 && let Some(cx) = c.as_mut()
                 && cx.live()
             {
-                cx.abandon(self.0);
+                cx.abandon();
             }
         });
         let _ = HOOK_FLOOR.try_with(|f| f.set(None));
@@ -466,9 +498,34 @@ impl Drop for Lent<'_> {
 pub(crate) fn with_ctx<T>(f: impl FnOnce(&mut Ctx) -> Fallible<T>) -> Fallible<T> {
     CTX.with(|c| match c.borrow_mut().as_mut() {
         Some(cx) if cx.live() => f(cx),
-        _ => Err("this function can only be called while the game runs a hook".into()),
+        _ => Err(NOT_IN_A_HOOK.into()),
     })
 }
+
+/// `f` on the running hook's context, for a typed API call from the VM
+/// at the count `ops` (where a helper's charge finds it, as `LAST_OPS`):
+/// None where no hook runs. Inlined into the call: the API's typed forms
+/// are called often, and most do little.
+#[inline(always)]
+pub(crate) fn with_live<T>(ops: u64, f: impl FnOnce(&mut Ctx) -> T) -> Option<T> {
+    LAST_OPS.with(|o| o.set(ops));
+    let at = LIVE.get();
+    if at.is_null() {
+        return None;
+    }
+    // SAFETY: `LIVE` is set only while a run is live (`Lent::begin` to
+    // `Lent::end` or its drop), to this thread's `CTX`, which lives as
+    // long as the thread; the borrow is checked as `with_ctx` checks it.
+    let c = unsafe { &*at };
+    match c.borrow_mut().as_mut() {
+        Some(cx) if cx.live() => Some(f(cx)),
+        _ => None,
+    }
+}
+
+/// What an API call made while no hook runs says.
+pub(crate) const NOT_IN_A_HOOK: &str =
+    "this function can only be called while the game runs a hook";
 
 fn new_engine(
     scripts_dir: &Path,
@@ -628,6 +685,8 @@ impl RhaiHooks {
     /// `call`, compiled or not; also the operations counted (None where
     /// the count is not comparable: a run in Rhai whose count the
     /// callback saw last, or a compiled run that asked Rhai's help).
+    /// Inlined into `call`: what it gives is built where `call` gives it.
+    #[inline(always)]
     fn call_as(
         &self,
         state: &mut State,
@@ -639,33 +698,21 @@ impl RhaiHooks {
         let engine = self
             .engines
             .get_or(|| new_engine(&self.dir, &self.modules).0);
-        CTX.with(|c| {
-            let mut c = c.borrow_mut();
-            let cx = c.get_or_insert_with(|| {
-                Ctx::idle(self.def.clone(), self.keys.clone(), state.stand_in())
-            });
-            cx.begin(&self.def, &self.keys, state, std::mem::take(events), record);
-        });
-        let lent = Lent(state);
-        HOOK_FLOOR.with(|f| f.set(Some(crate::memory::thread_bytes())));
+        let lent = Lent::begin(state, &self.def, &self.keys, std::mem::take(events), record);
         budget::begin();
         let (result, ops) = self.invoke(engine, call, compiled);
-        // `end` also lifts the hook's memory floor (`Lent`'s drop).
+        // `end` also lifts the hook's memory floor.
         let ended = lent.end();
         // The context was put there above and nothing else takes it.
         let Some((run_events, trace)) = ended else {
             unreachable!("hook context vanished")
         };
         *events = run_events;
-        ((result.map(|_| ()), trace), ops)
+        ((result, trace), ops)
     }
 
-    fn invoke(
-        &self,
-        engine: &Engine,
-        call: &Call,
-        compiled: bool,
-    ) -> (Result<Dynamic>, Option<u64>) {
+    #[inline(always)]
+    fn invoke(&self, engine: &Engine, call: &Call, compiled: bool) -> (Result<()>, Option<u64>) {
         let hook = call.hook;
         if let Some(tier) = &self.tier
             && compiled
@@ -680,6 +727,7 @@ impl RhaiHooks {
         budget::set_base(0);
         let r = engine
             .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook, args)
+            .map(|_| ())
             .map_err(|e| self.runtime_error(hook, *e));
         (r, Some(LAST_OPS.with(std::cell::Cell::get)))
     }
@@ -730,15 +778,10 @@ mod tests {
         let keys = rules.1.keys.clone();
         let mut state = State::new_quiet(&rules, 7).unwrap();
         let before = format!("{state:?}");
-        CTX.with(|c| {
-            let mut c = c.borrow_mut();
-            let cx =
-                c.get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone(), state.stand_in()));
-            cx.begin(&def, &keys, &mut state, vec![], true);
-        });
+        let lent = Lent::begin(&mut state, &def, &keys, vec![], true);
         assert!(with_ctx(|_| Ok(())).is_ok(), "a live run reaches the API");
         // As a panic in the run would: the guard dropped without `end`.
-        drop(Lent(&mut state));
+        drop(lent);
         assert_eq!(format!("{state:?}"), before, "the state is back");
         let e = with_ctx(|_| Ok(())).unwrap_err();
         assert!(

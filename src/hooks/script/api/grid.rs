@@ -270,7 +270,7 @@ pub(crate) fn in_a_row(cx: &mut Ctx, g: &Grid, cell: usize) -> (usize, usize) {
 mod tests {
     use crate::core::ops::{Op, Read};
     use crate::core::{Args, Call, State, Traceable};
-    use crate::hooks::script::{CTX, Compile, Ctx, Lent, RhaiHooks, with_ctx};
+    use crate::hooks::script::{Compile, Lent, RhaiHooks, with_ctx};
     use crate::hooks::test_game::{Game, load};
 
     /// A 2x3 board with a disc dropped on b1 by `look`, which then lists
@@ -332,13 +332,7 @@ mod tests {
         let game = game();
         let mut state = State::new_quiet(&game, 1).unwrap();
         let (def, keys) = (game.0.clone(), game.1.keys.clone());
-        CTX.with(|c| {
-            let mut c = c.borrow_mut();
-            let cx =
-                c.get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone(), state.stand_in()));
-            cx.begin(&def, &keys, &mut state, vec![], true);
-        });
-        let lent = Lent(&mut state);
+        let lent = Lent::begin(&mut state, &def, &keys, vec![], true);
         let n = with_ctx(super::empty_count).unwrap();
         let (_, trace) = lent.end().unwrap();
         assert_eq!(n, 6, "the board is empty");

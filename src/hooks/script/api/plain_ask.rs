@@ -15,12 +15,27 @@ use crate::core::{Ask, Choices, Value};
 use crate::definition::PlayerIx;
 use crate::error::printable;
 
-/// The texts of a plain ask, as the script gave them.
+/// The texts of a plain ask, made once for each place that asks (the
+/// typed `ask` keeps them, tier/vm/ask.rs).
 pub(crate) struct PlainAsk<'a> {
-    pub name: &'a str,
-    pub then: &'a str,
+    /// The name as the script gave it, as a shared text.
+    pub name: Arc<str>,
+    /// The name as the decision shows it (`printable`), shared.
+    pub shown: Arc<str>,
+    pub then: Arc<str>,
     pub prompt: Option<&'a str>,
     pub secret: bool,
+}
+
+impl PlainAsk<'_> {
+    /// The shared texts of an ask named `name` continued by `then`.
+    pub fn texts(name: &str, then: &str) -> (Arc<str>, Arc<str>, Arc<str>) {
+        (
+            interned::text(name),
+            interned::text(printable(name).as_ref()),
+            interned::text(then),
+        )
+    }
 }
 
 pub(crate) fn plain_ask(
@@ -40,14 +55,14 @@ pub(crate) fn plain_ask(
     // The prompt is read only where the game is logged (as `flow::ask`).
     let prompt: Arc<str> = match ask.prompt {
         Some(t) if cx.logging() => Arc::from(printable(t).as_ref()),
-        _ => interned::text(ask.name),
+        _ => ask.name.clone(),
     };
     Some(cx.write(Write::Ask(Arc::new(Ask {
-        name: interned::text(printable(ask.name).as_ref()),
+        name: ask.shown.clone(),
         prompt,
         options: smallvec![choices],
         players: smallvec![p],
-        then: interned::text(ask.then),
+        then: ask.then.clone(),
         labels: Vec::new(),
         data: Value::Unit,
         secret: ask.secret,

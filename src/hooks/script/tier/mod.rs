@@ -29,7 +29,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use rhai::{AST, ASTNode, Dynamic, Engine, EvalAltResult, Position};
+use rhai::{AST, ASTNode, Engine, EvalAltResult, Position};
 
 use natives::Natives;
 use tree::Func;
@@ -38,9 +38,6 @@ use tree::Func;
 const TO_TEXT: &str = "__tabula_tier_text";
 /// The helper that indexes a value Rhai's way.
 const INDEX: &str = "__tabula_tier_index";
-
-/// What a compiled run gives: its value or Rhai's error.
-pub(crate) type Ran = Result<Dynamic, Box<EvalAltResult>>;
 
 /// A script function the tier leaves to Rhai, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +66,10 @@ pub(crate) struct Tier {
     /// The typed VM over these functions, when asked for (`Compile::Vm`).
     pub(crate) vm: Option<vm::Vm>,
 }
+
+/// What a compiled hook run gives: nothing (a hook's value is not used)
+/// or Rhai's error.
+pub(crate) type Ran = Result<(), Box<EvalAltResult>>;
 
 /// The statements of one function's body.
 fn body(ast: &AST, name: &str, arity: usize) -> Vec<rhai::Stmt> {
@@ -242,6 +243,8 @@ impl Tier {
         let args = crate::hooks::script::value::hook_args(keys, args);
         let r = run
             .call_fn(ix, args.into_iter().collect(), Position::NONE)
+            // A hook's value is not used.
+            .map(|_| ())
             // As `call_fn` does, the hook's own frame is not in the chain.
             .map_err(|e| match *e {
                 EvalAltResult::ErrorInFunctionCall(name, _, inner, _) if name == hook => inner,

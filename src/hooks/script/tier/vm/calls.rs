@@ -13,7 +13,6 @@ use super::ir::*;
 use super::run::RHAI_FORMS;
 use super::run::{Args, Flow, R, VmRun, discard, handed};
 use super::value::V;
-use crate::hooks::script::LAST_OPS;
 
 impl VmRun<'_, '_> {
     #[inline]
@@ -143,6 +142,15 @@ impl VmRun<'_, '_> {
     }
 
     pub(super) fn api(&mut self, api: &Api, pos: Position) -> R<V> {
+        // No argument (`active()`, `turn()`): the typed form on none, no
+        // arguments pushed.
+        if let (Some(typed), []) = (api.typed, api.args.as_slice()) {
+            let at = self.stack.len();
+            if let Some(v) = self.typed(typed, at..at, pos)? {
+                return Ok(v);
+            }
+            return self.api_pushed(api, at, pos, false);
+        }
         // One local as the argument: the typed form reads it where it is.
         if let (Some(typed), [a]) = (api.typed, api.args.as_slice())
             && let XKind::Local(s) = a.kind
@@ -203,6 +211,8 @@ impl VmRun<'_, '_> {
     /// The typed form of `api` on the stack's values `vals`: None where
     /// they are not its types (then nothing is counted: the Rhai form's
     /// way counts the call, and in tests notes it in `RHAI_FORMS`).
+    /// Inlined where it is called: the API call's overhead is this.
+    #[inline(always)]
     fn typed(
         &mut self,
         typed: super::api::Typed,
@@ -210,16 +220,19 @@ impl VmRun<'_, '_> {
         pos: Position,
     ) -> R<Option<V>> {
         self.run.track(pos)?;
-        LAST_OPS.with(|o| o.set(self.run.ops));
         let (syms, vals) = (&self.vm.syms, &self.stack[vals]);
-        let r = crate::hooks::script::with_ctx(|cx| Ok(typed(cx, syms, vals)));
+        let r = crate::hooks::script::with_live(self.run.ops, |cx| typed(cx, syms, vals));
         match r {
-            Ok(Some(Ok(v))) => Ok(Some(v)),
-            Ok(Some(Err(e))) | Err(e) => Err(Flow::Err(at(e, pos))),
-            Ok(None) => {
+            Some(Some(Ok(v))) => Ok(Some(v)),
+            Some(Some(Err(e))) => Err(Flow::Err(at(e, pos))),
+            Some(None) => {
                 self.run.set_ops(self.run.ops - 1);
                 Ok(None)
             }
+            None => Err(Flow::Err(at(
+                crate::hooks::script::NOT_IN_A_HOOK.into(),
+                pos,
+            ))),
         }
     }
 }

@@ -133,7 +133,8 @@ impl Vm {
         self.codes.get(ix).is_some_and(Option::is_some)
     }
 
-    /// Run hook `ix` in the VM within the tree tier's run `run`.
+    /// Run hook `ix` in the VM within the tree tier's run `run` (a hook's
+    /// value is not used: dropped, not made a Rhai value).
     pub(super) fn call<'a>(
         &'a self,
         run: &mut super::run::Run<'a>,
@@ -143,7 +144,7 @@ impl Vm {
         let vals = self.args(args);
         let mut vm = run::VmRun::new(run, self);
         let r = vm.call_fn(ix, vals, Position::NONE);
-        r.map(|v| v.into_dynamic(&self.syms))
+        r.map(run::discard)
     }
 
     /// A hook's arguments as VM values, as `value::hook_args` makes them
