@@ -69,7 +69,7 @@ impl Ctx {
     /// The running hook's state.
     #[inline(always)]
     fn st(&self) -> &State {
-        debug_assert!(self.live && !self.state.is_null());
+        assert!(!self.state.is_null(), "no hook runs");
         // SAFETY: while `live`, `state` is the `&mut State` that `begin`
         // was given, which the caller (`Lent`) holds unused until `end` or
         // `abandon` clears `live`; the API reaches a context only while it
@@ -79,7 +79,7 @@ impl Ctx {
 
     #[inline(always)]
     fn st_mut(&mut self) -> &mut State {
-        debug_assert!(self.live && !self.state.is_null());
+        assert!(!self.state.is_null(), "no hook runs");
         // SAFETY: as `st`; `&mut self` is the only way to it.
         unsafe { &mut *self.state }
     }
@@ -116,6 +116,7 @@ impl Ctx {
     /// `unordered` zones, which stay sets), and its events and trace
     /// (None if it drew from the RNG).
     pub fn end(&mut self) -> (Vec<Event>, Option<Vec<Op>>) {
+        assert!(!self.state.is_null(), "no hook runs");
         // SAFETY: as `st_mut` (the run is live until below).
         let state = unsafe { &mut *self.state };
         state.settle_all(&*self.def);

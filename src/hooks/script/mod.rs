@@ -443,8 +443,10 @@ pub(crate) type Fallible<T> = std::result::Result<T, Box<EvalAltResult>>;
 /// reaches it through a pointer): given back by `end`, or, should the run
 /// panic, as the stack unwinds, so that no later API call on the thread
 /// finds a live context pointing at a state that is not its run's. The
-/// borrow is held here, unused, for as long as the context may use it.
-struct Lent<'s>(&'s mut State);
+/// exclusive borrow is held here (as its lifetime: no reference is kept,
+/// so moving the guard leaves the context's pointer valid) for as long as
+/// the context may use it.
+struct Lent<'s>(std::marker::PhantomData<&'s mut State>);
 
 impl<'s> Lent<'s> {
     /// Lend `state` to this thread's context for a run (`Ctx::begin`), and
@@ -456,8 +458,8 @@ impl<'s> Lent<'s> {
         events: Vec<Event>,
         record: bool,
     ) -> Lent<'s> {
-        let lent = Lent(state);
-        let at: *mut State = &mut *lent.0;
+        let at: *mut State = state;
+        let lent = Lent(std::marker::PhantomData);
         CTX.with(|c| {
             c.borrow_mut()
                 .get_or_insert_with(|| Ctx::idle(def.clone(), keys.clone()))
@@ -471,7 +473,7 @@ impl<'s> Lent<'s> {
     /// The run's end: the state back, its events and trace.
     fn end(self) -> Option<(Vec<Event>, Option<Vec<Op>>)> {
         LIVE.set(std::ptr::null());
-        let r = CTX.with(|c| c.borrow_mut().as_mut().map(Ctx::end));
+        let r = CTX.with(|c| c.borrow_mut().as_mut().filter(|cx| cx.live()).map(Ctx::end));
         HOOK_FLOOR.with(|f| f.set(None));
         // Ended: nothing left for the guard to do.
         std::mem::forget(self);
