@@ -95,6 +95,9 @@ impl Ctx {
         events: Vec<Event>,
         record: bool,
     ) {
+        // One run at a time on a thread: a run begun inside another would
+        // end the outer's context with its own (nothing nests today).
+        debug_assert!(!self.live, "a hook run began inside another on this thread");
         // The same game's as the last run on this thread, nearly always:
         // no count to raise and lower.
         if !Arc::ptr_eq(&self.def, def) {
