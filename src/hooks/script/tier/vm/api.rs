@@ -235,11 +235,11 @@ fn empty_cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
 /// `move_card` of five symbols: the card and the zones' copies found by
 /// symbol (the Rhai form's way, for its error, where one names none).
 fn move_card(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let [V::Sym(c), V::Sym(fo), V::Sym(f), V::Sym(to), V::Sym(z)] = a else {
+    let [V::Sym(c), V::Sym(fo), V::Sym(f), V::Sym(_), V::Sym(_)] = a else {
         return None;
     };
     let card = syms.kinds(*c).card;
-    let (from, to) = (spot(cx, syms, *fo, *f)?, spot(cx, syms, *to, *z)?);
+    let (from, to) = (spot(cx, syms, &a[1], &a[2])?, spot(cx, syms, &a[3], &a[4])?);
     if card == NONE {
         return None;
     }
@@ -252,29 +252,31 @@ fn move_card(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
     ))
 }
 
-/// `owner`'s copy of `zone`, both symbols (as `Ctx::spot` finds it by
-/// their texts): None where they name none.
-fn spot(cx: &Ctx, syms: &Syms, owner: u32, zone: u32) -> Option<Spot> {
+/// `owner`'s copy of `zone`, as `Ctx::spot` finds it by their texts (the
+/// owner of a shared zone any text): None where they name none.
+pub(super) fn spot(cx: &Ctx, syms: &Syms, owner: &V, zone: &V) -> Option<Spot> {
     use crate::definition::format::Per;
-    let z = syms.kinds(zone).zone;
+    let V::Sym(z) = zone else { return None };
+    let z = syms.kinds(*z).zone;
     if z == NONE {
         return None;
     }
     let z = z as usize;
-    let (p, player) = match cx.def.zones[z].per {
-        Per::Game => (0, None),
+    let (at, player) = match cx.def.zones[z].per {
+        Per::Game => match owner {
+            V::Sym(_) => (0, None),
+            V::Dyn(d) if d.is_string() => (0, None),
+            _ => return None,
+        },
         Per::Player => {
-            let p = syms.kinds(owner).player;
-            (p, Some(p as usize))
+            let p = player(syms, owner)?;
+            (p, Some(p))
         }
-        Per::Cell => (syms.kinds(owner).cell, None),
+        Per::Cell => (cell(syms, owner)?, None),
     };
-    if p == NONE {
-        return None;
-    }
     Some(Spot {
         z,
-        slot: cx.def.slot(z, p as usize),
+        slot: cx.def.slot(z, at),
         player,
     })
 }

@@ -6,12 +6,11 @@
 //! Rhai form, and gives None where its arguments are not what it types.
 
 use crate::core::ops::{Read, Val, ix};
-use crate::definition::format::Per;
 use crate::hooks::script::api::cards;
 use crate::hooks::script::budget;
 use crate::hooks::script::{Ctx, Fallible, MAX_STRING};
 
-use super::api::{Typed, cell, player};
+use super::api::{Typed, player, spot};
 use super::syms::{NONE, Syms};
 use super::value::V;
 
@@ -37,27 +36,6 @@ fn card(syms: &Syms, v: &V) -> Option<usize> {
     let V::Sym(s) = v else { return None };
     let c = syms.kinds(*s).card;
     (c != NONE).then_some(c as usize)
-}
-
-/// The state slot of `owner`'s `zone`, as `Ctx::zone_slot` finds it (the
-/// owner of a shared zone any text).
-fn slot(cx: &Ctx, syms: &Syms, owner: &V, zone: &V) -> Option<usize> {
-    let V::Sym(z) = zone else { return None };
-    let z = syms.kinds(*z).zone;
-    if z == NONE {
-        return None;
-    }
-    let z = z as usize;
-    let at = match cx.def.zones[z].per {
-        Per::Game => match owner {
-            V::Sym(_) => 0,
-            V::Dyn(d) if d.is_string() => 0,
-            _ => return None,
-        },
-        Per::Player => player(syms, owner)?,
-        Per::Cell => cell(syms, owner)?,
-    };
-    Some(cx.def.slot(z, at))
 }
 
 /// A symbol's text.
@@ -90,7 +68,7 @@ pub(super) fn built(name: &str, syms: &Syms, out: Vec<V>) -> Fallible<V> {
 }
 
 fn cards(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let slot = slot(cx, syms, &a[0], &a[1])?;
+    let slot = spot(cx, syms, &a[0], &a[1])?.slot;
     let sym = |c: &crate::definition::CardIx| V::Sym(syms.cards[usize::from(*c)]);
     let out = match cx.untraced_cards(slot) {
         Some(cs) => cs.iter().map(sym).collect(),
@@ -103,7 +81,7 @@ fn cards(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
 }
 
 fn card_types(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let slot = slot(cx, syms, &a[0], &a[1])?;
+    let slot = spot(cx, syms, &a[0], &a[1])?.slot;
     let out = match cx.read(Read::Distinct(ix(slot))) {
         Val::Cards(cs) => (cs.iter())
             .map(|&c| V::Sym(syms.cards[usize::from(c)]))
@@ -114,13 +92,13 @@ fn card_types(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
 }
 
 fn count(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let slot = slot(cx, syms, &a[0], &a[1])?;
+    let slot = spot(cx, syms, &a[0], &a[1])?.slot;
     Some(Ok(V::Int(cx.read_int(Read::Count(ix(slot))))))
 }
 
 fn has(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
     let c = card(syms, &a[2])?;
-    let slot = slot(cx, syms, &a[0], &a[1])?;
+    let slot = spot(cx, syms, &a[0], &a[1])?.slot;
     let c = crate::definition::CardIx::try_from(c).ok()?;
     Some(Ok(V::Bool(cx.read_int(Read::Has(ix(slot), c)) != 0)))
 }
