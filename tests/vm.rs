@@ -160,13 +160,19 @@ fn got(choice) {
 }
 "#;
 
+/// The cases `0..=last` of a game made of `yaml` and `script`, every
+/// function in the VM, each compared with Rhai: how many fail (alike).
+fn vm_cases_fail(name: &str, yaml: &str, script: &str, last: i64) -> usize {
+    let (_tmp, path) = common::game_folder(name, yaml, script);
+    let (_t, game) = common::load_folder(name, yaml, script);
+    assert_eq!(game.vm_fallbacks().unwrap(), []);
+    let cases: Vec<i64> = (0..=last).collect();
+    fails_alike(&path, &cases, Compile::Check)
+}
+
 #[test]
 fn typed_asks_moves_and_maps_go_as_in_rhai() {
-    let (_tmp, path) = common::game_folder("typed", TYPED_YAML, TYPED_SCRIPT);
-    let (_t, game) = common::load_folder("typed", TYPED_YAML, TYPED_SCRIPT);
-    assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=44).collect();
-    let failed = fails_alike(&path, &cases, Compile::Check);
+    let failed = vm_cases_fail("typed", TYPED_YAML, TYPED_SCRIPT, 44);
     // 2-7, 9-11, 15 and 19 (a prompt's function takes no argument) fail;
     // of the map options (20-34), those with no text (21), a text not a
     // string (22), two alike (23, 30), a value not kept (25), a missing
@@ -210,11 +216,7 @@ fn step() {
 
 #[test]
 fn list_and_map_operations_go_as_in_rhai() {
-    let (_tmp, path) = common::game_folder("typed", TYPED_YAML, LISTS_SCRIPT);
-    let (_t, game) = common::load_folder("typed", TYPED_YAML, LISTS_SCRIPT);
-    assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=20).collect();
-    let failed = fails_alike(&path, &cases, Compile::Check);
+    let failed = vm_cases_fail("typed", TYPED_YAML, LISTS_SCRIPT, 20);
     // A list past Rhai's limit (2), a missing key's `+=` (9), overflow
     // (10), division by zero (12), an append to a list already past the
     // limits (16), a map made too long by properties (18, checked whole)
@@ -333,11 +335,7 @@ fn said(x) { log(`said ${x}`); x }
 
 #[test]
 fn typed_card_board_and_game_calls_go_as_in_rhai() {
-    let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
-    let (_t, game) = common::load_folder("api", API_YAML, API_SCRIPT);
-    assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=58).collect();
-    let failed = fails_alike(&path, &cases, Compile::Check);
+    let failed = vm_cases_fail("api", API_YAML, API_SCRIPT, 58);
     // Unknown ids (1, 2, 5, 6, 8, 11, 13, 15, 18, 20, 26, 28, 29, 35,
     // 38, 47), values of other types (3, 9, 12, 22, 24, 30, 39, 41, 43,
     // 48), a kind of neighbour that is none (21), a deal to a shared zone
@@ -371,4 +369,38 @@ fn the_paths_switch_runs_in_the_vm() {
         .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
         .collect();
     assert_eq!(out, Vec::<String>::new(), "functions outside the VM");
+}
+
+/// The shipped games' card, board and game calls take their typed forms
+/// in the VM: in a game of each, only what has no typed form yet
+/// (`ask` with labels, `entries`, `order`, `set_order`) goes the Rhai
+/// form's way.
+#[test]
+fn the_shipped_games_calls_take_their_typed_forms() {
+    for (id, left) in [
+        ("braverats", &[][..]),
+        ("experior", &[]),
+        ("the-path", &["ask", "entries", "order", "set_order"]),
+    ] {
+        let game = common::load(id, &[], &[]);
+        // A quiet game, each decision's first option taken.
+        let (decisions, mut rhai) = tabula::hooks::script::rhai_forms(|| {
+            let mut st = tabula::State::new_quiet(&game, 1).unwrap();
+            let mut n = 0;
+            while let Some(p) = st.first_waiting() {
+                let c = st.legal(p)[0].clone();
+                st.apply_unchecked(&game, p, c).unwrap();
+                n += 1;
+            }
+            n
+        });
+        assert!(decisions > 3, "{id}: {decisions} decisions");
+        rhai.retain(|name| !left.contains(&name.as_str()));
+        let first = &rhai[..rhai.len().min(6)];
+        assert!(
+            rhai.is_empty(),
+            "{id}: {} calls the Rhai form made: {first:?}...",
+            rhai.len()
+        );
+    }
 }

@@ -20,6 +20,7 @@ mod value;
 pub(crate) use api::flow::log_line;
 pub(crate) use ctx::Ctx;
 pub use tier::Fallback;
+pub use tier::vm::rhai_forms;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};

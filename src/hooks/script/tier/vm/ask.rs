@@ -276,9 +276,7 @@ mod tests {
 
     #[test]
     fn an_ask_asked_again_makes_the_choices_rhai_makes() {
-        super::super::run::RHAI_FORMS.with(|f| f.borrow_mut().clear());
-        let vm = asks(&game(Compile::On));
-        let forms = super::super::run::RHAI_FORMS.with(|f| f.borrow().clone());
+        let (vm, forms) = super::super::run::rhai_forms(|| asks(&game(Compile::On)));
         assert!(!forms.iter().any(|f| f == "ask"), "typed: {forms:?}");
         let rhai = asks(&game(Compile::Off));
         assert_eq!(vm.len(), 9);

@@ -9,8 +9,6 @@ use super::super::natives::choose;
 use super::super::run::at;
 use super::super::tree::{Bin, Helper};
 use super::ir::*;
-#[cfg(test)]
-use super::run::RHAI_FORMS;
 use super::run::{Args, Flow, R, VmRun, discard, handed};
 use super::value::V;
 
@@ -179,8 +177,7 @@ impl VmRun<'_, '_> {
         {
             return Ok(v);
         }
-        #[cfg(test)]
-        RHAI_FORMS.with(|f| f.borrow_mut().push(api.name.to_string()));
+        super::run::note_rhai_form(&api.name);
         let vals: Vec<V> = self.stack.drain(base..).collect();
         let mut args: super::super::run::Args = vals.into_iter().map(|v| self.dynamic(v)).collect();
         let tier = self.run.tier;
@@ -210,7 +207,7 @@ impl VmRun<'_, '_> {
 
     /// The typed form of `api` on the stack's values `vals`: None where
     /// they are not its types (then nothing is counted: the Rhai form's
-    /// way counts the call, and in tests notes it in `RHAI_FORMS`).
+    /// way counts the call, and `rhai_forms` notes it).
     /// Inlined where it is called: the API call's overhead is this.
     #[inline(always)]
     fn typed(

@@ -35,6 +35,7 @@ mod value;
 
 use rhai::Position;
 
+pub use run::rhai_forms;
 use value::V;
 
 use super::{Fallback, Ran, Tier};

@@ -70,13 +70,32 @@ fn type_name(v: &V) -> &'static str {
     }
 }
 
-#[cfg(test)]
 thread_local! {
     /// The API calls that went the Rhai form's way (they have no typed
-    /// form, or it gave None), by name: what the unit tests (tests.rs)
-    /// see of the typed paths taken.
-    pub(super) static RHAI_FORMS: std::cell::RefCell<Vec<String>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    /// form, or it gave None), by name, while `rhai_forms` notes them;
+    /// None otherwise (nothing kept in a playout).
+    static RHAI_FORMS: std::cell::RefCell<Option<Vec<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Note an API call that went the Rhai form's way (`rhai_forms`).
+#[cold]
+pub(super) fn note_rhai_form(name: &str) {
+    RHAI_FORMS.with(|f| {
+        if let Some(v) = f.borrow_mut().as_mut() {
+            v.push(name.to_string());
+        }
+    });
+}
+
+/// `f`'s value, and the API calls that compiled runs on this thread made
+/// through their Rhai forms while it ran (no typed form, or one refusing
+/// its values), by name: what tests see of the typed paths taken.
+pub fn rhai_forms<T>(f: impl FnOnce() -> T) -> (T, Vec<String>) {
+    let outer = RHAI_FORMS.with(|r| r.replace(Some(Vec::new())));
+    let v = f();
+    let noted = RHAI_FORMS.with(|r| r.replace(outer)).unwrap_or_default();
+    (v, noted)
 }
 
 #[cfg(test)]
