@@ -12,25 +12,95 @@ use super::ir::*;
 use super::run::{Args, Flow, R, VmRun, discard, handed};
 use super::value::V;
 
+/// `x op y` on numbers where it is one machine operation: checked as
+/// Rhai checks them (an overflow is None, and goes to `int_op` for its
+/// error).
+#[inline(always)]
+pub(super) fn int_fast(op: Bin, x: i64, y: i64) -> Option<V> {
+    Some(match op {
+        Bin::Add => V::Int(x.checked_add(y)?),
+        Bin::Sub => V::Int(x.checked_sub(y)?),
+        Bin::Mul => V::Int(x.checked_mul(y)?),
+        // None where y is 0 too: `int_op` has Rhai's error for each.
+        Bin::Div => V::Int(x.checked_div(y)?),
+        Bin::Rem => V::Int(x.checked_rem(y)?),
+        Bin::Eq => V::Bool(x == y),
+        Bin::Ne => V::Bool(x != y),
+        Bin::Lt => V::Bool(x < y),
+        Bin::Le => V::Bool(x <= y),
+        Bin::Gt => V::Bool(x > y),
+        Bin::Ge => V::Bool(x >= y),
+        _ => return None,
+    })
+}
+
+/// `a op b` on plain values read in place, where it needs nothing of the
+/// run: as `binary` and `binary_plain` decide it (an overflow is None).
+#[inline(always)]
+fn plain_ref(op: Bin, a: &V, b: &V) -> Option<V> {
+    match (a, b) {
+        (V::Int(x), V::Int(y)) => int_fast(op, *x, *y),
+        (V::Sym(x), V::Sym(y)) => match op {
+            Bin::Eq => Some(V::Bool(x == y)),
+            Bin::Ne => Some(V::Bool(x != y)),
+            _ => None,
+        },
+        (V::Bool(x), V::Bool(y)) => match op {
+            Bin::Eq => Some(V::Bool(x == y)),
+            Bin::Ne => Some(V::Bool(x != y)),
+            _ => None,
+        },
+        (V::Unit, _) | (_, V::Unit) => {
+            let both = matches!(a, V::Unit) && matches!(b, V::Unit);
+            match op {
+                Bin::Eq => Some(V::Bool(both)),
+                Bin::Ne => Some(V::Bool(!both)),
+                Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => Some(V::Bool(false)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 impl VmRun<'_, '_> {
+    /// `XKind::Simple`: both operands read in place; what `plain_ref`
+    /// does not decide goes to `binary` on copies.
+    #[inline(never)]
+    pub(super) fn simple(&mut self, x: &(Bin, X, X, Helper), pos: Position) -> R<V> {
+        let (op, a, b, helper) = x;
+        let base = self.base;
+        let read = |x: &X| match &x.kind {
+            XKind::Local(s) => Some(*s),
+            _ => None,
+        };
+        let va = match (&a.kind, read(a)) {
+            (_, Some(s)) => &self.stack[base + s],
+            (XKind::Const(v), _) => v,
+            _ => unreachable!("a local or a constant"),
+        };
+        let vb = match (&b.kind, read(b)) {
+            (_, Some(s)) => &self.stack[base + s],
+            (XKind::Const(v), _) => v,
+            _ => unreachable!("a local or a constant"),
+        };
+        if let Some(r) = plain_ref(*op, va, vb) {
+            return Ok(r);
+        }
+        let (va, vb) = (va.copy(), vb.copy());
+        self.binary(*op, va, vb, helper, pos)
+    }
+
     #[inline]
     pub(super) fn binary(&mut self, op: Bin, a: V, b: V, helper: &Helper, pos: Position) -> R<V> {
-        if let (V::Int(x), V::Int(y)) = (&a, &b) {
-            // Checked as Rhai checks them: an overflow goes to `int_op`
-            // for its error.
-            let (x, y) = (*x, *y);
-            match op {
-                Bin::Add if let Some(r) = x.checked_add(y) => return Ok(V::Int(r)),
-                Bin::Sub if let Some(r) = x.checked_sub(y) => return Ok(V::Int(r)),
-                Bin::Mul if let Some(r) = x.checked_mul(y) => return Ok(V::Int(r)),
-                Bin::Eq => return Ok(V::Bool(x == y)),
-                Bin::Ne => return Ok(V::Bool(x != y)),
-                Bin::Lt => return Ok(V::Bool(x < y)),
-                Bin::Le => return Ok(V::Bool(x <= y)),
-                Bin::Gt => return Ok(V::Bool(x > y)),
-                Bin::Ge => return Ok(V::Bool(x >= y)),
-                _ => {}
-            }
+        if let (V::Int(x), V::Int(y)) = (&a, &b)
+            && let Some(r) = int_fast(op, *x, *y)
+        {
+            // Numbers have nothing to drop: `forget` spares two calls to
+            // the drop glue.
+            std::mem::forget(a);
+            std::mem::forget(b);
+            return Ok(r);
         }
         let r = self.binary_plain(op, &a, &b, pos);
         if let Some(r) = r {

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use super::super::builtins::index_fast;
 use super::super::tree::Helper;
-use super::ir::{Chain, Root, Step};
+use super::ir::{Chain, Root, Step, X, XKind};
 use super::run::{Args, Error, R, VmRun};
 use super::value::V;
 
@@ -15,19 +15,41 @@ impl VmRun<'_, '_> {
     /// `a.b[c].d(e)`: the steps' arguments first, then the root, then each
     /// step, on VM values where the step has a fast path here.
     pub(super) fn chain(&mut self, c: &Chain) -> R<V> {
-        // `xs[i]` of a local: read in place, nothing pushed (as `chain_on`
-        // runs it: the key, then the step counted, then the index).
-        if let (Root::Local(s), [Step::Index(k, pos)]) = (&c.root, c.steps.as_slice()) {
+        // `xs[i]` of a local or a constant (a list literal folded, a
+        // function's constant value): read in place, nothing pushed or
+        // copied (as `chain_on` runs it: the key, then the step counted,
+        // then the index).
+        if let [Step::Index(k, pos)] = c.steps.as_slice() {
+            let at = match &c.root {
+                Root::Local(s) => Some(self.base + s),
+                Root::Value(x) if matches!(x.kind, XKind::Const(_)) => None,
+                Root::Value(_) => return self.chain_pushed(c),
+            };
             let k = self.expr(k)?;
             self.run.track(Position::NONE)?;
-            let at = self.base + s;
-            if let Some(r) = self.index_in(&self.stack[at], &k, *pos) {
+            let target = match (&c.root, at) {
+                (_, Some(at)) => &self.stack[at],
+                (
+                    Root::Value(X {
+                        kind: XKind::Const(v),
+                        ..
+                    }),
+                    None,
+                ) => v,
+                _ => unreachable!("a local or a constant"),
+            };
+            if let Some(r) = self.index_in(target, &k, *pos) {
                 super::run::discard(k);
                 return Ok(r?);
             }
-            let target = self.stack[at].clone();
+            let target = target.clone();
             return self.index(target, k, *pos);
         }
+        self.chain_pushed(c)
+    }
+
+    /// `chain` with its steps' arguments pushed.
+    fn chain_pushed(&mut self, c: &Chain) -> R<V> {
         let base = self.stack.len();
         let r = self.chain_on(c, base);
         self.pop_to(base);
@@ -154,7 +176,7 @@ impl VmRun<'_, '_> {
                 if at < 0 || at >= len {
                     return Some(Err(EvalAltResult::ErrorArrayBounds(l.len(), *i, pos).into()));
                 }
-                Some(Ok(l[at as usize].clone()))
+                Some(Ok(l[at as usize].copy()))
             }
             (V::Map(m), V::Sym(s)) => Some(Ok(super::value::map_get(m, *s)
                 .cloned()

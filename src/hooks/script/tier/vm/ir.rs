@@ -109,6 +109,9 @@ pub(crate) enum XKind {
     And(Vec<X>),
     Or(Vec<X>),
     Binary(Box<(Bin, X, X, Helper)>),
+    /// `Binary` of two operands that are each a local or a constant:
+    /// read where they are, plain values decided without a copy.
+    Simple(Box<(Bin, X, X, Helper)>),
     Unary(Box<(Un, X, Helper)>),
     /// A compiled function, by the tier's index.
     Script(usize, Vec<X>),

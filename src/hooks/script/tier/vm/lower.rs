@@ -209,7 +209,13 @@ impl Lowering<'_> {
             ExprKind::Or(xs) => XKind::Or(self.exprs(xs)?),
             ExprKind::Binary(x) => {
                 let (op, a, b, h) = &**x;
-                XKind::Binary(Box::new((*op, self.expr(a)?, self.expr(b)?, h.clone())))
+                let (a, b) = (self.expr(a)?, self.expr(b)?);
+                let read = |x: &ir::X| matches!(x.kind, XKind::Local(_) | XKind::Const(_));
+                if read(&a) && read(&b) {
+                    XKind::Simple(Box::new((*op, a, b, h.clone())))
+                } else {
+                    XKind::Binary(Box::new((*op, a, b, h.clone())))
+                }
             }
             ExprKind::Unary(x) => {
                 let (op, a, h) = &**x;

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use super::super::builtins::int_op;
 use super::super::run::{Run, at};
-use super::super::tree::{Bin, Un};
+use super::super::tree::{Bin, Helper, Un};
 use super::Vm;
 use super::ir::*;
 use super::value::V;
@@ -241,7 +241,12 @@ impl<'r, 'a> VmRun<'r, 'a> {
 
     pub(super) fn truth(&mut self, x: &X) -> R<bool> {
         match self.expr(x)? {
-            V::Bool(b) => Ok(b),
+            // A truth value has nothing to drop: `forget` spares the call
+            // to the drop glue.
+            v @ V::Bool(b) => {
+                std::mem::forget(v);
+                Ok(b)
+            }
             other => Err(Flow::Err(
                 EvalAltResult::ErrorMismatchDataType(
                     self.run.engine.map_type_name("bool").into(),
@@ -267,12 +272,19 @@ impl<'r, 'a> VmRun<'r, 'a> {
             SKind::OpAssign(x) => {
                 let (slot, op, value, op_pos, helper) = &**x;
                 let v = self.expr(value)?;
-                if let (V::Int(a), V::Int(b)) = (&*self.slot(*slot), &v)
-                    && let Some(r) = int_op(*op, *a, *b)
-                {
-                    let r = r.map_err(|e| at(e, *op_pos))?;
-                    *self.slot(*slot) = self.of(r);
-                    return Ok(V::Unit);
+                if let (V::Int(a), V::Int(b)) = (&*self.slot(*slot), &v) {
+                    let (a, b) = (*a, *b);
+                    std::mem::forget(v);
+                    if let Some(r) = super::calls::int_fast(*op, a, b) {
+                        set(self.slot(*slot), r);
+                        return Ok(V::Unit);
+                    }
+                    if let Some(r) = int_op(*op, a, b) {
+                        let r = r.map_err(|e| at(e, *op_pos))?;
+                        *self.slot(*slot) = self.of(r);
+                        return Ok(V::Unit);
+                    }
+                    return self.op_assign_rhai(*slot, V::Int(b), helper, *op_pos);
                 }
                 if let (Bin::Add, V::List(_)) = (op, &*self.slot(*slot))
                     && super::lists::adds(&v)
@@ -281,12 +293,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
                     super::lists::add_to(&mut self.stack[at], v, syms, *op_pos)?;
                     return Ok(V::Unit);
                 }
-                handed("op-assign");
-                let mut this = self.take_dynamic(*slot);
-                let arg = self.dynamic(v);
-                let r = self.run.helper(helper, Some(&mut this), vec![arg], *op_pos);
-                *self.slot(*slot) = self.of(this);
-                r.map(|_| V::Unit).map_err(Flow::Err)
+                self.op_assign_rhai(*slot, v, helper, *op_pos)
             }
             SKind::SetPart(x) => self.set_part(x),
             SKind::If(x) => {
@@ -308,14 +315,16 @@ impl<'r, 'a> VmRun<'r, 'a> {
                     continue;
                 }
                 match self.block(body) {
-                    Ok(_) | Err(Flow::Continue) => {}
+                    Ok(v) => discard(v),
+                    Err(Flow::Continue) => {}
                     Err(Flow::Break) => return Ok(V::Unit),
                     Err(e) => return Err(e),
                 }
             },
             SKind::Do(body, cond, until) => loop {
                 match self.block(body) {
-                    Ok(_) | Err(Flow::Continue) => {}
+                    Ok(v) => discard(v),
+                    Err(Flow::Continue) => {}
                     Err(Flow::Break) => return Ok(V::Unit),
                     Err(e) => return Err(e),
                 }
@@ -345,6 +354,16 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 ))
             }
         }
+    }
+
+    /// `slot op= v` by Rhai's operator.
+    fn op_assign_rhai(&mut self, slot: usize, v: V, helper: &Helper, pos: Position) -> R<V> {
+        handed("op-assign");
+        let mut this = self.take_dynamic(slot);
+        let arg = self.dynamic(v);
+        let r = self.run.helper(helper, Some(&mut this), vec![arg], pos);
+        *self.slot(slot) = self.of(this);
+        r.map(|_| V::Unit).map_err(Flow::Err)
     }
 
     pub(super) fn take_dynamic(&mut self, slot: usize) -> Dynamic {
@@ -497,7 +516,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
             }
             set(self.slot(f.var), v);
             match self.block(&f.body) {
-                Ok(_) | Err(Flow::Continue) => {}
+                Ok(v) => discard(v),
+                Err(Flow::Continue) => {}
                 Err(Flow::Break) => break,
                 Err(e) => return Err(e),
             }
@@ -514,6 +534,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             XKind::Const(v) => Ok(v.copy()),
             XKind::Local(s) => Ok(self.stack[self.base + s].copy()),
             XKind::Move(s) => Ok(std::mem::take(&mut self.stack[self.base + s])),
+            XKind::Simple(b) => self.simple(b, x.pos),
             _ => self.compound(x),
         }
     }
@@ -521,7 +542,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
     #[inline(never)]
     fn compound(&mut self, x: &X) -> R<V> {
         match &x.kind {
-            XKind::Const(_) | XKind::Local(_) | XKind::Move(_) => self.expr(x),
+            XKind::Const(_) | XKind::Local(_) | XKind::Move(_) | XKind::Simple(_) => self.expr(x),
             XKind::Binary(b) => {
                 let (op, a, b, helper) = &**b;
                 let a = self.expr(a)?;
