@@ -259,17 +259,21 @@ fn step() {
     if c == 15 { let i = 3; let x = steps()[i]; return; }
     if c == 16 { let i = -4; let x = [1, 2, 3][i]; return; }
     if c == 17 { let f = 1.5; let g = 2; end_game("a", `${f < g} ${g * 2 == 4} ${"a" + s}`); return; }
+    if c == 18 { let l = [[1], 2, "token", ()]; let i = 0; let j = -1; let x = l[i]; x.push(5); end_game("a", `${x} ${l} ${l[1]} ${l[2]} ${l[3]} ${l[j]} ${l[-4]}`); return; }
+    if c == 19 { let l = [1, 2]; let i = 2; let x = l[i]; return; }
+    if c == 20 { let l = [1, 2]; let x = l[s]; return; }
     end_game("", "no case");
 }
 "#;
 
 #[test]
 fn operators_on_locals_and_constants_go_as_in_rhai() {
-    let failed = vm_cases_fail("typed", TYPED_YAML, OPERATORS_SCRIPT, 17);
+    let failed = vm_cases_fail("typed", TYPED_YAML, OPERATORS_SCRIPT, 20);
     // Overflow (1-3, 6, 7, 12, 13), division by zero (4, 5, 11), a text
-    // ordered against a number (9) and an index past either end (15, 16)
-    // fail; the rest end the game with the values Rhai gives.
-    assert_eq!(failed, 13, "the failing cases fail");
+    // ordered against a number (9), an index past either end (15, 16, 19)
+    // and a list indexed by a text (20) fail; the rest end the game with
+    // the values Rhai gives (18: an item read is a copy).
+    assert_eq!(failed, 15, "the failing cases fail");
 }
 
 /// A game for the typed forms of the card, board and game functions:

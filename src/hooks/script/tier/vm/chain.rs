@@ -48,6 +48,43 @@ impl VmRun<'_, '_> {
         self.chain_pushed(c)
     }
 
+    /// `XKind::Item`: a list's item by a number in range read in place,
+    /// anything else as `chain` runs it.
+    #[inline(never)]
+    pub(super) fn item(&mut self, c: &Chain) -> R<V> {
+        let [Step::Index(k, _)] = c.steps.as_slice() else {
+            return self.chain(c);
+        };
+        let base = self.base;
+        let list = match &c.root {
+            Root::Local(s) => &self.stack[base + s],
+            Root::Value(X {
+                kind: XKind::Const(v),
+                ..
+            }) => v,
+            Root::Value(_) => return self.chain(c),
+        };
+        let key = match &k.kind {
+            XKind::Local(s) => &self.stack[base + s],
+            XKind::Const(v) => v,
+            _ => return self.chain(c),
+        };
+        if let (V::List(l), V::Int(i)) = (list, key) {
+            let at = if *i < 0 {
+                i.wrapping_add(l.len() as i64)
+            } else {
+                *i
+            };
+            if let Some(v) = usize::try_from(at).ok().and_then(|at| l.get(at)) {
+                let v = v.copy();
+                // As `chain` counts it, once the key is read.
+                self.run.track(Position::NONE)?;
+                return Ok(v);
+            }
+        }
+        self.chain(c)
+    }
+
     /// `chain` with its steps' arguments pushed.
     fn chain_pushed(&mut self, c: &Chain) -> R<V> {
         let base = self.stack.len();

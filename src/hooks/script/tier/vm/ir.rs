@@ -125,6 +125,9 @@ pub(crate) enum XKind {
     /// A closure: the pointer to its function, and the values it captured.
     Curry(Box<(Dynamic, Vec<X>)>),
     Chain(Box<Chain>),
+    /// A chain `xs[k]` whose list and key are each a local or a constant:
+    /// a list's item read where it is (chain.rs `item`).
+    Item(Box<Chain>),
     Block(Vec<S>),
     Log(Option<Box<X>>, Box<X>),
 }

@@ -231,7 +231,18 @@ impl Lowering<'_> {
             }
             ExprKind::Chain(c) => match self.tested(c) {
                 Some(x) => return Ok(x),
-                None => XKind::Chain(Box::new(self.chain(c)?)),
+                None => {
+                    let c = self.chain(c)?;
+                    let read = |x: &ir::X| matches!(x.kind, XKind::Local(_) | XKind::Const(_));
+                    let root = match &c.root {
+                        ir::Root::Local(_) => true,
+                        ir::Root::Value(x) => matches!(x.kind, XKind::Const(_)),
+                    };
+                    match c.steps.as_slice() {
+                        [ir::Step::Index(k, _)] if root && read(k) => XKind::Item(Box::new(c)),
+                        _ => XKind::Chain(Box::new(c)),
+                    }
+                }
             },
             ExprKind::Block(b) => XKind::Block(self.block(b)?),
             ExprKind::Log(to, text) => XKind::Log(

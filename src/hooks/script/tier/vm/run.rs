@@ -535,6 +535,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             XKind::Local(s) => Ok(self.stack[self.base + s].copy()),
             XKind::Move(s) => Ok(std::mem::take(&mut self.stack[self.base + s])),
             XKind::Simple(b) => self.simple(b, x.pos),
+            XKind::Item(c) => self.item(c),
             _ => self.compound(x),
         }
     }
@@ -542,7 +543,11 @@ impl<'r, 'a> VmRun<'r, 'a> {
     #[inline(never)]
     fn compound(&mut self, x: &X) -> R<V> {
         match &x.kind {
-            XKind::Const(_) | XKind::Local(_) | XKind::Move(_) | XKind::Simple(_) => self.expr(x),
+            XKind::Const(_)
+            | XKind::Local(_)
+            | XKind::Move(_)
+            | XKind::Simple(_)
+            | XKind::Item(_) => self.expr(x),
             XKind::Binary(b) => {
                 let (op, a, b, helper) = &**b;
                 let a = self.expr(a)?;
