@@ -102,9 +102,9 @@ pub(crate) enum XKind {
     /// A template with one computed part (templates.rs).
     Named(Box<Named>),
     Array(Vec<X>),
-    /// A map literal whose keys are all symbols: its constant fields in
-    /// the order of their keys, then the fields computed, in the order
-    /// written.
+    /// A map literal whose keys are all symbols: every key in the order
+    /// of their texts (the constant fields with their values), then the
+    /// fields computed, in the order written, by their place.
     SymMap(Box<SymMap>),
     And(Vec<X>),
     Or(Vec<X>),
@@ -141,8 +141,8 @@ pub(crate) struct Named {
 }
 
 pub(crate) struct SymMap {
-    pub consts: Vec<(u32, V)>,
-    pub fields: Vec<(u32, X)>,
+    pub keys: Vec<(u32, V)>,
+    pub fields: Vec<(usize, X)>,
 }
 
 pub(crate) struct Api {

@@ -199,11 +199,32 @@ impl Lowering<'_> {
                     let v = self.value(v);
                     super::value::map_put(&mut consts, key, v, self.syms);
                 }
-                let mut fields = Vec::new();
+                // The computed fields' places, found once here: a map keeps
+                // its keys in the order of their texts.
+                let mut written = Vec::new();
                 for (k, v) in &x.1 {
-                    fields.push((self.syms.intern(self.def, k), self.expr(v)?));
+                    let key = self.syms.intern(self.def, k);
+                    if super::value::map_get(&consts, key).is_none() {
+                        super::value::map_put(&mut consts, key, V::Unit, self.syms);
+                    }
+                    written.push((key, self.expr(v)?));
                 }
-                XKind::SymMap(Box::new(ir::SymMap { consts, fields }))
+                let fields = written
+                    .into_iter()
+                    .map(|(key, x)| {
+                        (
+                            consts
+                                .iter()
+                                .position(|(k, _)| *k == key)
+                                .unwrap_or_default(),
+                            x,
+                        )
+                    })
+                    .collect();
+                XKind::SymMap(Box::new(ir::SymMap {
+                    keys: consts,
+                    fields,
+                }))
             }
             ExprKind::And(xs) => XKind::And(self.exprs(xs)?),
             ExprKind::Or(xs) => XKind::Or(self.exprs(xs)?),

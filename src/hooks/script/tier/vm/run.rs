@@ -607,10 +607,10 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 Ok(list)
             }
             XKind::SymMap(m) => {
-                let mut map = m.consts.clone();
-                for (k, ve) in &m.fields {
+                let mut map = m.keys.clone();
+                for (at, ve) in &m.fields {
                     let v = self.expr(ve)?;
-                    super::value::map_put(&mut map, *k, v, &self.vm.syms);
+                    set(&mut map[*at].1, v);
                 }
                 let map = V::Map(map);
                 map.limit(&self.vm.syms, x.pos)?;

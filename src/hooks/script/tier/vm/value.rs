@@ -29,6 +29,25 @@ fn add(acc: &mut super::super::builtins::Sizes, s: super::super::builtins::Sizes
     acc.2 += s.2;
 }
 
+/// A map's sizes added to `acc`, as `sizes_of` counts a map: its values,
+/// not its keys.
+#[inline(always)]
+fn map_sizes(acc: &mut super::super::builtins::Sizes, m: &[(u32, V)], syms: &Syms) {
+    acc.1 += m.len();
+    for (_, x) in m {
+        match x {
+            V::Unit | V::Bool(_) | V::Int(_) => {}
+            V::Sym(s) => acc.2 += syms.len(*s),
+            V::Dyn(d) if d.is_blob() => {
+                // Rhai counts a blob in a map as one array item more.
+                acc.0 += 1;
+                add(acc, x.sizes(syms));
+            }
+            _ => add(acc, x.sizes(syms)),
+        }
+    }
+}
+
 impl V {
     /// A copy, the plain values copied inline (`clone` is otherwise a
     /// call, whatever the value holds).
@@ -84,8 +103,9 @@ impl V {
     }
 
     /// The sizes Rhai's limits count in the value (`sizes_of`).
-    /// (Plain items are counted inline: a list is checked again after
-    /// each `push`, so this runs over whole lists often.)
+    /// (Plain items, and a map's plain fields, are counted inline: a list
+    /// is checked again after each `push`, so this runs over whole lists
+    /// of maps often.)
     pub fn sizes(&self, syms: &Syms) -> super::super::builtins::Sizes {
         match self {
             V::Sym(s) => (0, 0, syms.len(*s)),
@@ -95,26 +115,15 @@ impl V {
                     match x {
                         V::Unit | V::Bool(_) | V::Int(_) => {}
                         V::Sym(s) => acc.2 += syms.len(*s),
+                        V::Map(m) => map_sizes(&mut acc, m, syms),
                         _ => add(&mut acc, x.sizes(syms)),
                     }
                 }
                 acc
             }
-            // As `sizes_of` counts a map: its values, not its keys.
             V::Map(m) => {
-                let mut acc = (0, m.len(), 0);
-                for (_, x) in m {
-                    match x {
-                        V::Unit | V::Bool(_) | V::Int(_) => {}
-                        V::Sym(s) => acc.2 += syms.len(*s),
-                        V::Dyn(d) if d.is_blob() => {
-                            // Rhai counts a blob in a map as one array item more.
-                            acc.0 += 1;
-                            add(&mut acc, x.sizes(syms));
-                        }
-                        _ => add(&mut acc, x.sizes(syms)),
-                    }
-                }
+                let mut acc = (0, 0, 0);
+                map_sizes(&mut acc, m, syms);
                 acc
             }
             V::Dyn(d) => super::super::builtins::sizes_of(d),
