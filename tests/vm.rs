@@ -232,6 +232,9 @@ fn list_and_map_operations_go_as_in_rhai() {
 /// overflow, division by zero, values of two types, a missing index.
 const OPERATORS_SCRIPT: &str = r#"
 fn steps() { [1, 2, 3] }
+fn word() { return "token"; }
+fn table() { #{a: [1, 2], b: "x"} }
+fn deep(n) { if n == 0 { let t = 0; for s in steps() { t += s; } t } else { deep(n - 1) } }
 fn step() {
     let c = param("case");
     let big = 9223372036854775807;
@@ -267,13 +270,16 @@ fn step() {
     if c == 23 { let t = "x"; for i in 0..13 { t += t; } let l = []; for i in 0..9 { l.push(#{text: t, n: i}); } end_game("a", "pushed"); return; }
     if c == 24 { let l = []; for i in 0..2600 { l.push(#{n: i, m: [i, i, i]}); } end_game("a", "pushed"); return; }
     if c == 25 { let l = []; for i in 0..2600 { l.push(#{n: i, m: #{a: 1, b: 2, c: 3}}); } end_game("a", "pushed"); return; }
+    if c == 26 { let t = 0; for d in steps() { t += d; } let l = steps(); l.push(4); let m = table(); m.b = "y"; end_game("a", `${t} ${l} ${steps()} ${m} ${table()} ${word()}`); return; }
+    if c == 27 { let n = 0; for ch in word() { n += 1; } for k in table().keys() { n += 10; } end_game("a", `${n}`); return; }
+    if c >= 28 && c <= 31 { end_game("a", `${deep(c + 16)}`); return; }
     end_game("", "no case");
 }
 "#;
 
 #[test]
 fn operators_on_locals_and_constants_go_as_in_rhai() {
-    let failed = vm_cases_fail("typed", TYPED_YAML, OPERATORS_SCRIPT, 25);
+    let failed = vm_cases_fail("typed", TYPED_YAML, OPERATORS_SCRIPT, 31);
     // Overflow (1-3, 6, 7, 12, 13), division by zero (4, 5, 11), a text
     // ordered against a number (9), an index past either end (15, 16, 19)
     // and a list indexed by a text (20) fail; the rest end the game with
@@ -281,7 +287,10 @@ fn operators_on_locals_and_constants_go_as_in_rhai() {
     // literals' keys in order, constant and computed). A list of maps
     // pushed past Rhai's limits on text (23), on list items in the maps
     // (24) and on map fields (25) fails at the push that passes them.
-    assert_eq!(failed, 18, "the failing cases fail");
+    // A function whose body is a constant (26, 27: each call a fresh
+    // copy) called at the call levels' limit (28-31: the deepest, 31,
+    // fails at that call, as in Rhai).
+    assert_eq!(failed, 19, "the failing cases fail");
 }
 
 /// A game for the typed forms of the card, board and game functions:

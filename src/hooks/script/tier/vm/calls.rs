@@ -91,7 +91,7 @@ impl VmRun<'_, '_> {
         self.binary(*op, va, vb, helper, pos)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn binary(&mut self, op: Bin, a: V, b: V, helper: &Helper, pos: Position) -> R<V> {
         if let (V::Int(x), V::Int(y)) = (&a, &b)
             && let Some(r) = int_fast(op, *x, *y)

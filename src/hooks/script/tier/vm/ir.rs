@@ -125,6 +125,9 @@ pub(crate) enum XKind {
     /// A closure: the pointer to its function, and the values it captured.
     Curry(Box<(Dynamic, Vec<X>)>),
     Chain(Box<Chain>),
+    /// A call, with no arguments, of a function whose body is one
+    /// constant (a table written as a function): run.rs `const_fn`.
+    ConstFn(Box<ConstFn>),
     /// A chain `xs[k]` whose list and key are each a local or a constant:
     /// a list's item read where it is (chain.rs `item`).
     Item(Box<Chain>),
@@ -138,6 +141,13 @@ pub(crate) struct Named {
     pub parts: Vec<X>,
     pub var: usize,
     pub table: usize,
+}
+
+pub(crate) struct ConstFn {
+    pub name: ImmutableString,
+    pub value: V,
+    /// Where the body's statement is.
+    pub at: Position,
 }
 
 pub(crate) struct SymMap {

@@ -277,13 +277,37 @@ impl Lowering<'_> {
         Ok(ir::X { kind, pos: e.pos })
     }
 
+    /// Function `ix` called with `args`, if it takes none and its body is
+    /// one constant (`fn directions() { [[1, 0], [0, 1]] }`).
+    fn constant_fn(&mut self, ix: usize, args: &[ir::X]) -> Option<ir::ConstFn> {
+        let f = self.tier.fns.get(ix)?.as_ref()?;
+        let ([], [s]) = (args, f.body.0.as_slice()) else {
+            return None;
+        };
+        let e = match &s.kind {
+            StmtKind::Expr(e) | StmtKind::Bare(e) | StmtKind::Return(Some(e)) => e,
+            _ => return None,
+        };
+        let ExprKind::Const(d) = &e.kind else {
+            return None;
+        };
+        Some(ir::ConstFn {
+            name: f.name.clone(),
+            value: self.value(d),
+            at: s.pos,
+        })
+    }
+
     fn call(&mut self, c: &Call) -> Result<ir::X, Refusal> {
         let args = self.exprs(&c.args)?;
         let kind = match &c.target {
-            Target::Script(ix) => {
-                self.calls.push(*ix);
-                XKind::Script(*ix, args)
-            }
+            Target::Script(ix) => match self.constant_fn(*ix, &args) {
+                Some(c) => XKind::ConstFn(Box::new(c)),
+                None => {
+                    self.calls.push(*ix);
+                    XKind::Script(*ix, args)
+                }
+            },
             Target::Native(ix, helper) => {
                 if let Some(v) = self.folded(&c.name, &args) {
                     return Ok(ir::X {

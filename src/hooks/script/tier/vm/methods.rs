@@ -161,9 +161,9 @@ impl VmRun<'_, '_> {
                     // The captured values afresh: the body may have moved
                     // one out as its value (`|x| p`).
                     for (i, v) in curry.iter().enumerate() {
-                        self.stack[base + i] = v.copy();
+                        super::run::set(&mut self.stack[base + i], v.copy());
                     }
-                    self.stack[item_slot] = item.copy();
+                    super::run::set(&mut self.stack[item_slot], item.copy());
                     self.body(code, base, pos)
                 }
             };

@@ -43,6 +43,17 @@ pub(crate) struct VmRun<'r, 'a> {
     pub(super) base: usize,
 }
 
+/// An error in function `name` called at `pos`, as Rhai gives it: a
+/// system exception moved to the call, any other wrapped.
+fn in_function(name: &str, mut e: Error, pos: Position) -> Error {
+    if e.is_system_exception() {
+        e.set_position(pos);
+        e
+    } else {
+        EvalAltResult::ErrorInFunctionCall(name.to_string(), String::new(), e, pos).into()
+    }
+}
+
 /// Drop a value, the plain ones (a number, a truth value, a symbol, `()`)
 /// inline: dropping a `V` is otherwise a call, whatever it holds.
 #[inline(always)]
@@ -54,7 +65,7 @@ pub(super) fn discard(v: V) {
 
 /// Set a place, the old value dropped as `discard` drops it.
 #[inline(always)]
-fn set(place: &mut V, v: V) {
+pub(super) fn set(place: &mut V, v: V) {
     discard(std::mem::replace(place, v));
 }
 
@@ -207,22 +218,23 @@ impl<'r, 'a> VmRun<'r, 'a> {
         self.base = outer;
         match r {
             Ok(v) | Err(Flow::Return(v)) => Ok(v),
-            Err(Flow::Err(mut e)) => {
-                if e.is_system_exception() {
-                    e.set_position(pos);
-                    Err(e)
-                } else {
-                    Err(EvalAltResult::ErrorInFunctionCall(
-                        code.name.to_string(),
-                        String::new(),
-                        e,
-                        pos,
-                    )
-                    .into())
-                }
-            }
+            Err(Flow::Err(e)) => Err(in_function(&code.name, e, pos)),
             Err(Flow::Break | Flow::Continue) => Ok(V::Unit),
         }
+    }
+
+    /// `XKind::ConstFn`: a call of a function whose body is one constant,
+    /// counted and checked as `call_pushed` runs it (the call, then the
+    /// statement), no frame made.
+    pub(super) fn const_fn(&mut self, c: &ConstFn, pos: Position) -> R<()> {
+        self.run.level += 1;
+        let r = self.enter(pos);
+        self.run.level -= 1;
+        r?;
+        if let Err(e) = self.run.track(c.at) {
+            return Err(Flow::Err(in_function(&c.name, e, pos)));
+        }
+        Ok(())
     }
 
     #[inline]
@@ -462,7 +474,23 @@ impl<'r, 'a> VmRun<'r, 'a> {
     }
 
     fn for_loop(&mut self, f: &For, pos: Position) -> R<V> {
-        let iter = self.expr(&f.iter)?;
+        // A constant list (a literal, a function's constant value): its
+        // items copied one at a time, the whole never cloned.
+        let constant = match &f.iter.kind {
+            XKind::Const(v) => Some(v),
+            XKind::ConstFn(c) => {
+                self.const_fn(c, f.iter.pos)?;
+                Some(&c.value)
+            }
+            _ => None,
+        };
+        if let Some(V::List(items)) = constant {
+            return self.for_items(f, pos, items.iter().map(V::copy));
+        }
+        let iter = match constant {
+            Some(v) => v.clone(),
+            None => self.expr(&f.iter)?,
+        };
         match iter {
             V::List(items) => self.for_items(f, pos, items.into_iter()),
             V::Dyn(d) => {
@@ -626,6 +654,10 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 Ok(V::Dyn(p.into()))
             }
             XKind::Chain(c) => self.chain(c),
+            XKind::ConstFn(c) => {
+                self.const_fn(c, x.pos)?;
+                Ok(c.value.clone())
+            }
             XKind::Block(b) => self.block(b),
             XKind::Log(to, text) => self.log(to.as_deref(), text),
         }
