@@ -134,13 +134,17 @@ impl Lowering<'_> {
                 self.block(body)?,
             ),
             StmtKind::Do(body, c, until) => SKind::Do(self.block(body)?, self.expr(c)?, *until),
-            StmtKind::For(f) => SKind::For(Box::new(ir::For {
-                var: f.var,
-                counter: f.counter,
-                var_pos: f.var_pos,
-                iter: self.expr(&f.iter)?,
-                body: self.block(&f.body)?,
-            })),
+            StmtKind::For(f) => {
+                let mut body = self.block(&f.body)?;
+                super::lasts::move_last_read(f.var, &mut body);
+                SKind::For(Box::new(ir::For {
+                    var: f.var,
+                    counter: f.counter,
+                    var_pos: f.var_pos,
+                    iter: self.expr(&f.iter)?,
+                    body,
+                }))
+            }
             StmtKind::Switch(x) => SKind::Switch(Box::new(self.switch(x)?)),
             StmtKind::Break => SKind::Break,
             StmtKind::Continue => SKind::Continue,

@@ -21,6 +21,7 @@ mod ask_data;
 mod calls;
 mod chain;
 mod ir;
+mod lasts;
 mod lists;
 mod lower;
 mod methods;

@@ -1,0 +1,112 @@
+//! A loop variable's last read in a round made a move of it: `for d in
+//! directions() { all += outflanked_toward(p, cell, d); }` hands `d` to
+//! the function without copying it (a list's copy is an allocation). The
+//! loop sets the variable afresh each round, so a read that no later
+//! statement of the round follows with another is its last in the round.
+//! Anything this does not see through counts as a read (`None`): then
+//! nothing is moved.
+
+use super::ir::*;
+
+/// In the body of a `for` over `var`: the one read of `var` in the last
+/// statement that reads it moved, where that statement is a call (alone,
+/// or a value assigned) taking `var` as one of its arguments, and reads
+/// it nowhere else.
+pub(super) fn move_last_read(var: usize, body: &mut [S]) {
+    let Some(k) = body.iter().rposition(|s| stmt_reads(s, var) != Some(0)) else {
+        return;
+    };
+    let x = match &mut body[k].kind {
+        SKind::Expr(x) => x,
+        SKind::Let(t, x) | SKind::Assign(t, x) if *t != var => x,
+        SKind::OpAssign(o) if o.0 != var => &mut o.2,
+        _ => return,
+    };
+    if reads(x, var) != Some(1) {
+        return;
+    }
+    if let XKind::Script(_, args) = &mut x.kind
+        && let Some(a) = args
+            .iter_mut()
+            .find(|a| matches!(a.kind, XKind::Local(s) if s == var))
+    {
+        a.kind = XKind::Move(var);
+    }
+}
+
+fn sum<'a>(xs: impl IntoIterator<Item = &'a X>, s: usize) -> Option<usize> {
+    xs.into_iter().map(|x| reads(x, s)).sum()
+}
+
+fn is(t: usize, s: usize) -> usize {
+    usize::from(t == s)
+}
+
+/// How often expression `x` names local `s`; None where this does not
+/// look.
+fn reads(x: &X, s: usize) -> Option<usize> {
+    Some(match &x.kind {
+        XKind::Const(_) | XKind::ConstFn(_) => 0,
+        XKind::Local(t) | XKind::Move(t) => is(*t, s),
+        XKind::Interp(v) | XKind::Array(v) | XKind::And(v) | XKind::Or(v) => sum(v, s)?,
+        XKind::Named(n) => sum(&n.parts, s)?,
+        XKind::SymMap(m) => sum(m.fields.iter().map(|(_, x)| x), s)?,
+        XKind::Binary(b) | XKind::Simple(b) => reads(&b.1, s)? + reads(&b.2, s)?,
+        XKind::Unary(u) => reads(&u.1, s)?,
+        XKind::Script(_, args) => sum(args, s)?,
+        XKind::Api(a) => sum(&a.args, s)? + a.first_local.map_or(0, |t| is(t, s)),
+        XKind::Rhai(r) => sum(&r.1, s)? + r.2.map_or(0, |t| is(t, s)),
+        XKind::Curry(c) => sum(&c.1, s)?,
+        XKind::Chain(c) | XKind::Item(c) => {
+            let root = match &c.root {
+                Root::Local(t) => is(*t, s),
+                Root::Value(x) => reads(x, s)?,
+            };
+            let mut n = root;
+            for step in &c.steps {
+                n += match step {
+                    Step::Index(k, _) => reads(k, s)?,
+                    Step::Prop(..) => 0,
+                    Step::Method { args, .. } => sum(args, s)?,
+                };
+            }
+            n
+        }
+        XKind::Log(to, text) => to.as_deref().map_or(Some(0), |t| reads(t, s))? + reads(text, s)?,
+        XKind::Block(_) => return None,
+    })
+}
+
+fn block_reads(b: &[S], s: usize) -> Option<usize> {
+    b.iter().map(|x| stmt_reads(x, s)).sum()
+}
+
+/// How often statement `st` names local `s` (read or written); None
+/// where this does not look.
+fn stmt_reads(st: &S, s: usize) -> Option<usize> {
+    Some(match &st.kind {
+        SKind::Noop | SKind::Counted | SKind::Break | SKind::Continue => 0,
+        SKind::Expr(x) => reads(x, s)?,
+        SKind::Let(t, x) | SKind::Assign(t, x) => is(*t, s) + reads(x, s)?,
+        SKind::OpAssign(o) => is(o.0, s) + reads(&o.2, s)?,
+        SKind::SetPart(p) => {
+            let key = match &p.key {
+                Key::Index(k) => reads(k, s)?,
+                Key::Prop(..) => 0,
+            };
+            is(p.slot, s) + key + reads(&p.value, s)?
+        }
+        SKind::If(x) => reads(&x.0, s)? + block_reads(&x.1, s)? + block_reads(&x.2, s)?,
+        SKind::While(g, b) => g.as_ref().map_or(Some(0), |g| reads(g, s))? + block_reads(b, s)?,
+        SKind::Do(b, c, _) => block_reads(b, s)? + reads(c, s)?,
+        SKind::For(f) => {
+            is(f.var, s)
+                + f.counter.map_or(0, |c| is(c, s))
+                + reads(&f.iter, s)?
+                + block_reads(&f.body, s)?
+        }
+        SKind::Return(x) | SKind::Throw(x) => x.as_ref().map_or(Some(0), |x| reads(x, s))?,
+        SKind::Block(b) => block_reads(b, s)?,
+        SKind::Switch(_) => return None,
+    })
+}
