@@ -136,6 +136,7 @@ fn step() {
     if c == 29 { ask(active(), "m", [#{text: "bad\u0007", a: 1}], "got"); return; }
     if c == 30 { ask(active(), "m", [#{text: "3"}, 3], "got"); return; }
     if c == 31 { ask(active(), "m", [#{text: "token"}, "token"], "got"); return; }
+    if c == 34 { let l = [1]; let x = twice(l); let y = once(l); end_game("a", `${x} ${y} ${l}`); return; }
     if c == 32 { ask(active(), "m", [#{text: "open {to"}], "got"); return; }
     if c == 33 { ask(active(), "m", [#{text: "x", label: "the x"}, #{text: "y"}], "got"); return; }
     if c == 34 { ask(active(), "m", [#{text: "x"}, [1]], "got"); return; }
@@ -235,6 +236,8 @@ fn steps() { [1, 2, 3] }
 fn word() { return "token"; }
 fn table() { #{a: [1, 2], b: "x"} }
 fn keep(x) { x.push(9); x }
+fn twice(l) { let a = keep(l); let b = keep(l); `${a} ${b} ${l}` }
+fn once(l) { let n = l.len(); let a = keep(l); `${a} ${n}` }
 fn deep(n) { if n == 0 { let t = 0; for s in steps() { t += s; } t } else { deep(n - 1) } }
 fn step() {
     let c = param("case");
@@ -274,6 +277,7 @@ fn step() {
     if c == 26 { let t = 0; for d in steps() { t += d; } let l = steps(); l.push(4); let m = table(); m.b = "y"; end_game("a", `${t} ${l} ${steps()} ${m} ${table()} ${word()}`); return; }
     if c == 27 { let n = 0; for ch in word() { n += 1; } for k in table().keys() { n += 10; } end_game("a", `${n}`); return; }
     if c >= 28 && c <= 31 { end_game("a", `${deep(c + 16)}`); return; }
+    if c == 34 { let l = [1]; let x = twice(l); let y = once(l); end_game("a", `${x} ${y} ${l}`); return; }
     if c == 32 { let src = [[1], [2]]; let out = []; for d in src { out += keep(d); } for d in src { let y = keep(d); out.push(d); } for d in src { out += keep(d) + keep(d); } end_game("a", `${out} ${src}`); return; }
     if c == 33 { let src = [[1], [2], [3]]; let out = []; for d in src { if d[0] == 2 { continue; } let y = keep(d); if y.len() > 5 { out.push(d); } } for d in src { out.push(keep(d)); if d == () { out.push(0); } } end_game("a", `${out} ${src}`); return; }
     end_game("", "no case");
@@ -282,7 +286,7 @@ fn step() {
 
 #[test]
 fn operators_on_locals_and_constants_go_as_in_rhai() {
-    let failed = vm_cases_fail("typed", TYPED_YAML, OPERATORS_SCRIPT, 33);
+    let failed = vm_cases_fail("typed", TYPED_YAML, OPERATORS_SCRIPT, 34);
     // Overflow (1-3, 6, 7, 12, 13), division by zero (4, 5, 11), a text
     // ordered against a number (9), an index past either end (15, 16, 19)
     // and a list indexed by a text (20) fail; the rest end the game with
@@ -294,7 +298,8 @@ fn operators_on_locals_and_constants_go_as_in_rhai() {
     // copy) called at the call levels' limit (28-31: the deepest, 31,
     // fails at that call, as in Rhai). A loop variable handed to a
     // function in its round's last read of it, or read again after
-    // (32, 33), ends the game as in Rhai.
+    // (32, 33), and a function's local handed on in its last read or
+    // read again after (34), end the game as in Rhai.
     assert_eq!(failed, 19, "the failing cases fail");
 }
 
@@ -371,6 +376,7 @@ fn step() {
     if c == 29 { compare_stats("a", "gold", "nobody", "gold"); return; }
     if c == 30 { max_stat("a", "gold"); return; }
     if c == 31 { let r = random(6); end_game("a", `${r >= 0 && r < 6} ${random(1)} ${is_over()}`); return; }
+    if c == 34 { let l = [1]; let x = twice(l); let y = once(l); end_game("a", `${x} ${y} ${l}`); return; }
     if c == 32 { random(0); return; }
     if c == 33 { random(-3); return; }
     if c == 34 { end_game(); log(`over: ${is_over()}`); return; }

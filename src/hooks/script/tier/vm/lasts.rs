@@ -1,17 +1,19 @@
-//! A loop variable's last read in a round made a move of it: `for d in
-//! directions() { all += outflanked_toward(p, cell, d); }` hands `d` to
-//! the function without copying it (a list's copy is an allocation). The
-//! loop sets the variable afresh each round, so a read that no later
-//! statement of the round follows with another is its last in the round.
-//! Anything this does not see through counts as a read (`None`): then
-//! nothing is moved.
+//! A local's last read made a move of it, where it is an argument of a
+//! call: `for d in directions() { all += outflanked_toward(p, cell, d); }`
+//! hands `d` to the function without copying it (a list's copy is an
+//! allocation). In a loop's body over `d`, the loop sets `d` afresh each
+//! round, so a read that no later statement of the round follows with
+//! another is its last in the round; in a function's own body (no loop
+//! around it), a read no later statement follows is its last. Anything
+//! this does not see through counts as a read (`None`): then nothing is
+//! moved.
 
 use super::ir::*;
 
-/// In the body of a `for` over `var`: the one read of `var` in the last
-/// statement that reads it moved, where that statement is a call (alone,
-/// or a value assigned) taking `var` as one of its arguments, and reads
-/// it nowhere else.
+/// In the body of a `for` over `var`, or a function's body: the one read
+/// of `var` in the last statement that names it moved, where that
+/// statement is a call (alone, or a value assigned) taking `var` as one
+/// of its arguments, and names it nowhere else.
 pub(super) fn move_last_read(var: usize, body: &mut [S]) {
     let Some(k) = body.iter().rposition(|s| stmt_reads(s, var) != Some(0)) else {
         return;

@@ -37,6 +37,11 @@ impl Lowering<'_> {
             moved(x);
         }
         returns_moved(&mut body);
+        // A statement of the body itself runs once: a local's read there
+        // that no later statement follows is its last.
+        for slot in 0..f.slots {
+            super::lasts::move_last_read(slot, &mut body);
+        }
         Ok(ir::Code {
             name: f.name.clone(),
             slots: f.slots,
