@@ -136,7 +136,6 @@ fn step() {
     if c == 29 { ask(active(), "m", [#{text: "bad\u0007", a: 1}], "got"); return; }
     if c == 30 { ask(active(), "m", [#{text: "3"}, 3], "got"); return; }
     if c == 31 { ask(active(), "m", [#{text: "token"}, "token"], "got"); return; }
-    if c == 34 { let l = [1]; let x = twice(l); let y = once(l); end_game("a", `${x} ${y} ${l}`); return; }
     if c == 32 { ask(active(), "m", [#{text: "open {to"}], "got"); return; }
     if c == 33 { ask(active(), "m", [#{text: "x", label: "the x"}, #{text: "y"}], "got"); return; }
     if c == 34 { ask(active(), "m", [#{text: "x"}, [1]], "got"); return; }
@@ -376,7 +375,6 @@ fn step() {
     if c == 29 { compare_stats("a", "gold", "nobody", "gold"); return; }
     if c == 30 { max_stat("a", "gold"); return; }
     if c == 31 { let r = random(6); end_game("a", `${r >= 0 && r < 6} ${random(1)} ${is_over()}`); return; }
-    if c == 34 { let l = [1]; let x = twice(l); let y = once(l); end_game("a", `${x} ${y} ${l}`); return; }
     if c == 32 { random(0); return; }
     if c == 33 { random(-3); return; }
     if c == 34 { end_game(); log(`over: ${is_over()}`); return; }
