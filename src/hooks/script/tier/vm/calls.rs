@@ -69,26 +69,26 @@ impl VmRun<'_, '_> {
     #[inline(never)]
     pub(super) fn simple(&mut self, x: &(Bin, X, X, Helper), pos: Position) -> R<V> {
         let (op, a, b, helper) = x;
-        let base = self.base;
-        let read = |x: &X| match &x.kind {
-            XKind::Local(s) => Some(*s),
-            _ => None,
+        let (va, vb) = match (self.read(a), self.read(b)) {
+            (Some(va), Some(vb)) => {
+                if let Some(r) = plain_ref(*op, va, vb) {
+                    return Ok(r);
+                }
+                (va.copy(), vb.copy())
+            }
+            // Never made so (`X::in_place`): evaluated as `Binary` is.
+            _ => return self.binary_evaluated(x, pos),
         };
-        let va = match (&a.kind, read(a)) {
-            (_, Some(s)) => &self.stack[base + s],
-            (XKind::Const(v), _) => v,
-            _ => unreachable!("a local or a constant"),
-        };
-        let vb = match (&b.kind, read(b)) {
-            (_, Some(s)) => &self.stack[base + s],
-            (XKind::Const(v), _) => v,
-            _ => unreachable!("a local or a constant"),
-        };
-        if let Some(r) = plain_ref(*op, va, vb) {
-            return Ok(r);
-        }
-        let (va, vb) = (va.copy(), vb.copy());
         self.binary(*op, va, vb, helper, pos)
+    }
+
+    /// `a op b`, each operand evaluated.
+    #[cold]
+    #[inline(never)]
+    fn binary_evaluated(&mut self, x: &(Bin, X, X, Helper), pos: Position) -> R<V> {
+        let (op, a, b, helper) = x;
+        let (a, b) = (self.expr(a)?, self.expr(b)?);
+        self.binary(*op, a, b, helper, pos)
     }
 
     #[inline(always)]

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use super::super::builtins::index_fast;
 use super::super::tree::Helper;
-use super::ir::{Chain, Root, Step, X, XKind};
+use super::ir::{Chain, Root, Step};
 use super::run::{Args, Error, R, VmRun};
 use super::value::V;
 
@@ -19,24 +19,13 @@ impl VmRun<'_, '_> {
         // function's constant value): read in place, nothing pushed or
         // copied (as `chain_on` runs it: the key, then the step counted,
         // then the index).
-        if let [Step::Index(k, pos)] = c.steps.as_slice() {
-            let at = match &c.root {
-                Root::Local(s) => Some(self.base + s),
-                Root::Value(x) if matches!(x.kind, XKind::Const(_)) => None,
-                Root::Value(_) => return self.chain_pushed(c),
-            };
+        if let [Step::Index(k, pos)] = c.steps.as_slice()
+            && c.root.in_place()
+        {
             let k = self.expr(k)?;
             self.run.track(Position::NONE)?;
-            let target = match (&c.root, at) {
-                (_, Some(at)) => &self.stack[at],
-                (
-                    Root::Value(X {
-                        kind: XKind::Const(v),
-                        ..
-                    }),
-                    None,
-                ) => v,
-                _ => unreachable!("a local or a constant"),
+            let Some(target) = self.read_root(&c.root) else {
+                unreachable!("a root read in place (`Root::in_place`)")
             };
             if let Some(r) = self.index_in(target, &k, *pos) {
                 super::run::discard(k);
@@ -52,35 +41,14 @@ impl VmRun<'_, '_> {
     /// anything else as `chain` runs it.
     #[inline(never)]
     pub(super) fn item(&mut self, c: &Chain) -> R<V> {
-        let [Step::Index(k, _)] = c.steps.as_slice() else {
-            return self.chain(c);
-        };
-        let base = self.base;
-        let list = match &c.root {
-            Root::Local(s) => &self.stack[base + s],
-            Root::Value(X {
-                kind: XKind::Const(v),
-                ..
-            }) => v,
-            Root::Value(_) => return self.chain(c),
-        };
-        let key = match &k.kind {
-            XKind::Local(s) => &self.stack[base + s],
-            XKind::Const(v) => v,
-            _ => return self.chain(c),
-        };
-        if let (V::List(l), V::Int(i)) = (list, key) {
-            let at = if *i < 0 {
-                i.wrapping_add(l.len() as i64)
-            } else {
-                *i
-            };
-            if let Some(v) = usize::try_from(at).ok().and_then(|at| l.get(at)) {
-                let v = v.copy();
-                // As `chain` counts it, once the key is read.
-                self.run.track(Position::NONE)?;
-                return Ok(v);
-            }
+        if let [Step::Index(k, _)] = c.steps.as_slice()
+            && let (Some(V::List(l)), Some(V::Int(i))) = (self.read_root(&c.root), self.read(k))
+            && let Some(at) = super::lists::at(l.len(), *i)
+        {
+            let v = l[at].copy();
+            // As `chain` counts it, once the key is read.
+            self.run.track(Position::NONE)?;
+            return Ok(v);
         }
         self.chain(c)
     }
@@ -208,12 +176,10 @@ impl VmRun<'_, '_> {
         let syms = &self.vm.syms;
         match (target, k) {
             (V::List(l), V::Int(i)) => {
-                let len = l.len() as i64;
-                let at = if *i < 0 { len + i } else { *i };
-                if at < 0 || at >= len {
+                let Some(at) = super::lists::at(l.len(), *i) else {
                     return Some(Err(EvalAltResult::ErrorArrayBounds(l.len(), *i, pos).into()));
-                }
-                Some(Ok(l[at as usize].copy()))
+                };
+                Some(Ok(l[at].copy()))
             }
             (V::Map(m), V::Sym(s)) => Some(Ok(super::value::map_get(m, *s)
                 .cloned()

@@ -143,6 +143,24 @@ pub(crate) struct Named {
     pub table: usize,
 }
 
+impl X {
+    /// Whether this is read where it is (a local or a constant), never
+    /// evaluated: what `Simple` and `Item` take.
+    pub fn in_place(&self) -> bool {
+        matches!(self.kind, XKind::Local(_) | XKind::Const(_))
+    }
+}
+
+impl Root {
+    /// Whether the chain's root is read where it is.
+    pub fn in_place(&self) -> bool {
+        match self {
+            Root::Local(_) => true,
+            Root::Value(x) => matches!(x.kind, XKind::Const(_)),
+        }
+    }
+}
+
 pub(crate) struct ConstFn {
     pub name: ImmutableString,
     pub value: V,

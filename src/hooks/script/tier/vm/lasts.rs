@@ -1,5 +1,5 @@
-//! A local's last read made a move of it, where it is an argument of a
-//! call: `for d in directions() { all += outflanked_toward(p, cell, d); }`
+//! A local's last read made a move of it: a function's value or `return`
+//! read from a local, and a read as an argument of a call: `for d in directions() { all += outflanked_toward(p, cell, d); }`
 //! hands `d` to the function without copying it (a list's copy is an
 //! allocation). In a loop's body over `d`, the loop sets `d` afresh each
 //! round, so a read that no later statement of the round follows with
@@ -9,6 +9,49 @@
 //! moved.
 
 use super::ir::*;
+
+/// A function's body with its locals' last reads made moves: its value
+/// read from a local (the frame goes with the call), `return local`, and
+/// each local's last read as a call's argument.
+pub(super) fn function_moves(body: &mut [S], slots: usize) {
+    if let Some(S {
+        kind: SKind::Expr(x),
+        ..
+    }) = body.last_mut()
+    {
+        moved(x);
+    }
+    returns_moved(body);
+    // A statement of the body itself runs once: a local's read there that
+    // no later statement follows is its last.
+    for slot in 0..slots {
+        move_last_read(slot, body);
+    }
+}
+
+/// A read of a local made a move of it.
+fn moved(x: &mut X) {
+    if let XKind::Local(s) = x.kind {
+        x.kind = XKind::Move(s);
+    }
+}
+
+/// `return local` made a move of the local, in every statement of a
+/// function (a closure is a function of its own).
+fn returns_moved(body: &mut [S]) {
+    for s in body {
+        match &mut s.kind {
+            SKind::Return(Some(x)) => moved(x),
+            SKind::If(x) => {
+                returns_moved(&mut x.1);
+                returns_moved(&mut x.2);
+            }
+            SKind::While(_, b) | SKind::Do(b, _, _) | SKind::Block(b) => returns_moved(b),
+            SKind::For(f) => returns_moved(&mut f.body),
+            _ => {}
+        }
+    }
+}
 
 /// In the body of a `for` over `var`, or a function's body: the one read
 /// of `var` in the last statement that names it moved, where that

@@ -11,6 +11,14 @@ use super::run::Error;
 use super::syms::Syms;
 use super::value::{V, map_get};
 
+/// Where Rhai's index `i` falls in a list of `len` items (a negative one
+/// counts from the end), if it falls in it.
+#[inline(always)]
+pub(super) fn at(len: usize, i: i64) -> Option<usize> {
+    let at = if i < 0 { i.wrapping_add(len as i64) } else { i };
+    usize::try_from(at).ok().filter(|&a| a < len)
+}
+
 /// Whether `x` is `item` as Rhai's `==` says inside `contains` and
 /// `index_of`, on a list whose items are all of `x`'s type (a list of
 /// mixed types is left to Rhai, as the tree tier leaves it).

@@ -27,21 +27,7 @@ pub(crate) struct Lowering<'a> {
 impl Lowering<'_> {
     pub fn function(&mut self, f: &Func) -> Result<ir::Code, Refusal> {
         let mut body = self.block(&f.body)?;
-        // The function's value, read from a local, is that local's last
-        // read: taken, not copied (the frame goes with the call).
-        if let Some(ir::S {
-            kind: SKind::Expr(x),
-            ..
-        }) = body.last_mut()
-        {
-            moved(x);
-        }
-        returns_moved(&mut body);
-        // A statement of the body itself runs once: a local's read there
-        // that no later statement follows is its last.
-        for slot in 0..f.slots {
-            super::lasts::move_last_read(slot, &mut body);
-        }
+        super::lasts::function_moves(&mut body, f.slots);
         Ok(ir::Code {
             name: f.name.clone(),
             slots: f.slots,
@@ -240,8 +226,7 @@ impl Lowering<'_> {
             ExprKind::Binary(x) => {
                 let (op, a, b, h) = &**x;
                 let (a, b) = (self.expr(a)?, self.expr(b)?);
-                let read = |x: &ir::X| matches!(x.kind, XKind::Local(_) | XKind::Const(_));
-                if read(&a) && read(&b) {
+                if a.in_place() && b.in_place() {
                     XKind::Simple(Box::new((*op, a, b, h.clone())))
                 } else {
                     XKind::Binary(Box::new((*op, a, b, h.clone())))
@@ -263,13 +248,10 @@ impl Lowering<'_> {
                 Some(x) => return Ok(x),
                 None => {
                     let c = self.chain(c)?;
-                    let read = |x: &ir::X| matches!(x.kind, XKind::Local(_) | XKind::Const(_));
-                    let root = match &c.root {
-                        ir::Root::Local(_) => true,
-                        ir::Root::Value(x) => matches!(x.kind, XKind::Const(_)),
-                    };
                     match c.steps.as_slice() {
-                        [ir::Step::Index(k, _)] if root && read(k) => XKind::Item(Box::new(c)),
+                        [ir::Step::Index(k, _)] if c.root.in_place() && k.in_place() => {
+                            XKind::Item(Box::new(c))
+                        }
                         _ => XKind::Chain(Box::new(c)),
                     }
                 }
@@ -466,30 +448,6 @@ impl Lowering<'_> {
                 Box::new(ir::Inline { ix, ptr: p.clone() }),
             ))),
             _ => Ok(None),
-        }
-    }
-}
-
-/// A read of a local made a move of it.
-fn moved(x: &mut ir::X) {
-    if let XKind::Local(s) = x.kind {
-        x.kind = XKind::Move(s);
-    }
-}
-
-/// `return local` made a move of the local, in every statement of a
-/// function (a closure is a function of its own).
-fn returns_moved(body: &mut [ir::S]) {
-    for s in body {
-        match &mut s.kind {
-            SKind::Return(Some(x)) => moved(x),
-            SKind::If(x) => {
-                returns_moved(&mut x.1);
-                returns_moved(&mut x.2);
-            }
-            SKind::While(_, b) | SKind::Do(b, _, _) | SKind::Block(b) => returns_moved(b),
-            SKind::For(f) => returns_moved(&mut f.body),
-            _ => {}
         }
     }
 }

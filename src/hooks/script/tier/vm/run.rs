@@ -237,6 +237,26 @@ impl<'r, 'a> VmRun<'r, 'a> {
         Ok(())
     }
 
+    /// A local's or a constant's value where it is; None for any other
+    /// expression (`X::in_place`).
+    #[inline(always)]
+    pub(super) fn read<'s>(&'s self, x: &'s X) -> Option<&'s V> {
+        match &x.kind {
+            XKind::Local(s) => Some(&self.stack[self.base + s]),
+            XKind::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// A chain's root where it is (`Root::in_place`).
+    #[inline(always)]
+    pub(super) fn read_root<'s>(&'s self, r: &'s Root) -> Option<&'s V> {
+        match r {
+            Root::Local(s) => Some(&self.stack[self.base + s]),
+            Root::Value(x) => self.read(x).filter(|_| matches!(x.kind, XKind::Const(_))),
+        }
+    }
+
     #[inline]
     pub(super) fn slot(&mut self, s: usize) -> &mut V {
         &mut self.stack[self.base + s]
@@ -400,14 +420,12 @@ impl<'r, 'a> VmRun<'r, 'a> {
         if let (None, Key::Index(_), Some(V::Int(i)), V::List(l)) =
             (x.op, &x.key, &key, &mut *self.slot(x.slot))
         {
-            let len = l.len() as i64;
-            let at = if *i < 0 { len + i } else { *i };
-            if at < 0 || at >= len {
+            let Some(at) = super::lists::at(l.len(), *i) else {
                 return Err(Flow::Err(
                     EvalAltResult::ErrorArrayBounds(l.len(), *i, k_pos).into(),
                 ));
-            }
-            l[at as usize] = value;
+            };
+            l[at] = value;
             return Ok(V::Unit);
         }
         handed("set-part");
