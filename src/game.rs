@@ -71,6 +71,12 @@ impl Game {
         Ok(Script::compile(&self.def.script.files)?.vm_fallbacks(&self.def))
     }
 
+    /// The functions the VM runs that would have no native code (`--jit`),
+    /// and why; None where native code is not built in.
+    pub fn native_fallbacks(&self) -> Result<Option<Vec<crate::hooks::script::Fallback>>> {
+        Ok(Script::compile(&self.def.script.files)?.native_fallbacks(&self.def))
+    }
+
     /// Load a game by id (in `dir`) or path.
     pub fn load(game: &str, dir: &Path, settings: &Settings, build: Build) -> Result<Game> {
         let path = source::find(game, dir)?;

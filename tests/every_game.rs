@@ -169,6 +169,11 @@ enum Property {
     /// tier) runs as in Rhai (`Compile::Check`), and the same games end
     /// alike in the VM and not.
     VmEqual,
+    /// Every hook run with native code where a function has it (`--jit`)
+    /// runs as in Rhai (`Compile::CheckJit`), and the same games end
+    /// alike with it and not.
+    #[cfg(feature = "jit")]
+    JitEqual,
     /// The search bot plays a whole game in every seat.
     BotsPlay,
 }
@@ -207,6 +212,8 @@ fn check(property: Property, case: &Case) {
         Property::MemoEqual => memo_equal(case),
         Property::TiersEqual => tiers_equal(case, Compile::CheckTree, Compile::Tree),
         Property::VmEqual => tiers_equal(case, Compile::Check, Compile::On),
+        #[cfg(feature = "jit")]
+        Property::JitEqual => tiers_equal(case, Compile::CheckJit, Compile::Jit),
         Property::BotsPlay => {
             // The search bots make the first SEARCHED decisions, random
             // bots the rest: a search on Othello takes seconds a move in
@@ -270,6 +277,12 @@ fn every_game_plays_alike_compiled_and_in_rhai() {
 #[test]
 fn every_game_plays_alike_in_the_vm_and_in_rhai() {
     holds(Property::VmEqual);
+}
+
+#[cfg(feature = "jit")]
+#[test]
+fn every_game_plays_alike_with_native_code_and_in_rhai() {
+    holds(Property::JitEqual);
 }
 
 #[test]

@@ -45,6 +45,8 @@ mod hostile;
 mod hostile_files;
 mod hostile_output;
 mod hostile_play;
+#[cfg(feature = "jit")]
+mod jit;
 mod knowledge;
 mod language;
 mod library;

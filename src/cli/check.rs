@@ -24,6 +24,8 @@ pub struct Options {
     pub compile: bool,
     /// The tree tier alone, no VM.
     pub no_vm: bool,
+    /// Native code where the VM's functions compile to it.
+    pub jit: bool,
 }
 
 pub fn run(dir: &Path, paths: &[String], opts: &Options) -> Result<i32> {
@@ -88,49 +90,20 @@ fn check_one(dir: &Path, target: &str, opts: &Options) -> Vec<tabula::Error> {
         }
     }
     let build = Build {
-        compile: match (opts.compile, opts.no_vm) {
-            (true, false) => tabula::Compile::Check,
-            (true, true) => tabula::Compile::CheckTree,
-            (false, false) => tabula::Compile::On,
-            (false, true) => tabula::Compile::Tree,
+        compile: match (opts.compile, opts.no_vm, opts.jit) {
+            (true, false, false) => tabula::Compile::Check,
+            (true, false, true) => tabula::Compile::CheckJit,
+            (true, true, _) => tabula::Compile::CheckTree,
+            (false, false, false) => tabula::Compile::On,
+            (false, false, true) => tabula::Compile::Jit,
+            (false, true, _) => tabula::Compile::Tree,
         },
         ..Build::default()
     };
-    if opts.compile {
-        match base.fallbacks() {
-            Ok(list) if list.is_empty() => {
-                println!("compile {}: every script function compiled", base.def().id)
-            }
-            Ok(list) => {
-                println!(
-                    "compile {}: {} script function(s) run in Rhai:",
-                    base.def().id,
-                    list.len()
-                );
-                for f in list {
-                    println!("  {}/{}: {}", f.name, f.arity, f.why);
-                }
-            }
-            Err(e) => return vec![e],
-        }
-    }
-    if opts.compile && !opts.no_vm {
-        match base.vm_fallbacks() {
-            Ok(list) if list.is_empty() => {
-                println!("vm {}: every script function runs in the VM", base.def().id)
-            }
-            Ok(list) => {
-                println!(
-                    "vm {}: {} script function(s) run outside the VM:",
-                    base.def().id,
-                    list.len()
-                );
-                for f in list {
-                    println!("  {}/{}: {}", f.name, f.arity, f.why);
-                }
-            }
-            Err(e) => return vec![e],
-        }
+    if opts.compile
+        && let Err(e) = list_fallbacks(&base, opts)
+    {
+        return vec![e];
     }
     let mut problems = Vec::new();
     let mut runs = vec![Vec::new()];
@@ -366,4 +339,52 @@ fn read_text(game: &Game, r: &tabula::core::ops::Read) -> String {
         Read::Draw { from, .. } => format!("draw({}, ..)", zone(*from)),
         Read::TakeAt { from, pos, .. } => format!("move_at({pos}, {}, ..)", zone(*from)),
     }
+}
+
+/// `--compile`: what runs in Rhai, outside the VM and (with `--jit`)
+/// with no native code, and why.
+fn list_fallbacks(base: &Game, opts: &Options) -> Result<()> {
+    let id = &base.def().id;
+    let lists = [
+        (
+            "compile",
+            "every script function compiled",
+            "script function(s) run in Rhai",
+            true,
+        ),
+        (
+            "vm",
+            "every script function runs in the VM",
+            "script function(s) run outside the VM",
+            !opts.no_vm,
+        ),
+        (
+            "jit",
+            "every VM function has native code",
+            "VM function(s) have no native code",
+            opts.jit,
+        ),
+    ];
+    for (kind, all, some, asked) in lists {
+        if !asked {
+            continue;
+        }
+        let list = match kind {
+            "compile" => base.fallbacks().map(Some),
+            "vm" => base.vm_fallbacks().map(Some),
+            _ => base.native_fallbacks(),
+        };
+        match list {
+            Ok(None) => println!("{kind} {id}: native code is not built in"),
+            Ok(Some(list)) if list.is_empty() => println!("{kind} {id}: {all}"),
+            Ok(Some(list)) => {
+                println!("{kind} {id}: {} {some}:", list.len());
+                for f in list {
+                    println!("  {}/{}: {}", f.name, f.arity, f.why);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }

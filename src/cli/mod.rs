@@ -186,6 +186,11 @@ pub enum Command {
         /// operations too).
         #[arg(long)]
         no_vm: bool,
+        /// Also compile script functions to machine code where they can
+        /// be (issue 55's first stage: functions of numbers, truth values
+        /// and symbols); with `--compile`, list those that are not and why.
+        #[arg(long, conflicts_with = "no_vm")]
+        jit: bool,
     },
 }
 
@@ -343,6 +348,7 @@ pub fn main() -> i32 {
             lint,
             compile,
             no_vm,
+            jit,
         } => check::run(
             &dir,
             &paths,
@@ -353,6 +359,7 @@ pub fn main() -> i32 {
                 lint,
                 compile,
                 no_vm,
+                jit,
             },
         ),
         Command::SavePosition { file, out } => position::run(&dir, &file, out.as_deref()),

@@ -56,6 +56,12 @@ pub struct SimArgs {
     /// tree tier alone against Rhai).
     #[arg(long, conflicts_with = "no_compile")]
     pub no_vm: bool,
+    /// Also compile script functions to machine code where they can be
+    /// (issue 55's first stage: functions of numbers, truth values and
+    /// symbols);
+    /// the rest run in the VM.
+    #[arg(long, conflicts_with_all = ["no_compile", "no_vm"])]
+    pub jit: bool,
     /// Also measure when games are decided: in the first 100 games, the
     /// first decision from which 8 random continuations all reach the
     /// game's own result, as a share of the game (Ludii's decisiveness).
@@ -116,12 +122,14 @@ pub fn run(dir: &Path, a: SimArgs) -> Result<i32> {
     }
     let build = Build {
         memo: !a.no_memo,
-        compile: match (a.no_compile, a.compare_compiled, a.no_vm) {
+        compile: match (a.no_compile, a.compare_compiled, a.no_vm, a.jit) {
             (true, ..) => tabula::Compile::Off,
-            (false, true, false) => tabula::Compile::Check,
-            (false, true, true) => tabula::Compile::CheckTree,
-            (false, false, false) => tabula::Compile::On,
-            (false, false, true) => tabula::Compile::Tree,
+            (false, true, false, false) => tabula::Compile::Check,
+            (false, true, false, true) => tabula::Compile::CheckJit,
+            (false, true, true, _) => tabula::Compile::CheckTree,
+            (false, false, false, false) => tabula::Compile::On,
+            (false, false, false, true) => tabula::Compile::Jit,
+            (false, false, true, _) => tabula::Compile::Tree,
         },
     };
     let (path, base, start) = match (&a.from, &a.game) {

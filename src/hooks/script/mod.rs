@@ -8,6 +8,7 @@ mod api;
 mod braces;
 pub(crate) mod budget;
 mod calls;
+mod compile;
 mod ctx;
 mod errors;
 mod imports;
@@ -18,8 +19,11 @@ mod tier;
 mod value;
 
 pub(crate) use api::flow::log_line;
+pub use compile::Compile;
 pub(crate) use ctx::Ctx;
 pub use tier::Fallback;
+#[cfg(feature = "jit")]
+pub use tier::vm::native_calls;
 pub use tier::vm::rhai_forms;
 
 use std::cell::RefCell;
@@ -59,28 +63,6 @@ thread_local! {
 /// Where this thread's running hook's memory began (None: no hook runs).
 pub(crate) fn hook_floor() -> Option<i64> {
     HOOK_FLOOR.with(std::cell::Cell::get)
-}
-
-/// How a game's hooks run: compiled (the typed VM where it runs a
-/// function, the tree tier where it does not, Rhai for what neither
-/// lowers), the tree tier without the VM, all in Rhai, or one of the
-/// compiled ways with every run compared with Rhai.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Compile {
-    /// The VM over the tree tier (issue 54).
-    #[default]
-    On,
-    /// The tree tier alone, no VM (`--no-vm`).
-    Tree,
-    /// Everything in Rhai's interpreter (`--no-compile`).
-    Off,
-    /// `On`, each hook run both ways on copies of the state; a difference
-    /// in result, error, reads and writes, events or state is an error
-    /// (the differential test). Operations are not compared: the VM
-    /// counts its own.
-    Check,
-    /// `Check` for the tree tier alone, operations compared too.
-    CheckTree,
 }
 
 /// A game's hooks as a Rhai script: `Send + Sync`; the compiled script is
@@ -206,11 +188,23 @@ impl Script {
     /// The functions the typed VM leaves to the tree tier (or Rhai), and
     /// why: the tree tier's fallbacks first.
     pub fn vm_fallbacks(&self, def: &Def) -> Vec<Fallback> {
-        let keys = Keys::of(def);
-        let t = tier::Tier::compile_vm(&self.ast, &self.engine, self.natives.clone(), def, &keys);
+        let t = self.tier_for(def, false);
         let mut all = t.fallbacks.clone();
         all.extend(t.vm.map(|vm| vm.fallbacks).unwrap_or_default());
         all
+    }
+
+    /// The functions the VM runs that have no native code, and why (None
+    /// where native code is not built in: the `jit` feature).
+    pub fn native_fallbacks(&self, def: &Def) -> Option<Vec<Fallback>> {
+        self.tier_for(def, true)
+            .vm
+            .and_then(|vm| vm.native_fallbacks())
+    }
+
+    fn tier_for(&self, def: &Def, native: bool) -> tier::Tier {
+        let (ast, natives) = (&self.ast, self.natives.clone());
+        tier::Tier::compile_vm(ast, &self.engine, natives, def, &Keys::of(def), native)
     }
 
     /// Whether the script may read the turn number: it calls `turn()`,
@@ -596,20 +590,26 @@ impl RhaiHooks {
                 &script.engine,
                 script.natives,
             ))),
-            Compile::On | Compile::Check => Some(Arc::new(tier::Tier::compile_vm(
-                &script.ast,
-                &script.engine,
-                script.natives,
-                &def,
-                &keys,
-            ))),
+            Compile::On | Compile::Check | Compile::Jit | Compile::CheckJit => {
+                Some(Arc::new(tier::Tier::compile_vm(
+                    &script.ast,
+                    &script.engine,
+                    script.natives,
+                    &def,
+                    &keys,
+                    matches!(compile, Compile::Jit | Compile::CheckJit),
+                )))
+            }
         };
         let engines = ThreadLocal::new();
         engines.get_or(|| script.engine);
         RhaiHooks {
             def,
             tier,
-            check: matches!(compile, Compile::Check | Compile::CheckTree),
+            check: matches!(
+                compile,
+                Compile::Check | Compile::CheckTree | Compile::CheckJit
+            ),
             ast: Arc::new(script.ast),
             keys: Arc::new(keys),
             engines,

@@ -186,9 +186,10 @@ impl Tier {
         natives: Arc<Natives>,
         def: &crate::definition::Def,
         keys: &crate::hooks::script::Keys,
+        native: bool,
     ) -> Tier {
         let mut tier = Tier::compile(ast, engine, natives);
-        tier.vm = Some(vm::Vm::compile(&tier, def, keys));
+        tier.vm = Some(vm::Vm::compile(&tier, def, keys, native));
         tier
     }
 

@@ -150,9 +150,16 @@ impl<'a> Run<'a> {
         self.check_at = next_check(ops);
     }
 
+    /// Where the count's next check is, for native code (vm/jit), which
+    /// counts as `track` does and calls `track_rare` at the check.
+    #[cfg(feature = "jit")]
+    pub(super) fn check_at_ptr(&self) -> *const u64 {
+        &self.check_at
+    }
+
     #[cold]
     #[inline(never)]
-    fn track_rare(&mut self, pos: Position) -> Result<(), Error> {
+    pub(super) fn track_rare(&mut self, pos: Position) -> Result<(), Error> {
         self.check_at = next_check(self.ops);
         if self.ops > MAX_OPERATIONS {
             return Err(EvalAltResult::ErrorTooManyOperations(pos).into());

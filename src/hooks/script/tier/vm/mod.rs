@@ -21,6 +21,8 @@ mod ask_data;
 mod calls;
 mod chain;
 mod ir;
+#[cfg(feature = "jit")]
+mod jit;
 mod lasts;
 mod lists;
 mod lower;
@@ -36,6 +38,8 @@ mod value;
 
 use rhai::Position;
 
+#[cfg(feature = "jit")]
+pub use jit::native_calls;
 pub use run::rhai_forms;
 use value::V;
 
@@ -50,11 +54,15 @@ pub(crate) struct Vm {
     pub fallbacks: Vec<Fallback>,
     /// Each template's table (templates.rs).
     names: Vec<templates::Table>,
+    /// Native code for the functions it compiles (jit/), when asked for.
+    #[cfg(feature = "jit")]
+    jit: Option<jit::Jit>,
 }
 
 impl Vm {
-    /// Every function the tree tier compiled that the VM runs.
-    pub fn compile(tier: &Tier, def: &Def, keys: &Keys) -> Vm {
+    /// Every function the tree tier compiled that the VM runs; with
+    /// `native`, those it can also compiled to machine code (jit/).
+    pub fn compile(tier: &Tier, def: &Def, keys: &Keys, native: bool) -> Vm {
         let mut syms = syms::Syms::new(def, keys);
         let n = tier.fns.len();
         let mut codes: Vec<Option<ir::Code>> = Vec::with_capacity(n);
@@ -122,12 +130,33 @@ impl Vm {
         }
         fallbacks.sort_by(|a, b| (&a.name, a.arity).cmp(&(&b.name, b.arity)));
         syms.finish(def);
+        #[cfg(feature = "jit")]
+        let jit = native.then(|| {
+            let arity: Vec<usize> = (0..n).map(|i| tier.arity(i)).collect();
+            let names: Vec<&str> = (tier.fns.iter())
+                .map(|f| f.as_ref().map_or("", |f| f.name.as_str()))
+                .collect();
+            jit::Jit::compile(&codes, &arity, &names)
+        });
+        #[cfg(not(feature = "jit"))]
+        let _ = native;
         Vm {
             names: templates::tables(&templates, &syms),
             syms,
             codes,
             fallbacks,
+            #[cfg(feature = "jit")]
+            jit,
         }
+    }
+
+    /// The functions the VM runs with no native code, and why (None:
+    /// native code was not asked for, or is not built in).
+    pub fn native_fallbacks(&self) -> Option<Vec<super::Fallback>> {
+        #[cfg(feature = "jit")]
+        return self.jit.as_ref().map(|j| j.fallbacks.clone());
+        #[cfg(not(feature = "jit"))]
+        None
     }
 
     /// Whether the VM runs function `ix`.

@@ -45,7 +45,7 @@ pub(crate) struct VmRun<'r, 'a> {
 
 /// An error in function `name` called at `pos`, as Rhai gives it: a
 /// system exception moved to the call, any other wrapped.
-fn in_function(name: &str, mut e: Error, pos: Position) -> Error {
+pub(super) fn in_function(name: &str, mut e: Error, pos: Position) -> Error {
     if e.is_system_exception() {
         e.set_position(pos);
         e
@@ -176,10 +176,30 @@ impl<'r, 'a> VmRun<'r, 'a> {
         pos: Position,
     ) -> Result<V, Error> {
         self.run.level += 1;
+        #[cfg(feature = "jit")]
+        let r = match &self.vm.jit {
+            Some(j) if j.takes(ix, &self.stack[base..]) => self.call_native(j, ix, base, pos),
+            _ => self.call_inner(ix, base, pos),
+        };
+        #[cfg(not(feature = "jit"))]
         let r = self.call_inner(ix, base, pos);
         self.run.level -= 1;
         self.pop_to(base);
         r
+    }
+
+    /// `call_inner` by function `ix`'s native code.
+    #[cfg(feature = "jit")]
+    fn call_native(
+        &mut self,
+        jit: &super::jit::Jit,
+        ix: usize,
+        base: usize,
+        pos: Position,
+    ) -> Result<V, Error> {
+        self.enter(pos)?;
+        let args = super::jit::Jit::raw(&self.stack[base..]);
+        jit.call(self, ix, &args, pos)
     }
 
     fn call_inner(&mut self, ix: usize, base: usize, pos: Position) -> Result<V, Error> {

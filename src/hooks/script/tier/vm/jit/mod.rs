@@ -1,0 +1,336 @@
+//! Native code for the VM's functions (issue 55, first stage): each
+//! function whose values are all numbers, truth values and symbols
+//! (types.rs) is compiled at load to machine code through Cranelift
+//! (emit.rs), and a call of it whose arguments are of its types runs
+//! that code; any other call, and every other function, runs in the VM
+//! as before. The code counts operations and checks call levels as the
+//! VM does, and makes each error with the VM's own words and position
+//! (helpers.rs).
+
+mod emit;
+mod helpers;
+mod types;
+
+use cranelift_codegen::ir::{AbiParam, Signature, types::I64};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module};
+use rhai::{ImmutableString, Position};
+use smallvec::SmallVec;
+
+use super::ir::Code;
+use super::run::{Error, VmRun, in_function};
+use super::value::V;
+use crate::hooks::script::tier::Fallback;
+use types::{Sig, Ty};
+
+pub(super) type Positions = Vec<Position>;
+
+thread_local! {
+    /// Calls entered into native code from the VM on this thread, while
+    /// `native_calls` counts them.
+    static CALLS: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// `f`'s value, and how many calls it made into native code on this
+/// thread (from the VM; native code's calls of its own not counted):
+/// what tests see of the native path taken.
+pub fn native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let outer = CALLS.with(|c| c.replace(Some(0)));
+    let v = f();
+    let n = CALLS.with(|c| c.replace(outer)).unwrap_or(0);
+    (v, n)
+}
+
+/// What native code is given: where the run's count, its next check and
+/// its call level are, where an error goes, and the run and the code's
+/// tables for the helpers. Native code reads and writes the first four
+/// at the offsets below.
+#[repr(C)]
+pub(crate) struct Ctx {
+    ops: *mut u64,
+    check_at: *const u64,
+    level: *mut usize,
+    /// An error, once one is made (null while none is: native code tests
+    /// it after each call).
+    err: Option<Error>,
+    vm: *mut (),
+    jit: *const Jit,
+}
+
+const CTX_OPS: i32 = std::mem::offset_of!(Ctx, ops) as i32;
+const CTX_CHECK_AT: i32 = std::mem::offset_of!(Ctx, check_at) as i32;
+const CTX_LEVEL: i32 = std::mem::offset_of!(Ctx, level) as i32;
+const CTX_ERR: i32 = std::mem::offset_of!(Ctx, err) as i32;
+
+impl Ctx {
+    fn jit(&self) -> &Jit {
+        // SAFETY: the Jit that made this context outlives the call.
+        unsafe { &*self.jit }
+    }
+
+    fn position(&self, p: i64) -> Position {
+        self.jit()
+            .positions
+            .get(p as usize)
+            .copied()
+            .unwrap_or(Position::NONE)
+    }
+
+    fn name(&self, f: i64) -> &str {
+        self.jit().names.get(f as usize).map_or("?", |n| n.as_str())
+    }
+}
+
+type NativeFn = unsafe extern "C" fn(*mut Ctx, *const i64) -> i64;
+
+struct Entry {
+    f: NativeFn,
+    sig: Sig,
+}
+
+/// The native code of a script's functions.
+pub(crate) struct Jit {
+    /// Owns the code's memory (freed on drop).
+    module: Option<JITModule>,
+    /// By the tier's index.
+    entries: Vec<Option<Entry>>,
+    positions: Positions,
+    names: Vec<ImmutableString>,
+    /// Each VM function with no native code, and why.
+    pub fallbacks: Vec<Fallback>,
+}
+
+// SAFETY: after `compile` the module is never touched but to free it on
+// drop; the entries are plain function pointers into its memory, which
+// any thread may call (each with its own context).
+unsafe impl Send for Jit {}
+unsafe impl Sync for Jit {}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: the Jit is dropped, so none of its code runs.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+/// Helpers native code calls, by the name it imports them under.
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 4] {
+    let sig = |params: usize, ret: bool| {
+        let mut s = Signature::new(cc);
+        s.params.extend((0..params).map(|_| AbiParam::new(I64)));
+        if ret {
+            s.returns.push(AbiParam::new(I64));
+        }
+        s
+    };
+    [
+        ("tabula_track", helpers::track as *const u8, sig(2, true)),
+        ("tabula_arith", helpers::arith as *const u8, sig(5, false)),
+        ("tabula_levels", helpers::levels as *const u8, sig(2, false)),
+        ("tabula_wrap", helpers::wrap as *const u8, sig(3, false)),
+    ]
+}
+
+impl Jit {
+    /// Native code for every function of `codes` (by the tier's index,
+    /// with each one's arity) whose types types.rs proves.
+    pub fn compile(codes: &[Option<Code>], arity: &[usize], fn_names: &[&str]) -> Jit {
+        let (typed, why) = types::all(codes, arity);
+        let names = codes
+            .iter()
+            .map(|c| {
+                c.as_ref()
+                    .map_or_else(ImmutableString::new, |c| c.name.clone())
+            })
+            .collect();
+        let mut jit = Jit {
+            module: None,
+            entries: (0..codes.len()).map(|_| None).collect(),
+            positions: Vec::new(),
+            names,
+            fallbacks: Vec::new(),
+        };
+        let mut reasons = why;
+        if typed.iter().any(Option::is_some)
+            && let Err(e) = jit.build(codes, &typed)
+        {
+            for (i, t) in typed.iter().enumerate() {
+                if t.is_some() {
+                    reasons[i] = format!("no native code: {e}");
+                }
+            }
+            jit.entries.iter_mut().for_each(|e| *e = None);
+        }
+        for (i, w) in reasons.into_iter().enumerate() {
+            let name = fn_names.get(i).copied().unwrap_or("");
+            if jit.entries[i].is_some() || codes[i].is_none() || name.starts_with("anon$") {
+                continue;
+            }
+            jit.fallbacks.push(Fallback {
+                name: name.to_string(),
+                arity: arity[i],
+                why: w,
+            });
+        }
+        jit.fallbacks
+            .sort_by(|a, b| (&a.name, a.arity).cmp(&(&b.name, b.arity)));
+        jit
+    }
+
+    fn build(
+        &mut self,
+        codes: &[Option<Code>],
+        typed: &[Option<types::Typed>],
+    ) -> Result<(), String> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").map_err(|e| e.to_string())?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| format!("this machine: {e}"))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| e.to_string())?;
+        let cc = isa.default_call_conv();
+        let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+        let helpers = helper_sigs(cc);
+        for (name, ptr, _) in &helpers {
+            jb.symbol(*name, *ptr);
+        }
+        let mut module = JITModule::new(jb);
+        let err = |e: cranelift_module::ModuleError| e.to_string();
+        let mut helper_ids = Vec::new();
+        for (name, _, sig) in &helpers {
+            helper_ids.push(
+                module
+                    .declare_function(name, Linkage::Import, sig)
+                    .map_err(err)?,
+            );
+        }
+        let sig = emit::signature(cc);
+        let mut ids: Vec<Option<FuncId>> = Vec::with_capacity(typed.len());
+        for (i, t) in typed.iter().enumerate() {
+            ids.push(match t {
+                Some(_) => Some(
+                    module
+                        .declare_function(&format!("f{i}"), Linkage::Local, &sig)
+                        .map_err(err)?,
+                ),
+                None => None,
+            });
+        }
+        let mut fbc = FunctionBuilderContext::new();
+        let mut cx = module.make_context();
+        for (i, t) in typed.iter().enumerate() {
+            let (Some(t), Some(id), Some(code)) = (t, ids[i], &codes[i]) else {
+                continue;
+            };
+            cx.func.signature = sig.clone();
+            let refs = emit::Refs {
+                track: module.declare_func_in_func(helper_ids[0], &mut cx.func),
+                arith: module.declare_func_in_func(helper_ids[1], &mut cx.func),
+                levels: module.declare_func_in_func(helper_ids[2], &mut cx.func),
+                wrap: module.declare_func_in_func(helper_ids[3], &mut cx.func),
+                fns: ids
+                    .iter()
+                    .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))
+                    .collect(),
+            };
+            let b = FunctionBuilder::new(&mut cx.func, &mut fbc);
+            emit::Emit::new(b, refs, &mut self.positions, t, module.target_config())
+                .finish(&code.body)
+                .map_err(|e| format!("{}: {e}", code.name))?;
+            module
+                .define_function(id, &mut cx)
+                .map_err(|e| format!("{}: {e:?}", code.name))?;
+            module.clear_context(&mut cx);
+        }
+        module.finalize_definitions().map_err(err)?;
+        for (i, t) in typed.iter().enumerate() {
+            let (Some(t), Some(id)) = (t, ids[i]) else {
+                continue;
+            };
+            let ptr = module.get_finalized_function(id);
+            // SAFETY: compiled with `emit::signature`, which is this type.
+            let f = unsafe { std::mem::transmute::<*const u8, NativeFn>(ptr) };
+            self.entries[i] = Some(Entry {
+                f,
+                sig: t.sig.clone(),
+            });
+        }
+        self.module = Some(module);
+        Ok(())
+    }
+
+    /// Whether function `ix` has native code that takes `args`.
+    #[inline]
+    pub fn takes(&self, ix: usize, args: &[V]) -> bool {
+        let Some(e) = self.entries.get(ix).and_then(Option::as_ref) else {
+            return false;
+        };
+        e.sig.params.len() == args.len()
+            && e.sig.params.iter().zip(args).all(|(t, a)| {
+                matches!(
+                    (t, a),
+                    (None, _)
+                        | (Some(Ty::Int), V::Int(_))
+                        | (Some(Ty::Bool), V::Bool(_))
+                        | (Some(Ty::Sym), V::Sym(_))
+                )
+            })
+    }
+
+    /// Arguments that a function `takes`, as its native code takes them.
+    #[inline]
+    pub fn raw(args: &[V]) -> SmallVec<[i64; 8]> {
+        (args.iter())
+            .map(|a| match a {
+                V::Int(n) => *n,
+                V::Bool(b) => i64::from(*b),
+                V::Sym(s) => i64::from(*s),
+                _ => 0,
+            })
+            .collect()
+    }
+
+    /// Run function `ix`'s native code on `args` (`raw`, of values it
+    /// `takes`), its call counted and its level checked by the caller as
+    /// the VM does: its value, or its error as the VM's `body` gives it.
+    pub fn call(
+        &self,
+        vm: &mut VmRun<'_, '_>,
+        ix: usize,
+        args: &[i64],
+        pos: Position,
+    ) -> Result<V, Error> {
+        let Some(e) = self.entries[ix].as_ref() else {
+            unreachable!("Jit::call only where `takes`")
+        };
+        CALLS.with(|c| {
+            if let Some(n) = c.get() {
+                c.set(Some(n + 1));
+            }
+        });
+        let mut cx = Ctx {
+            ops: &mut vm.run.ops,
+            check_at: vm.run.check_at_ptr(),
+            level: &mut vm.run.level,
+            err: None,
+            vm: std::ptr::from_mut(vm).cast(),
+            jit: self,
+        };
+        // SAFETY: the code was compiled for this context and these
+        // arguments (`takes`), and reads and writes nothing else.
+        let r = unsafe { (e.f)(&mut cx, args.as_ptr()) };
+        if let Some(err) = cx.err {
+            return Err(in_function(&self.names[ix], err, pos));
+        }
+        Ok(match e.sig.ret {
+            Ty::Int => V::Int(r),
+            Ty::Bool => V::Bool(r != 0),
+            Ty::Sym => V::Sym(r as u32),
+            Ty::Unit | Ty::Never => V::Unit,
+        })
+    }
+}
