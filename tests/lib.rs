@@ -47,6 +47,8 @@ mod hostile_output;
 mod hostile_play;
 #[cfg(feature = "jit")]
 mod jit;
+#[cfg(feature = "jit")]
+mod jit_programs;
 mod knowledge;
 mod language;
 mod library;

@@ -113,6 +113,7 @@ fn step() {
     if c == 78 { let t = 1; if t == 1 { throw 41 + t; } }
     if c == 79 { let n = 1; let m = bumped(n); set_var("v", n * 10 + m); end_game(); }
     if c == 80 { let h = #{l: [3, 9, 4]}; set_var("v", h.l.max_by(|x| x) * 10 + h.l.min_by(|x| x) + h.l.len() * 100); end_game(); }
+    if c == 81 { let i = 0; do { i += 1; if i < 5 { continue; } } while false; let j = 0; do { j += 1; if j < 3 { continue; } } until true; set_var("v", i * 10 + j); end_game(); }
     add_var("v", 1);
 }
 fn picked(choice) { end_game(); }
@@ -131,7 +132,7 @@ fn a_failing_hook_fails_alike_compiled_and_in_rhai() {
     // itself: `fallbacks_are_listed_with_their_reasons` covers those).
     let (_t, game) = common::load_folder("failing", YAML, SCRIPT);
     assert_eq!(game.fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=80).collect();
+    let cases: Vec<i64> = (0..=81).collect();
     let failed = fails_alike(&path, &cases, Compile::CheckTree);
     // The cases that throw do throw (the check compares their errors).
     assert!(failed >= 36, "only {failed} cases failed");

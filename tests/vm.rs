@@ -17,7 +17,7 @@ fn a_failing_hook_fails_alike_in_the_vm_and_in_rhai() {
     // Every function runs in the VM (those with `switch` too): the check
     // compares the VM with Rhai.
     assert_eq!(game.vm_fallbacks().unwrap(), []);
-    let cases: Vec<i64> = (0..=80)
+    let cases: Vec<i64> = (0..=81)
         .filter(|case| SCRIPT.contains(&format!("c == {case} ")))
         .collect();
     let failed = fails_alike(&path, &cases, Compile::Check);

@@ -351,7 +351,10 @@ impl<'a> Run<'a> {
             },
             StmtKind::Do(body, cond, until) => loop {
                 match self.block(body) {
-                    Ok(_) | Err(Flow::Continue) => {}
+                    Ok(_) => {}
+                    // As Rhai runs it: `continue` starts the body again,
+                    // the condition not tested.
+                    Err(Flow::Continue) => continue,
                     Err(Flow::Break) => return Ok(Dynamic::UNIT),
                     Err(e) => return Err(e),
                 }

@@ -178,8 +178,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
         self.run.level += 1;
         #[cfg(feature = "jit")]
         let r = match &self.vm.jit {
-            Some(j) if j.takes(ix, &self.stack[base..]) => self.call_native(j, ix, base, pos),
-            _ => self.call_inner(ix, base, pos),
+            Some(j) => self.call_native(j, ix, base, pos),
+            None => self.call_inner(ix, base, pos),
         };
         #[cfg(not(feature = "jit"))]
         let r = self.call_inner(ix, base, pos);
@@ -188,17 +188,21 @@ impl<'r, 'a> VmRun<'r, 'a> {
         r
     }
 
-    /// `call_inner` by function `ix`'s native code.
+    /// `call_inner` by function `ix`'s native code, where it has native
+    /// code for these arguments.
     #[cfg(feature = "jit")]
+    #[inline(never)]
     fn call_native(
         &mut self,
-        jit: &super::jit::Jit,
+        jit: &'a super::jit::Jit,
         ix: usize,
         base: usize,
         pos: Position,
     ) -> Result<V, Error> {
+        let Some(args) = jit.args(ix, &self.stack[base..]) else {
+            return self.call_inner(ix, base, pos);
+        };
         self.enter(pos)?;
-        let args = super::jit::Jit::raw(&self.stack[base..]);
         jit.call(self, ix, &args, pos)
     }
 
@@ -376,7 +380,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
             SKind::Do(body, cond, until) => loop {
                 match self.block(body) {
                     Ok(v) => discard(v),
-                    Err(Flow::Continue) => {}
+                    // As Rhai runs it: `continue` starts the body again,
+                    // the condition not tested.
+                    Err(Flow::Continue) => continue,
                     Err(Flow::Break) => return Ok(V::Unit),
                     Err(e) => return Err(e),
                 }

@@ -15,7 +15,7 @@ use rhai::Position;
 
 use super::super::ir::*;
 use super::super::value::V;
-use super::types::{Typed, range};
+use super::types::{End, Typed, range};
 use super::{CTX_CHECK_AT, CTX_ERR, CTX_LEVEL, CTX_OPS, Positions, helpers};
 use crate::hooks::script::MAX_CALL_LEVELS;
 use crate::hooks::script::tier::tree::{Bin, Un};
@@ -252,7 +252,9 @@ impl<'b, 'p> Emit<'b, 'p> {
                 );
                 self.b.ins().jump(run, &[]);
                 self.go(run);
-                self.in_loop(body, test, exit);
+                // As Rhai runs it: `continue` starts the body again, the
+                // condition not tested.
+                self.in_loop(body, run, exit);
                 if !self.dead {
                     self.b.ins().jump(test, &[]);
                 }
@@ -317,7 +319,11 @@ impl<'b, 'p> Emit<'b, 'p> {
             self.broken("a `for` over anything but a range");
             return;
         };
-        let (from, to) = (self.expr(a), self.expr(b));
+        let mut end = |e| match e {
+            End::X(x) => self.expr(x),
+            End::N(n) => self.b.ins().iconst(I64, n),
+        };
+        let (from, to) = (end(a), end(b));
         let i = self.b.declare_var(I64);
         let k = self.b.declare_var(I64);
         self.b.def_var(i, from);
@@ -425,6 +431,10 @@ impl<'b, 'p> Emit<'b, 'p> {
                 out
             }
             XKind::Script(ix, args) => self.call(*ix, args, x.pos),
+            XKind::Block(b) => match self.block(b) {
+                Some(v) => v,
+                None => self.b.ins().iconst(I64, 0),
+            },
             _ => self.broken("an expression it does not compile"),
         }
     }

@@ -17,7 +17,6 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 use rhai::{ImmutableString, Position};
-use smallvec::SmallVec;
 
 use super::ir::Code;
 use super::run::{Error, VmRun, in_function};
@@ -26,6 +25,9 @@ use crate::hooks::script::tier::Fallback;
 use types::{Sig, Ty};
 
 pub(super) type Positions = Vec<Position>;
+
+/// The most parameters a function with native code has.
+pub(crate) const MAX_ARGS: usize = 8;
 
 thread_local! {
     /// Calls entered into native code from the VM on this thread, while
@@ -263,39 +265,29 @@ impl Jit {
         Ok(())
     }
 
-    /// Whether function `ix` has native code that takes `args`.
+    /// Function `ix`'s arguments as its native code takes them; None
+    /// where it has none, or they are not of its types.
     #[inline]
-    pub fn takes(&self, ix: usize, args: &[V]) -> bool {
-        let Some(e) = self.entries.get(ix).and_then(Option::as_ref) else {
-            return false;
-        };
-        e.sig.params.len() == args.len()
-            && e.sig.params.iter().zip(args).all(|(t, a)| {
-                matches!(
-                    (t, a),
-                    (None, _)
-                        | (Some(Ty::Int), V::Int(_))
-                        | (Some(Ty::Bool), V::Bool(_))
-                        | (Some(Ty::Sym), V::Sym(_))
-                )
-            })
+    pub fn args(&self, ix: usize, args: &[V]) -> Option<[i64; MAX_ARGS]> {
+        let e = self.entries.get(ix)?.as_ref()?;
+        if e.sig.params.len() != args.len() {
+            return None;
+        }
+        let mut raw = [0; MAX_ARGS];
+        for ((t, a), r) in e.sig.params.iter().zip(args).zip(raw.iter_mut()) {
+            *r = match (t, a) {
+                (None, _) => 0,
+                (Some(Ty::Int), V::Int(n)) => *n,
+                (Some(Ty::Bool), V::Bool(b)) => i64::from(*b),
+                (Some(Ty::Sym), V::Sym(s)) => i64::from(*s),
+                _ => return None,
+            };
+        }
+        Some(raw)
     }
 
-    /// Arguments that a function `takes`, as its native code takes them.
-    #[inline]
-    pub fn raw(args: &[V]) -> SmallVec<[i64; 8]> {
-        (args.iter())
-            .map(|a| match a {
-                V::Int(n) => *n,
-                V::Bool(b) => i64::from(*b),
-                V::Sym(s) => i64::from(*s),
-                _ => 0,
-            })
-            .collect()
-    }
-
-    /// Run function `ix`'s native code on `args` (`raw`, of values it
-    /// `takes`), its call counted and its level checked by the caller as
+    /// Run function `ix`'s native code on `args` (as `args` made them),
+    /// its call counted and its level checked by the caller as
     /// the VM does: its value, or its error as the VM's `body` gives it.
     pub fn call(
         &self,
@@ -305,7 +297,7 @@ impl Jit {
         pos: Position,
     ) -> Result<V, Error> {
         let Some(e) = self.entries[ix].as_ref() else {
-            unreachable!("Jit::call only where `takes`")
+            unreachable!("Jit::call only where `args` made them")
         };
         CALLS.with(|c| {
             if let Some(n) = c.get() {
@@ -321,7 +313,7 @@ impl Jit {
             jit: self,
         };
         // SAFETY: the code was compiled for this context and these
-        // arguments (`takes`), and reads and writes nothing else.
+        // arguments (`args`), and reads and writes nothing else.
         let r = unsafe { (e.f)(&mut cx, args.as_ptr()) };
         if let Some(err) = cx.err {
             return Err(in_function(&self.names[ix], err, pos));

@@ -75,6 +75,9 @@ pub(crate) fn all(codes: &[Option<Code>], arity: &[usize]) -> (Vec<Option<Typed>
         last.clear();
         for i in 0..n {
             let found = match &codes[i] {
+                Some(_) if arity[i] > super::MAX_ARGS => {
+                    Found::Refused(format!("has more than {} parameters", super::MAX_ARGS))
+                }
                 Some(code) if refused[i].is_none() => {
                     check(code, arity[i], &sigs, &refused, never_unit)
                 }
@@ -127,6 +130,7 @@ fn check(
 ) -> Found {
     let mut c = Check {
         never_unit,
+        blocks: 0,
         slots: vec![Slot::Unset; code.slots],
         sigs,
         refused,
@@ -158,6 +162,8 @@ struct Check<'a> {
     pending: bool,
     /// Whether a function with no value's type gives `()`.
     never_unit: bool,
+    /// How deep in blocks used as values (where a jump is refused).
+    blocks: usize,
 }
 
 type Res<T> = Result<T, String>;
@@ -326,9 +332,11 @@ impl Check<'_> {
                 let Some((_, a, b)) = range(&f.iter) else {
                     return Err("a `for` over anything but a range of numbers".into());
                 };
-                for x in [a, b] {
-                    let t = self.expr(x)?;
-                    self.expect(t, Ty::Int)?;
+                for end in [a, b] {
+                    if let End::X(x) = end {
+                        let t = self.expr(x)?;
+                        self.expect(t, Ty::Int)?;
+                    }
                 }
                 self.set(f.var, T::Known(Ty::Int))?;
                 if let Some(c) = f.counter {
@@ -336,6 +344,9 @@ impl Check<'_> {
                 }
                 self.in_loop(&f.body)?;
                 Ty::Unit
+            }
+            SKind::Break | SKind::Continue | SKind::Return(_) if self.blocks > 0 => {
+                return Err("jumps out of a block used as a value".into());
             }
             SKind::Break | SKind::Continue if self.loops > 0 => Ty::Never,
             SKind::Break | SKind::Continue => return Err("a `break` outside a loop".into()),
@@ -457,19 +468,55 @@ impl Check<'_> {
                     }
                 }
             }
-            _ => return Err("uses values other than numbers, truth values and symbols".into()),
+            XKind::Api(a) => return Err(format!("calls the API function `{}`", a.name)),
+            XKind::Chain(_) | XKind::Item(_) => {
+                return Err("reads a part of a value, or calls a method".into());
+            }
+            XKind::Rhai(_) => return Err("calls a function of Rhai's".into()),
+            XKind::Interp(_) | XKind::Named(_) => return Err("makes a text".into()),
+            XKind::Array(_) | XKind::SymMap(_) => return Err("makes a list or a map".into()),
+            XKind::ConstFn(_) => return Err("calls a function whose value is a table".into()),
+            XKind::Curry(_) => return Err("makes a closure".into()),
+            XKind::Block(b) => {
+                // A block as a value (an `if` as an expression): no way
+                // out of it but its end.
+                self.blocks += 1;
+                let t = self.block(b, true);
+                self.blocks -= 1;
+                match t? {
+                    // A call's value a later pass knows.
+                    Ty::Never if self.pending => T::Any,
+                    Ty::Never => return Err("a value that never comes".into()),
+                    t => T::Known(t),
+                }
+            }
+            XKind::Log(..) => return Err("writes to the log".into()),
         })
     }
 }
 
+/// A range's end: an expression, or a number where the range is a
+/// constant (Rhai folds `0..3`).
+pub(crate) enum End<'x> {
+    X(&'x X),
+    N(i64),
+}
+
 /// `a..b` or `a..=b` (whether inclusive, and its ends).
-pub(crate) fn range(x: &X) -> Option<(bool, &X, &X)> {
+pub(crate) fn range(x: &X) -> Option<(bool, End<'_>, End<'_>)> {
     match &x.kind {
         XKind::Binary(b) | XKind::Simple(b) => match b.0 {
-            Bin::Range => Some((false, &b.1, &b.2)),
-            Bin::RangeInclusive => Some((true, &b.1, &b.2)),
+            Bin::Range => Some((false, End::X(&b.1), End::X(&b.2))),
+            Bin::RangeInclusive => Some((true, End::X(&b.1), End::X(&b.2))),
             _ => None,
         },
+        XKind::Const(V::Dyn(d)) => {
+            if let Some(r) = d.read_lock::<std::ops::Range<i64>>() {
+                return Some((false, End::N(r.start), End::N(r.end)));
+            }
+            let r = d.read_lock::<std::ops::RangeInclusive<i64>>()?;
+            Some((true, End::N(*r.start()), End::N(*r.end())))
+        }
         _ => None,
     }
 }

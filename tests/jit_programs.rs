@@ -1,0 +1,173 @@
+//! Native code against Rhai on programs nobody wrote: proptest makes
+//! random functions of numbers and truth values (arithmetic at the edges
+//! of 64 bits, comparisons, `&&` and `||`, `if`, `for` over ranges,
+//! `while` and `do` loops with `break` and `continue`, early returns,
+//! calls of a second function and of itself, recursion past the call
+//! levels' limit), and each is played with native code checked against
+//! Rhai (`Compile::CheckJit`): the same value, or the same error at the
+//! same place. A bounded fuzz run, in every `cargo test`.
+
+use proptest::prelude::*;
+
+use crate::common;
+use crate::tier::fails_alike;
+
+use tabula::{Build, Compile, Game, Settings};
+
+const YAML: &str = "id: random
+name: Random
+players: [{id: a, name: A}, {id: b, name: B}]
+params:
+  case: {default: 0, min: 0, max: 99}
+flow:
+  turns: rotate
+  turn:
+    - hook: step
+script: ../scripts/random.rhai
+";
+
+/// Numbers the programs start from: the edges of 64 bits among them.
+fn number() -> BoxedStrategy<String> {
+    prop_oneof![
+        (-9i64..10).prop_map(|n| n.to_string()),
+        Just("9223372036854775807".to_string()),
+        Just("(-9223372036854775807 - 1)".to_string()),
+        Just("4611686018427387904".to_string()),
+        Just("3037000500".to_string()),
+    ]
+    .boxed()
+}
+
+/// A number made of the locals, the parameters and calls.
+fn expr() -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        number(),
+        prop_oneof![Just("a"), Just("b"), Just("t")].prop_map(String::from),
+    ];
+    leaf.prop_recursive(3, 10, 2, |inner| {
+        prop_oneof![
+            (
+                inner.clone(),
+                prop_oneof![Just("+"), Just("-"), Just("*"), Just("/"), Just("%")],
+                inner.clone()
+            )
+                .prop_map(|(x, op, y)| format!("({x} {op} {y})")),
+            inner.clone().prop_map(|x| format!("-({x})")),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("g({x}, {y})")),
+            (cond_of(inner.clone()), inner.clone(), inner)
+                .prop_map(|(c, x, y)| format!("if {c} {{ {x} }} else {{ {y} }}")),
+        ]
+    })
+    .boxed()
+}
+
+/// A truth value of numbers made by `e`.
+fn cond_of(e: BoxedStrategy<String>) -> BoxedStrategy<String> {
+    let cmp = (
+        e.clone(),
+        prop_oneof![
+            Just("<"),
+            Just("<="),
+            Just(">"),
+            Just(">="),
+            Just("=="),
+            Just("!=")
+        ],
+        e,
+    )
+        .prop_map(|(x, op, y)| format!("{x} {op} {y}"));
+    cmp.prop_recursive(1, 3, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} && {y})")),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} || {y})")),
+            inner.prop_map(|x| format!("!({x})")),
+        ]
+    })
+    .boxed()
+}
+
+/// Statements on the locals `a`, `b` and `t`; `in_loop`: `break` and
+/// `continue` may be among them.
+fn stmts(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
+    let var = prop_oneof![Just("a"), Just("b"), Just("t")];
+    let simple = prop_oneof![
+        (var.clone(), expr()).prop_map(|(v, e)| format!("{v} = {e};")),
+        (
+            var,
+            prop_oneof![Just("+="), Just("-="), Just("*="), Just("/="), Just("%=")],
+            expr()
+        )
+            .prop_map(|(v, op, e)| format!("{v} {op} {e};")),
+        expr().prop_map(|e| format!("return {e};")),
+        (cond_of(expr()), expr()).prop_map(|(c, e)| format!("if {c} {{ return {e}; }}")),
+    ];
+    let stmt: BoxedStrategy<String> = if in_loop {
+        prop_oneof![
+            4 => simple,
+            1 => cond_of(expr()).prop_map(|c| format!("if {c} {{ break; }}")),
+            1 => cond_of(expr()).prop_map(|c| format!("if {c} {{ continue; }}")),
+        ]
+        .boxed()
+    } else {
+        simple.boxed()
+    };
+    if depth == 0 {
+        return prop::collection::vec(stmt, 1..4)
+            .prop_map(|v| v.join(" "))
+            .boxed();
+    }
+    let block = move |l| stmts(depth - 1, l);
+    let compound = prop_oneof![
+        (cond_of(expr()), block(in_loop), block(in_loop))
+            .prop_map(|(c, x, y)| format!("if {c} {{ {x} }} else {{ {y} }}")),
+        (-2i64..6, -2i64..6, any::<bool>(), block(true)).prop_map(|(x, y, incl, body)| {
+            let to = if incl { "..=" } else { ".." };
+            format!("for i in {x}{to}{y} {{ t += i; {body} }}")
+        }),
+        (0i64..6, block(true))
+            .prop_map(|(n, body)| format!("let w = {n}; while w > 0 {{ w -= 1; {body} }}")),
+        (0i64..4, block(true))
+            .prop_map(|(n, body)| format!("let d = {n}; do {{ d -= 1; {body} }} while d > 0;")),
+    ];
+    prop::collection::vec(prop_oneof![3 => stmt, 2 => compound], 1..4)
+        .prop_map(|v| v.join(" "))
+        .boxed()
+}
+
+/// A script: `g` (plain arithmetic), `f` (the statements, then a value,
+/// and a call of itself while `n` is above 0), the hook calling `f`.
+fn script() -> impl Strategy<Value = String> {
+    (expr(), stmts(2, false), expr(), 0i64..60, number(), number()).prop_map(
+        |(g, body, value, depth, x, y)| {
+            let g = g.replace("g(", "h(").replace('t', "a");
+            format!(
+                "fn h(a, b) {{ a - b }}\n\
+                 fn g(a, b) {{ {g} }}\n\
+                 fn f(a, b, n) {{ let t = 0; {body} if n > 0 {{ t += f(b, a, n - 1); }} {value} }}\n\
+                 fn step() {{ let v = f({x}, {y}, {depth}); end_game(\"a\", `${{v}}`); }}\n"
+            )
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Each random program runs alike with native code and in Rhai.
+    #[test]
+    fn random_programs_run_natively_as_in_rhai(script in script()) {
+        let (_tmp, path) = common::game_folder("random", YAML, &script);
+        let dir = path.parent().unwrap().to_path_buf();
+        let game = Game::load_path(&path, &dir, &Settings::default(), Build::default());
+        // Rhai's parser takes expressions up to a depth: deeper ones are
+        // not programs.
+        if let Err(e) = &game {
+            prop_assume!(!e.to_string().contains("exceeds maximum complexity"));
+        }
+        let game = game.unwrap();
+        // `f`, `g` and `h` have native code (only the hook has none).
+        let native = game.native_fallbacks().unwrap().unwrap();
+        prop_assert_eq!(native.len(), 1, "{:?}\n{}", native, script);
+        fails_alike(&path, &[0], Compile::CheckJit);
+    }
+}
