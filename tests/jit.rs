@@ -2,8 +2,9 @@
 //! against Rhai. `Compile::CheckJit` runs every hook with native code
 //! where a function has it and in Rhai from the same state, and fails on
 //! the first difference in result or error (text and position), reads
-//! and writes, events or the state after; tests/every_game.rs plays
-//! every game that way. These tests run functions of numbers, truth
+//! and writes, events or the state after; and again in the VM alone,
+//! failing where the result or the operations counted differ.
+//! tests/every_game.rs plays every game that way. These tests run functions of numbers, truth
 //! values and symbols at each edge the native code checks.
 
 use crate::common;
@@ -38,6 +39,8 @@ fn loops(n) { let t = 0; for i in 0..n { for j in 0..n { if j > i { break; } t +
 fn nested(n) { div(n, n - n) }
 fn empty(n) { for i in 0..n { } let k = 0; while k > 100 { } 7 }
 fn idle(n) { for i in 0..n { } 0 }
+fn hang(n) { do { } while n == n; 0 }
+fn docont(n) { let i = 0; do { i += 1; if i < n { continue; } } while false; let j = 0; do { j += 1; if j < n { continue; } } until true; i * 10 + j }
 fn side(p) { if p == "a" { -1 } else { 1 } }
 fn other(p) { if p != "a" { "a" } else { "b" } }
 fn step() {
@@ -69,6 +72,8 @@ fn step() {
     if c == 22 { pick(1, 2, 3); }
     if c == 23 { idle(3000000); }
     if c == 24 { for k in 40..60 { set_var("v", k); down(k); } }
+    if c == 26 { hang(1); }
+    if c == 27 { end_game("a", `${docont(4)}`); return; }
     if c == 25 { end_game(other("b"), `${side("a")} ${side("b")} ${side(`${c}x`)} ${other(other("b"))} ${side(1)}`); return; }
     end_game("b");
 }
@@ -100,15 +105,15 @@ fn numbers_run_natively_as_in_rhai() {
         .map(|f| format!("{}/{}: {}", f.name, f.arity, f.why))
         .collect();
     assert_eq!(listed, ["step/0: calls the API function `end_game`"]);
-    let cases: Vec<i64> = (0..=25).collect();
+    let cases: Vec<i64> = (0..=27).collect();
     let failed = fails_alike(&path, &cases, Compile::CheckJit);
     // Overflow (1-3, 6-8, 14), division by zero (4, 5, 19), the call
     // levels' limit (10, 12; 24 at the deepest call that passes it, after
-    // the shallower ones), the operations' limit (13, 23: an empty
+    // the shallower ones), the operations' limit (13, 23 and 26: an empty
     // loop's rounds counted) and a truth value wanted (22: the call's
     // arguments are not the native code's types, so the VM runs it and
     // fails as Rhai does).
-    assert_eq!(failed, 16, "the failing cases fail");
+    assert_eq!(failed, 17, "the failing cases fail");
 }
 
 /// The calls of the cases above do go to native code: where the
@@ -170,4 +175,38 @@ fn check_jit_lists_what_has_no_native_code() {
         .stdout_has("  step/0: calls the API function `end_game`")
         .stdout_has("ok numbers")
         .run();
+}
+
+/// A shipped game with a function of this kind runs it natively: what
+/// makes `every_game_plays_alike_with_native_code_and_in_rhai` compare
+/// native code, not the VM with itself.
+#[test]
+fn experior_beats_runs_natively() {
+    let path = common::games_dir().join("experior.yaml");
+    let dir = common::games_dir();
+    let game = |compile| {
+        let build = Build {
+            memo: false,
+            compile,
+        };
+        Game::load_path(&path, &dir, &Settings::default(), build).unwrap()
+    };
+    let listed: Vec<String> = (game(Compile::Jit)
+        .native_fallbacks()
+        .unwrap()
+        .unwrap()
+        .iter())
+    .map(|f| format!("{}/{}", f.name, f.arity))
+    .collect();
+    assert!(!listed.contains(&"beats/2".to_string()), "{listed:?}");
+    let (played, calls) = tabula::hooks::script::native_calls(|| {
+        (0..3)
+            .map(|seed| play(&game(Compile::CheckJit), seed, false))
+            .collect::<Vec<_>>()
+    });
+    assert!(calls > 0, "no call went to native code");
+    let off: Vec<_> = (0..3)
+        .map(|seed| play(&game(Compile::Off), seed, false))
+        .collect();
+    assert_eq!(played, off);
 }

@@ -58,8 +58,7 @@ pub struct SimArgs {
     pub no_vm: bool,
     /// Also compile script functions to machine code where they can be
     /// (issue 55's first stage: functions of numbers, truth values and
-    /// symbols);
-    /// the rest run in the VM.
+    /// symbols); the rest run in the VM.
     #[arg(long, conflicts_with_all = ["no_compile", "no_vm"])]
     pub jit: bool,
     /// Also measure when games are decided: in the first 100 games, the

@@ -8,6 +8,8 @@ mod api;
 mod braces;
 pub(crate) mod budget;
 mod calls;
+#[cfg(feature = "jit")]
+mod check_native;
 mod compile;
 mod ctx;
 mod errors;
@@ -76,6 +78,9 @@ pub struct RhaiHooks {
     /// The compiled functions, if compiling.
     tier: Option<Arc<tier::Tier>>,
     check: bool,
+    /// `Compile::CheckJit`: native code checked against the VM too.
+    #[cfg(feature = "jit")]
+    check_native: bool,
     /// The scripts folder: imports resolve only inside it.
     dir: PathBuf,
     /// The script files, main first, for error positions.
@@ -183,28 +188,6 @@ impl Script {
     /// The functions the compiled tier leaves to Rhai, and why.
     pub fn fallbacks(&self) -> Vec<Fallback> {
         tier::Tier::compile(&self.ast, &self.engine, self.natives.clone()).fallbacks
-    }
-
-    /// The functions the typed VM leaves to the tree tier (or Rhai), and
-    /// why: the tree tier's fallbacks first.
-    pub fn vm_fallbacks(&self, def: &Def) -> Vec<Fallback> {
-        let t = self.tier_for(def, false);
-        let mut all = t.fallbacks.clone();
-        all.extend(t.vm.map(|vm| vm.fallbacks).unwrap_or_default());
-        all
-    }
-
-    /// The functions the VM runs that have no native code, and why (None
-    /// where native code is not built in: the `jit` feature).
-    pub fn native_fallbacks(&self, def: &Def) -> Option<Vec<Fallback>> {
-        self.tier_for(def, true)
-            .vm
-            .and_then(|vm| vm.native_fallbacks())
-    }
-
-    fn tier_for(&self, def: &Def, native: bool) -> tier::Tier {
-        let (ast, natives) = (&self.ast, self.natives.clone());
-        tier::Tier::compile_vm(ast, &self.engine, natives, def, &Keys::of(def), native)
     }
 
     /// Whether the script may read the turn number: it calls `turn()`,
@@ -606,6 +589,8 @@ impl RhaiHooks {
         RhaiHooks {
             def,
             tier,
+            #[cfg(feature = "jit")]
+            check_native: compile == Compile::CheckJit,
             check: matches!(
                 compile,
                 Compile::Check | Compile::CheckTree | Compile::CheckJit
@@ -637,8 +622,16 @@ impl RhaiHooks {
         }
         // Both ways, from the same state (its RNG included).
         let (mut rhai_state, mut rhai_events) = (state.clone(), events.clone());
+        #[cfg(feature = "jit")]
+        let vm_copy = self.check_native.then(|| (state.clone(), events.clone()));
         let (rhai, rhai_ops) = self.call_as(&mut rhai_state, call, &mut rhai_events, true, false);
         let (tier, tier_ops) = self.call_as(state, call, events, true, true);
+        #[cfg(feature = "jit")]
+        if let Some((st, ev)) = vm_copy
+            && let Some(e) = self.native_against_vm(st, ev, call, &tier.0)
+        {
+            return (Err(e), None);
+        }
         let differs = |what: &str, a: String, b: String| {
             Error::new(
                 ErrorKind::Runtime,

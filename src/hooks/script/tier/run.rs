@@ -50,8 +50,10 @@ pub(super) struct Run<'a> {
     /// and `set_ops`, which keep `check_at` with it).
     pub(super) ops: u64,
     /// The count at which `track` next looks further: the next multiple
-    /// of 256 (the memory budget) or the limit, whichever comes first.
-    check_at: u64,
+    /// of 256 (the memory budget) or the limit, whichever comes first
+    /// (native code, vm/jit, counts as `track` does and calls
+    /// `track_rare` here).
+    pub(super) check_at: u64,
     /// The count a function called back from the API reached, where no
     /// operation has followed it (what Rhai reports for the hook).
     pub peek: Option<u64>,
@@ -148,13 +150,6 @@ impl<'a> Run<'a> {
     pub(super) fn set_ops(&mut self, ops: u64) {
         self.ops = ops;
         self.check_at = next_check(ops);
-    }
-
-    /// Where the count's next check is, for native code (vm/jit), which
-    /// counts as `track` does and calls `track_rare` at the check.
-    #[cfg(feature = "jit")]
-    pub(super) fn check_at_ptr(&self) -> *const u64 {
-        &self.check_at
     }
 
     #[cold]

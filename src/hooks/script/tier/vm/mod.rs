@@ -40,6 +40,8 @@ use rhai::Position;
 
 #[cfg(feature = "jit")]
 pub use jit::native_calls;
+#[cfg(feature = "jit")]
+pub(crate) use jit::{last_ops, without_native};
 pub use run::rhai_forms;
 use value::V;
 
@@ -61,7 +63,7 @@ pub(crate) struct Vm {
 
 impl Vm {
     /// Every function the tree tier compiled that the VM runs; with
-    /// `native`, those it can also compiled to machine code (jit/).
+    /// `native`, also machine code for those it can compile (jit/).
     pub fn compile(tier: &Tier, def: &Def, keys: &Keys, native: bool) -> Vm {
         let mut syms = syms::Syms::new(def, keys);
         let n = tier.fns.len();
@@ -175,6 +177,10 @@ impl Vm {
         let vals = self.args(args);
         let mut vm = run::VmRun::new(run, self);
         let r = vm.call_fn(ix, vals, Position::NONE);
+        #[cfg(feature = "jit")]
+        if self.jit.is_some() {
+            jit::note_ops(vm.run.ops);
+        }
         r.map(run::discard)
     }
 

@@ -41,6 +41,9 @@ pub(crate) struct VmRun<'r, 'a> {
     pub(super) vm: &'a Vm,
     pub(super) stack: Vec<V>,
     pub(super) base: usize,
+    /// Whether native code runs (jit/): not where the check sets it aside.
+    #[cfg(feature = "jit")]
+    native: bool,
 }
 
 /// An error in function `name` called at `pos`, as Rhai gives it: a
@@ -148,6 +151,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
             vm,
             stack: STACK.with(std::cell::Cell::take),
             base: 0,
+            #[cfg(feature = "jit")]
+            native: vm.jit.is_some() && super::jit::native_on(),
         }
     }
 
@@ -178,8 +183,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
         self.run.level += 1;
         #[cfg(feature = "jit")]
         let r = match &self.vm.jit {
-            Some(j) => self.call_native(j, ix, base, pos),
-            None => self.call_inner(ix, base, pos),
+            Some(j) if self.native => self.call_native(j, ix, base, pos),
+            _ => self.call_inner(ix, base, pos),
         };
         #[cfg(not(feature = "jit"))]
         let r = self.call_inner(ix, base, pos);
@@ -378,6 +383,11 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 }
             },
             SKind::Do(body, cond, until) => loop {
+                if body.is_empty() {
+                    // A round of nothing is counted: an endless `do {}`
+                    // stops at the limit.
+                    self.run.track(s.pos)?;
+                }
                 match self.block(body) {
                     Ok(v) => discard(v),
                     // As Rhai runs it: `continue` starts the body again,

@@ -1,8 +1,9 @@
 //! One function's machine code, through Cranelift, from the VM's form of
 //! it and the types types.rs proved: numbers, truth values and symbols
-//! in registers (truth values as 0 and 1, symbols as their numbers), every operation counted and every
-//! call's level checked as the VM does it (run.rs), and each error made by
-//! a helper (helpers.rs) with the VM's own words and position.
+//! in registers (truth values as 0 and 1, symbols as their numbers),
+//! every operation counted and every call's level checked as the VM
+//! does it (run.rs), and each error made by a helper (helpers.rs) with
+//! the VM's own words and position.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -49,6 +50,11 @@ pub(super) struct Emit<'b, 'p> {
     ops: Value,
     check_at: Value,
     level: Value,
+    /// The run's count and its next check, kept in registers: written
+    /// back before anything that reads them (a helper's check, a call,
+    /// the way out), read again after a call.
+    count: Variable,
+    cap: Variable,
     vars: Vec<Variable>,
     /// The innermost loop last: where `continue` and `break` go.
     loops: Vec<(Block, Block)>,
@@ -93,10 +99,17 @@ impl<'b, 'p> Emit<'b, 'p> {
             b.def_var(v, init);
             vars.push(v);
         }
+        let (count, cap) = (b.declare_var(I64), b.declare_var(I64));
+        let n = b.ins().load(I64, FLAGS, ops, 0);
+        b.def_var(count, n);
+        let at = b.ins().load(I64, FLAGS, check_at, 0);
+        b.def_var(cap, at);
         let ret = b.create_block();
         b.append_block_param(ret, I64);
         let err = b.create_block();
         Emit {
+            count,
+            cap,
             b,
             refs,
             positions,
@@ -123,9 +136,11 @@ impl<'b, 'p> Emit<'b, 'p> {
             self.b.ins().jump(self.ret, &[BlockArg::from(v)]);
         }
         self.b.switch_to_block(self.ret);
+        self.save_count();
         let v = self.b.block_params(self.ret)[0];
         self.b.ins().return_(&[v]);
         self.b.switch_to_block(self.err);
+        self.save_count();
         let zero = self.b.ins().iconst(I64, 0);
         self.b.ins().return_(&[zero]);
         self.b.seal_all_blocks();
@@ -252,6 +267,9 @@ impl<'b, 'p> Emit<'b, 'p> {
                 );
                 self.b.ins().jump(run, &[]);
                 self.go(run);
+                if body.is_empty() {
+                    self.track(s.pos);
+                }
                 // As Rhai runs it: `continue` starts the body again, the
                 // condition not tested.
                 self.in_loop(body, run, exit);
@@ -539,8 +557,10 @@ impl<'b, 'p> Emit<'b, 'p> {
         let Some(f) = self.refs.fns.get(ix).copied().flatten() else {
             return self.broken("a call of a function with no native code");
         };
+        self.save_count();
         let c = self.b.ins().call(f, &[self.ctx, argp]);
         let r = self.b.inst_results(c)[0];
+        self.load_count();
         self.b.ins().store(FLAGS, l, self.level, 0);
         let e = self.b.ins().load(I64, FLAGS, self.ctx, CTX_ERR);
         let wrap = self.b.create_block();
@@ -560,20 +580,38 @@ impl<'b, 'p> Emit<'b, 'p> {
 
     /// `track`, failing to `to`.
     fn track_to(&mut self, pos: Position, to: Block) {
-        let n = self.b.ins().load(I64, FLAGS, self.ops, 0);
+        let n = self.b.use_var(self.count);
         let n = self.b.ins().iadd_imm_s(n, 1);
-        self.b.ins().store(FLAGS, n, self.ops, 0);
-        let at = self.b.ins().load(I64, FLAGS, self.check_at, 0);
+        self.b.def_var(self.count, n);
+        let at = self.b.use_var(self.cap);
         let rare = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, n, at);
         let (slow, on) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(rare, slow, &[], on, &[]);
         self.b.set_cold_block(slow);
         self.b.switch_to_block(slow);
+        self.save_count();
         let p = self.pos(pos);
         let p = self.b.ins().iconst(I64, p);
         let call = self.b.ins().call(self.refs.track, &[self.ctx, p]);
         let failed = self.b.inst_results(call)[0];
+        // The check moved the next one.
+        let at = self.b.ins().load(I64, FLAGS, self.check_at, 0);
+        self.b.def_var(self.cap, at);
         self.b.ins().brif(failed, to, &[], on, &[]);
         self.b.switch_to_block(on);
+    }
+
+    /// The count in registers written back to the run.
+    fn save_count(&mut self) {
+        let n = self.b.use_var(self.count);
+        self.b.ins().store(FLAGS, n, self.ops, 0);
+    }
+
+    /// The count and its next check read again (after a call).
+    fn load_count(&mut self) {
+        let n = self.b.ins().load(I64, FLAGS, self.ops, 0);
+        self.b.def_var(self.count, n);
+        let at = self.b.ins().load(I64, FLAGS, self.check_at, 0);
+        self.b.def_var(self.cap, at);
     }
 }

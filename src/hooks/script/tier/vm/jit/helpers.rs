@@ -5,37 +5,41 @@
 
 use rhai::EvalAltResult;
 
-use super::super::run::{VmRun, in_function};
+use super::super::run::in_function;
 use super::Ctx;
 use crate::hooks::script::tier::builtins::int_op;
-use crate::hooks::script::tier::run::at;
+use crate::hooks::script::tier::run::{Run, at};
 use crate::hooks::script::tier::tree::Bin;
 
 /// `-x` of the smallest number, beside `op_code`'s operators.
 pub(super) const NEG: i64 = 5;
 
-/// The code the helper `arith` takes for operator `op`.
+/// The code the helper `arith` takes for operator `op` (of those that
+/// can fail: `+`, `-`, `*`, `/`, `%`).
 pub(super) fn op_code(op: Bin) -> i64 {
     match op {
         Bin::Add => 0,
         Bin::Sub => 1,
         Bin::Mul => 2,
         Bin::Div => 3,
-        _ => 4,
+        Bin::Rem => 4,
+        // Not reached (emit.rs asks only for those above): no code.
+        _ => -1,
     }
 }
 
-/// The context's parts: the VM run it was made in, and the positions.
+/// The context, and the run it was made in.
 ///
 /// # Safety
 /// `ctx` is the context `Jit::call` made, alive for the native call.
-unsafe fn parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut VmRun<'c, 'c>) {
-    // SAFETY: `Jit::call` passes its own context, whose `vm` is the run
-    // that called it, not touched by it while the native code runs.
+unsafe fn parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut Run<'c>) {
+    // SAFETY: `Jit::call` passes its own context, whose `run` is the run
+    // that called it, not touched by anything else while the native
+    // code runs (native code reaches it only through this context).
     unsafe {
         let cx = &mut *ctx;
-        let vm = &mut *(cx.vm as *mut VmRun<'c, 'c>);
-        (cx, vm)
+        let run = &mut *cx.run.cast::<Run<'c>>();
+        (cx, run)
     }
 }
 
@@ -43,9 +47,9 @@ unsafe fn parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut VmRun<'c, 'c>) {
 /// stops the run, the error kept.
 pub(super) extern "C" fn track(ctx: *mut Ctx, pos: i64) -> i64 {
     // SAFETY: called only by native code, with its context.
-    let (cx, vm) = unsafe { parts(ctx) };
+    let (cx, run) = unsafe { parts(ctx) };
     let pos = cx.position(pos);
-    match vm.run.track_rare(pos) {
+    match run.track_rare(pos) {
         Ok(()) => 0,
         Err(e) => {
             cx.err = Some(e);
@@ -65,7 +69,8 @@ pub(super) extern "C" fn arith(ctx: *mut Ctx, code: i64, a: i64, b: i64, pos: i6
         1 => Bin::Sub,
         2 => Bin::Mul,
         3 => Bin::Div,
-        _ => Bin::Rem,
+        4 => Bin::Rem,
+        _ => Bin::Other,
     };
     let e = match (code, int_op(op, a, b)) {
         (NEG, _) => EvalAltResult::ErrorArithmetic("integer overflow".into(), pos).into(),

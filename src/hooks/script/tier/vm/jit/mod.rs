@@ -14,7 +14,7 @@ mod types;
 use cranelift_codegen::ir::{AbiParam, Signature, types::I64};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_jit::{ArenaMemoryProvider, JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 use rhai::{ImmutableString, Position};
 
@@ -22,9 +22,14 @@ use super::ir::Code;
 use super::run::{Error, VmRun, in_function};
 use super::value::V;
 use crate::hooks::script::tier::Fallback;
+use crate::hooks::script::tier::run::Run;
 use types::{Sig, Ty};
 
 pub(super) type Positions = Vec<Position>;
+
+/// The address space reserved for a script's native code (reserved,
+/// not used: a few kilobytes a function).
+const ARENA_BYTES: usize = 16 << 20;
 
 /// The most parameters a function with native code has.
 pub(crate) const MAX_ARGS: usize = 8;
@@ -33,6 +38,37 @@ thread_local! {
     /// Calls entered into native code from the VM on this thread, while
     /// `native_calls` counts them.
     static CALLS: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+thread_local! {
+    /// Whether native code is set aside on this thread (`without_native`).
+    static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The operations the last hook run in the VM on this thread counted.
+    static LAST_OPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// `f` run with native code set aside on this thread: every call in the
+/// VM (what `Compile::CheckJit` compares native code with).
+pub(crate) fn without_native<T>(f: impl FnOnce() -> T) -> T {
+    let outer = OFF.with(|o| o.replace(true));
+    let v = f();
+    OFF.with(|o| o.set(outer));
+    v
+}
+
+/// Whether native code runs on this thread (read once a hook run).
+pub(crate) fn native_on() -> bool {
+    !OFF.with(std::cell::Cell::get)
+}
+
+/// Note the operations a hook run in the VM counted.
+pub(crate) fn note_ops(ops: u64) {
+    LAST_OPS.with(|o| o.set(ops));
+}
+
+/// The operations the last hook run in the VM on this thread counted.
+pub(crate) fn last_ops() -> u64 {
+    LAST_OPS.with(std::cell::Cell::get)
 }
 
 /// `f`'s value, and how many calls it made into native code on this
@@ -57,9 +93,15 @@ pub(crate) struct Ctx {
     /// An error, once one is made (null while none is: native code tests
     /// it after each call).
     err: Option<Error>,
-    vm: *mut (),
+    /// The run the three fields above point into: every pointer to it is
+    /// made from this one, and nothing else touches the run while the
+    /// native code runs.
+    run: *mut Run<'static>,
     jit: *const Jit,
 }
+
+// The context's pointers and the count are 8 bytes to native code.
+const _: () = assert!(std::mem::size_of::<usize>() == 8);
 
 const CTX_OPS: i32 = std::mem::offset_of!(Ctx, ops) as i32;
 const CTX_CHECK_AT: i32 = std::mem::offset_of!(Ctx, check_at) as i32;
@@ -200,10 +242,44 @@ impl Jit {
         for (name, ptr, _) in &helpers {
             jb.symbol(*name, *ptr);
         }
+        // One reservation for all the code: calls between the functions
+        // are near calls, which code placed apart could not reach.
+        let arena = ArenaMemoryProvider::new_with_size(ARENA_BYTES).map_err(|e| e.to_string())?;
+        jb.memory_provider(Box::new(arena));
         let mut module = JITModule::new(jb);
+        let defined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.define(&mut module, cc, &helpers, codes, typed)
+        }));
+        let defined = match defined {
+            Ok(r) => r,
+            Err(_) => Err("Cranelift stopped".to_string()),
+        };
+        match defined {
+            Ok(()) => {
+                self.module = Some(module);
+                Ok(())
+            }
+            Err(e) => {
+                self.entries.iter_mut().for_each(|e| *e = None);
+                // SAFETY: none of its code is referred to any more.
+                unsafe { module.free_memory() };
+                Err(e)
+            }
+        }
+    }
+
+    /// Every typed function compiled into `module`, and its entry kept.
+    fn define(
+        &mut self,
+        module: &mut JITModule,
+        cc: cranelift_codegen::isa::CallConv,
+        helpers: &[(&'static str, *const u8, Signature)],
+        codes: &[Option<Code>],
+        typed: &[Option<types::Typed>],
+    ) -> Result<(), String> {
         let err = |e: cranelift_module::ModuleError| e.to_string();
         let mut helper_ids = Vec::new();
-        for (name, _, sig) in &helpers {
+        for (name, _, sig) in helpers {
             helper_ids.push(
                 module
                     .declare_function(name, Linkage::Import, sig)
@@ -261,7 +337,6 @@ impl Jit {
                 sig: t.sig.clone(),
             });
         }
-        self.module = Some(module);
         Ok(())
     }
 
@@ -304,13 +379,17 @@ impl Jit {
                 c.set(Some(n + 1));
             }
         });
-        let mut cx = Ctx {
-            ops: &mut vm.run.ops,
-            check_at: vm.run.check_at_ptr(),
-            level: &mut vm.run.level,
-            err: None,
-            vm: std::ptr::from_mut(vm).cast(),
-            jit: self,
+        let run: *mut Run<'_> = &raw mut *vm.run;
+        // SAFETY: field pointers of the live run, made from one pointer.
+        let mut cx = unsafe {
+            Ctx {
+                ops: &raw mut (*run).ops,
+                check_at: &raw const (*run).check_at,
+                level: &raw mut (*run).level,
+                err: None,
+                run: run.cast(),
+                jit: self,
+            }
         };
         // SAFETY: the code was compiled for this context and these
         // arguments (`args`), and reads and writes nothing else.

@@ -1,9 +1,10 @@
 //! Which of the VM's functions have native code, and their types: a
 //! function is compiled where every value it makes is a number, a truth
-//! value or `()`, proven at load from its constants, its operators and
-//! the functions it calls. A parameter's type is the one its uses ask
-//! for (a number unless it is used as a truth value); a call whose
-//! arguments are not of those types runs in the VM.
+//! value, a symbol or `()`, proven at load from its constants, its
+//! operators and the functions it calls. A parameter's type is the one
+//! its uses ask for (a number unless it is used as a truth value or
+//! compared with a symbol); a call whose arguments are not of those
+//! types runs in the VM.
 
 use super::super::ir::*;
 use super::super::value::V;
@@ -42,6 +43,8 @@ pub(crate) struct Typed {
 enum Found {
     Typed(Option<Typed>, bool),
     Refused(String),
+    /// Refused where a type was not known yet: a later pass looks again.
+    Later(String),
 }
 
 /// An expression's type while a function is checked.
@@ -67,6 +70,7 @@ pub(crate) fn all(codes: &[Option<Code>], arity: &[usize]) -> (Vec<Option<Typed>
     // parameter): passes run until none changes, then a last one keeps
     // the functions whose every type is known.
     let mut last = Vec::new();
+    let mut later: Vec<Option<String>> = vec![None; n];
     // Once no pass learns more, a function no way out of which gives a
     // value (`fn deep(n) { deep(n + 1) }`) is taken to give `()`.
     let mut never_unit = false;
@@ -91,7 +95,12 @@ pub(crate) fn all(codes: &[Option<Code>], arity: &[usize]) -> (Vec<Option<Typed>
                     }
                     last.push(None);
                 }
+                Found::Later(why) => {
+                    later[i] = Some(why);
+                    last.push(None);
+                }
                 Found::Typed(t, pending) => {
+                    later[i] = None;
                     let sig = t.as_ref().map(|t| t.sig.clone());
                     if sig.is_some() && sigs[i] != sig {
                         sigs[i] = sig;
@@ -115,7 +124,9 @@ pub(crate) fn all(codes: &[Option<Code>], arity: &[usize]) -> (Vec<Option<Typed>
         .map(|i| match (&last[i], &refused[i]) {
             (Some(_), _) => String::new(),
             (None, Some(w)) => w.clone(),
-            (None, None) => "the types of its values are not settled".to_string(),
+            (None, None) => later[i]
+                .clone()
+                .unwrap_or_else(|| "the types of its values are not settled".to_string()),
         })
         .collect();
     (last, why)
@@ -181,6 +192,9 @@ impl Check<'_> {
     fn function(&mut self, code: &Code, arity: usize) -> Found {
         let body = match self.block(&code.body, true) {
             Ok(t) => t,
+            // What was refused may have met a type not known yet (a local
+            // set from a call): a later pass, knowing more, decides.
+            Err(why) if self.pending => return Found::Later(why),
             Err(why) => return Found::Refused(why),
         };
         let mut ret = body;
