@@ -1,11 +1,13 @@
 //! Native code against Rhai on programs nobody wrote: proptest makes
 //! random functions of numbers and truth values (arithmetic at the edges
-//! of 64 bits, comparisons, `&&` and `||`, `if`, `for` over ranges,
-//! `while` and `do` loops with `break` and `continue`, early returns,
-//! calls of a second function and of itself, recursion past the call
-//! levels' limit), and each is played with native code checked against
-//! Rhai (`Compile::CheckJit`): the same value, or the same error at the
-//! same place. A bounded fuzz run, in every `cargo test`.
+//! of 64 bits, comparisons, `&&` and `||`, a function giving a truth
+//! value, `if`, `for` over constant and computed ranges with a counter
+//! and with an empty body, `while`, `loop` and `do` loops (`while` and
+//! `until`) with `break` and `continue`, early returns, calls of a second
+//! function and of itself, recursion past the call levels' limit), and
+//! each is played with native code checked against Rhai and the VM
+//! (`Compile::CheckJit`): the same value, or the same error at the same
+//! place, and the same count. A bounded fuzz run, in every `cargo test`.
 
 use proptest::prelude::*;
 
@@ -73,9 +75,12 @@ fn cond_of(e: BoxedStrategy<String>) -> BoxedStrategy<String> {
             Just("=="),
             Just("!=")
         ],
-        e,
+        e.clone(),
     )
         .prop_map(|(x, op, y)| format!("{x} {op} {y}"));
+    // A truth value a function gives, beside the comparisons.
+    let call = (e.clone(), e).prop_map(|(x, y)| format!("p({x}, {y})"));
+    let cmp = prop_oneof![3 => cmp, 1 => call];
     cmp.prop_recursive(1, 3, 2, |inner| {
         prop_oneof![
             (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} && {y})")),
@@ -126,8 +131,22 @@ fn stmts(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
         }),
         (0i64..6, block(true))
             .prop_map(|(n, body)| format!("let w = {n}; while w > 0 {{ w -= 1; {body} }}")),
-        (0i64..4, block(true))
-            .prop_map(|(n, body)| format!("let d = {n}; do {{ d -= 1; {body} }} while d > 0;")),
+        (0i64..4, any::<bool>(), block(true)).prop_map(|(n, until, body)| {
+            if until {
+                format!("let d = {n}; do {{ d -= 1; {body} }} until d <= 0;")
+            } else {
+                format!("let d = {n}; do {{ d -= 1; {body} }} while d > 0;")
+            }
+        }),
+        // Ends computed (no range Rhai folds), the counter, an empty body.
+        (expr(), 0i64..5, block(true)).prop_map(|(x, n, body)| {
+            format!(
+                "let s = {x} % 3; for (i, k) in s..s + {n} {{ t += i * k; {body} }} for i in s..{n} {{ }}"
+            )
+        }),
+        (0i64..5, block(true)).prop_map(|(n, body)| {
+            format!("let w = {n}; loop {{ w -= 1; if w < 0 {{ break; }} {body} }}")
+        }),
     ];
     prop::collection::vec(prop_oneof![3 => stmt, 2 => compound], 1..4)
         .prop_map(|v| v.join(" "))
@@ -143,6 +162,7 @@ fn script() -> impl Strategy<Value = String> {
             format!(
                 "fn h(a, b) {{ a - b }}\n\
                  fn g(a, b) {{ {g} }}\n\
+                 fn p(a, b) {{ let q = a < b; q || a == 0 }}\n\
                  fn f(a, b, n) {{ let t = 0; {body} if n > 0 {{ t += f(b, a, n - 1); }} {value} }}\n\
                  fn step() {{ let v = f({x}, {y}, {depth}); end_game(\"a\", `${{v}}`); }}\n"
             )
