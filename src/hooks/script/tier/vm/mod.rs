@@ -135,10 +135,7 @@ impl Vm {
         #[cfg(feature = "jit")]
         let jit = native.then(|| {
             let arity: Vec<usize> = (0..n).map(|i| tier.arity(i)).collect();
-            let names: Vec<&str> = (tier.fns.iter())
-                .map(|f| f.as_ref().map_or("", |f| f.name.as_str()))
-                .collect();
-            jit::Jit::compile(&codes, &arity, &names)
+            jit::Jit::compile(&codes, &arity)
         });
         #[cfg(not(feature = "jit"))]
         let _ = native;

@@ -182,7 +182,7 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
 impl Jit {
     /// Native code for every function of `codes` (by the tier's index,
     /// with each one's arity) whose types types.rs proves.
-    pub fn compile(codes: &[Option<Code>], arity: &[usize], fn_names: &[&str]) -> Jit {
+    pub fn compile(codes: &[Option<Code>], arity: &[usize]) -> Jit {
         let (typed, why) = types::all(codes, arity);
         let names = codes
             .iter()
@@ -207,10 +207,9 @@ impl Jit {
                     reasons[i] = format!("no native code: {e}");
                 }
             }
-            jit.entries.iter_mut().for_each(|e| *e = None);
         }
         for (i, w) in reasons.into_iter().enumerate() {
-            let name = fn_names.get(i).copied().unwrap_or("");
+            let name = &jit.names[i];
             if jit.entries[i].is_some() || codes[i].is_none() || name.starts_with("anon$") {
                 continue;
             }
