@@ -49,6 +49,8 @@ mod hostile_play;
 mod jit;
 #[cfg(feature = "jit")]
 mod jit_programs;
+#[cfg(feature = "jit")]
+mod jit_values;
 mod knowledge;
 mod language;
 mod library;

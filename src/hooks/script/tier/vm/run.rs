@@ -208,7 +208,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             return self.call_inner(ix, base, pos);
         };
         self.enter(pos)?;
-        jit.call(self, ix, &args, pos)
+        jit.call(self, ix, base, &args, pos)
     }
 
     fn call_inner(&mut self, ix: usize, base: usize, pos: Position) -> Result<V, Error> {
@@ -319,7 +319,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
         }
     }
 
-    fn stmt(&mut self, s: &S) -> R<V> {
+    pub(super) fn stmt(&mut self, s: &S) -> R<V> {
         self.run.track(s.pos)?;
         match &s.kind {
             SKind::Noop | SKind::Counted => Ok(V::Unit),

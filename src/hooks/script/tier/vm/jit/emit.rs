@@ -3,7 +3,9 @@
 //! in registers (truth values as 0 and 1, symbols as their numbers),
 //! every operation counted and every call's level checked as the VM
 //! does it (run.rs), and each error made by a helper (helpers.rs) with
-//! the VM's own words and position.
+//! the VM's own words and position. What is `Val` the VM runs, in the
+//! function's frame, through helpers (`delegated`): the locals in
+//! registers it reads are written to the frame first.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -16,8 +18,8 @@ use rhai::Position;
 
 use super::super::ir::*;
 use super::super::value::V;
-use super::types::{End, Typed, range};
-use super::{CTX_CHECK_AT, CTX_ERR, CTX_LEVEL, CTX_OPS, Positions, helpers};
+use super::types::{End, Ty, Typed, range};
+use super::{CTX_CHECK_AT, CTX_ERR, CTX_LEVEL, CTX_OPS, Positions, Units, helpers};
 use crate::hooks::script::MAX_CALL_LEVELS;
 use crate::hooks::script::tier::tree::{Bin, Un};
 
@@ -38,15 +40,36 @@ pub(super) struct Refs {
     pub arith: FuncRef,
     pub levels: FuncRef,
     pub wrap: FuncRef,
+    pub eval: FuncRef,
+    pub truth: FuncRef,
+    pub exec: FuncRef,
+    pub put: FuncRef,
+    pub for_begin: FuncRef,
+    pub for_next: FuncRef,
     /// By the tier's index: the functions it calls.
     pub fns: Vec<Option<FuncRef>>,
+}
+
+/// Where a statement's value goes: a register, a slot of the frame, or
+/// nowhere.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Want {
+    Value,
+    Slot(usize),
+    Drop,
 }
 
 pub(super) struct Emit<'b, 'p> {
     pub b: FunctionBuilder<'b>,
     pub refs: Refs,
     pub positions: &'p mut Positions,
-    ctx: Value,
+    pub(super) units: &'p mut Units,
+    pub(super) typed: &'p Typed,
+    /// The frame's slot for a `Val` function's value, then one slot for
+    /// each `for` over a value (its items).
+    pub(super) ret_slot: usize,
+    pub(super) tmps: usize,
+    pub(super) ctx: Value,
     ops: Value,
     check_at: Value,
     level: Value,
@@ -55,14 +78,14 @@ pub(super) struct Emit<'b, 'p> {
     /// the way out), read again after a call.
     count: Variable,
     cap: Variable,
-    vars: Vec<Variable>,
+    pub(super) vars: Vec<Variable>,
     /// The innermost loop last: where `continue` and `break` go.
     loops: Vec<(Block, Block)>,
     ret: Block,
-    err: Block,
+    pub(super) err: Block,
     /// Whether the block being filled has ended (a jump made): what
     /// follows in the script never runs.
-    dead: bool,
+    pub(super) dead: bool,
     tc: TargetFrontendConfig,
     /// What types.rs should have refused and did not (never expected):
     /// the function then has no native code.
@@ -78,7 +101,9 @@ impl<'b, 'p> Emit<'b, 'p> {
         mut b: FunctionBuilder<'b>,
         refs: Refs,
         positions: &'p mut Positions,
-        typed: &Typed,
+        units: &'p mut Units,
+        typed: &'p Typed,
+        ret_slot: usize,
         tc: TargetFrontendConfig,
     ) -> Self {
         let entry = b.create_block();
@@ -93,7 +118,7 @@ impl<'b, 'p> Emit<'b, 'p> {
         for (i, _) in typed.slots.iter().enumerate() {
             let v = b.declare_var(I64);
             let init = match typed.sig.params.get(i) {
-                Some(Some(_)) => b.ins().load(I64, FLAGS, args, (8 * i) as i32),
+                Some(Some(t)) if *t != Ty::Val => b.ins().load(I64, FLAGS, args, (8 * i) as i32),
                 _ => b.ins().iconst(I64, 0),
             };
             b.def_var(v, init);
@@ -113,6 +138,10 @@ impl<'b, 'p> Emit<'b, 'p> {
             b,
             refs,
             positions,
+            units,
+            typed,
+            ret_slot,
+            tmps: 0,
             ctx,
             ops,
             check_at,
@@ -127,10 +156,16 @@ impl<'b, 'p> Emit<'b, 'p> {
         }
     }
 
-    /// The body, then the way out and the way out on an error; what
-    /// types.rs missed, if anything.
-    pub fn finish(mut self, body: &[S]) -> Result<(), &'static str> {
-        let v = self.block(body);
+    /// The body, then the way out and the way out on an error: the
+    /// frame's size (its slots with the value's and the loops'), or what
+    /// types.rs missed.
+    pub fn finish(mut self, body: &[S]) -> Result<usize, &'static str> {
+        let want = if self.typed.sig.ret == Ty::Val {
+            Want::Slot(self.ret_slot)
+        } else {
+            Want::Value
+        };
+        let v = self.block(body, want);
         if !self.dead {
             let v = v.unwrap_or_else(|| self.b.ins().iconst(I64, 0));
             self.b.ins().jump(self.ret, &[BlockArg::from(v)]);
@@ -145,7 +180,8 @@ impl<'b, 'p> Emit<'b, 'p> {
         self.b.ins().return_(&[zero]);
         self.b.seal_all_blocks();
         self.b.finalize(self.tc);
-        self.broken.map_or(Ok(()), Err)
+        let slots = self.ret_slot + 1 + self.tmps;
+        self.broken.map_or(Ok(slots), Err)
     }
 
     /// Note what types.rs should have refused; a value to go on with.
@@ -160,38 +196,58 @@ impl<'b, 'p> Emit<'b, 'p> {
     }
 
     /// Go on in a new block (after a jump, or at a join).
-    fn go(&mut self, to: Block) {
+    pub(super) fn go(&mut self, to: Block) {
         self.b.switch_to_block(to);
         self.dead = false;
     }
 
     /// An operation counted, as `Run::track` counts it: the count's
     /// check past the limit or at a multiple of 256 made by the helper.
-    fn track(&mut self, pos: Position) {
+    pub(super) fn track(&mut self, pos: Position) {
         self.track_to(pos, self.err);
     }
 
-    /// The statements of a block: its last one's value, if it has one.
-    fn block(&mut self, b: &[S]) -> Option<Value> {
+    /// The statements of a block: its last one's value where wanted in
+    /// a register, if it has one.
+    fn block(&mut self, b: &[S], want: Want) -> Option<Value> {
         let mut last = None;
-        for s in b {
+        for (i, s) in b.iter().enumerate() {
             if self.dead {
                 break;
             }
-            last = self.stmt(s);
+            last = self.stmt(s, if i + 1 == b.len() { want } else { Want::Drop });
         }
         last
     }
 
-    fn stmt(&mut self, s: &S) -> Option<Value> {
+    fn stmt(&mut self, s: &S, want: Want) -> Option<Value> {
+        if self.typed.is_whole(s) {
+            // The VM's `stmt` counts it.
+            self.whole(s, want);
+            return None;
+        }
         self.track(s.pos);
         match &s.kind {
             SKind::Noop | SKind::Counted => None,
-            SKind::Expr(x) => Some(self.expr(x)),
-            SKind::Block(b) => self.block(b),
+            SKind::Expr(x) => match want {
+                Want::Slot(k) => {
+                    self.put_value(x, k);
+                    None
+                }
+                Want::Drop if self.typed.of(x) == Ty::Val => {
+                    self.delegated(x, -1);
+                    None
+                }
+                _ => Some(self.expr(x)),
+            },
+            SKind::Block(b) => self.block(b, want),
             SKind::Let(slot, x) | SKind::Assign(slot, x) => {
-                let v = self.expr(x);
-                self.b.def_var(self.vars[*slot], v);
+                if self.typed.reg(*slot).is_some() {
+                    let v = self.expr(x);
+                    self.b.def_var(self.vars[*slot], v);
+                } else {
+                    self.put_value(x, *slot);
+                }
                 None
             }
             SKind::OpAssign(x) => {
@@ -204,7 +260,7 @@ impl<'b, 'p> Emit<'b, 'p> {
             }
             SKind::If(x) => {
                 let (c, then, other) = &**x;
-                let c = self.expr(c);
+                let c = self.cond(c);
                 let (bt, be, join) = (
                     self.b.create_block(),
                     self.b.create_block(),
@@ -215,7 +271,7 @@ impl<'b, 'p> Emit<'b, 'p> {
                 let mut joined = false;
                 for (blk, body) in [(bt, then), (be, other)] {
                     self.go(blk);
-                    let v = self.block(body);
+                    let v = self.block(body, want);
                     if !self.dead {
                         let v = v.unwrap_or_else(|| self.b.ins().iconst(I64, 0));
                         self.b.ins().jump(join, &[BlockArg::from(v)]);
@@ -231,61 +287,15 @@ impl<'b, 'p> Emit<'b, 'p> {
                 }
             }
             SKind::While(guard, body) => {
-                let (head, run, exit) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                self.b.ins().jump(head, &[]);
-                self.go(head);
-                match guard {
-                    Some(g) => {
-                        let c = self.expr(g);
-                        self.b.ins().brif(c, run, &[], exit, &[]);
-                    }
-                    None => {
-                        self.b.ins().jump(run, &[]);
-                    }
-                }
-                self.go(run);
-                if body.is_empty() {
-                    self.track(s.pos);
-                } else {
-                    self.in_loop(body, head, exit);
-                }
-                if !self.dead {
-                    self.b.ins().jump(head, &[]);
-                }
-                self.go(exit);
+                self.while_loop(guard.as_ref(), body, s.pos);
                 None
             }
             SKind::Do(body, cond, until) => {
-                let (run, test, exit) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                self.b.ins().jump(run, &[]);
-                self.go(run);
-                if body.is_empty() {
-                    self.track(s.pos);
-                }
-                // As Rhai runs it: `continue` starts the body again, the
-                // condition not tested.
-                self.in_loop(body, run, exit);
-                if !self.dead {
-                    self.b.ins().jump(test, &[]);
-                }
-                self.go(test);
-                let c = self.expr(cond);
-                // Out when the condition is `until`: `do .. until c` ends
-                // on true, `do .. while c` on false.
-                if *until {
-                    self.b.ins().brif(c, exit, &[], run, &[]);
-                } else {
-                    self.b.ins().brif(c, run, &[], exit, &[]);
-                }
-                self.go(exit);
+                self.do_loop(body, cond, *until, s.pos);
+                None
+            }
+            SKind::For(f) if self.typed.of(&f.iter) == Ty::Val => {
+                self.for_items(f, s.pos);
                 None
             }
             SKind::For(f) => {
@@ -308,6 +318,10 @@ impl<'b, 'p> Emit<'b, 'p> {
             }
             SKind::Return(x) => {
                 let v = match x {
+                    Some(x) if self.typed.sig.ret == Ty::Val => {
+                        self.put_value(x, self.ret_slot);
+                        self.b.ins().iconst(I64, 0)
+                    }
                     Some(x) => self.expr(x),
                     None => self.b.ins().iconst(I64, 0),
                 };
@@ -323,9 +337,70 @@ impl<'b, 'p> Emit<'b, 'p> {
         }
     }
 
-    fn in_loop(&mut self, body: &[S], next: Block, exit: Block) {
+    /// `while guard { body }` (`loop` where it has no guard), an
+    /// empty body one operation a round.
+    fn while_loop(&mut self, guard: Option<&X>, body: &[S], pos: Position) {
+        let (head, run, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.go(head);
+        match guard {
+            Some(g) => {
+                let c = self.cond(g);
+                self.b.ins().brif(c, run, &[], exit, &[]);
+            }
+            None => {
+                self.b.ins().jump(run, &[]);
+            }
+        }
+        self.go(run);
+        if body.is_empty() {
+            self.track(pos);
+        } else {
+            self.in_loop(body, head, exit);
+        }
+        if !self.dead {
+            self.b.ins().jump(head, &[]);
+        }
+        self.go(exit);
+    }
+
+    /// `do { body } while cond` (`until cond`).
+    fn do_loop(&mut self, body: &[S], cond: &X, until: bool, pos: Position) {
+        let (run, test, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(run, &[]);
+        self.go(run);
+        if body.is_empty() {
+            self.track(pos);
+        }
+        // As Rhai runs it: `continue` starts the body again, the
+        // condition not tested.
+        self.in_loop(body, run, exit);
+        if !self.dead {
+            self.b.ins().jump(test, &[]);
+        }
+        self.go(test);
+        let c = self.cond(cond);
+        // Out when the condition is `until`: `do .. until c` ends
+        // on true, `do .. while c` on false.
+        if until {
+            self.b.ins().brif(c, exit, &[], run, &[]);
+        } else {
+            self.b.ins().brif(c, run, &[], exit, &[]);
+        }
+        self.go(exit);
+    }
+
+    pub(super) fn in_loop(&mut self, body: &[S], next: Block, exit: Block) {
         self.loops.push((next, exit));
-        self.block(body);
+        self.block(body, Want::Drop);
         self.loops.pop();
     }
 
@@ -397,13 +472,18 @@ impl<'b, 'p> Emit<'b, 'p> {
         self.go(exit);
     }
 
-    fn expr(&mut self, x: &X) -> Value {
+    pub(super) fn expr(&mut self, x: &X) -> Value {
+        if self.typed.of(x) == Ty::Val {
+            return self.broken("a value the VM holds, read in a register");
+        }
         match &x.kind {
             XKind::Const(V::Int(n)) => self.b.ins().iconst(I64, *n),
             XKind::Const(V::Bool(t)) => self.b.ins().iconst(I64, i64::from(*t)),
             XKind::Const(V::Sym(s)) => self.b.ins().iconst(I64, i64::from(*s)),
             XKind::Const(_) => self.b.ins().iconst(I64, 0),
-            XKind::Local(s) | XKind::Move(s) => self.b.use_var(self.vars[*s]),
+            XKind::Local(s) | XKind::Move(s) if self.typed.reg(*s).is_some() => {
+                self.b.use_var(self.vars[*s])
+            }
             XKind::Binary(b) | XKind::Simple(b) => {
                 let (op, a, c, _) = &**b;
                 let (a, c) = (self.expr(a), self.expr(c));
@@ -448,8 +528,8 @@ impl<'b, 'p> Emit<'b, 'p> {
                 self.go(join);
                 out
             }
-            XKind::Script(ix, args) => self.call(*ix, args, x.pos),
-            XKind::Block(b) => match self.block(b) {
+            XKind::Script(ix, args) if self.typed.of(x) != Ty::Val => self.call(*ix, args, x.pos),
+            XKind::Block(b) => match self.block(b, Want::Value) {
                 Some(v) => v,
                 None => self.b.ins().iconst(I64, 0),
             },
@@ -602,13 +682,13 @@ impl<'b, 'p> Emit<'b, 'p> {
     }
 
     /// The count in registers written back to the run.
-    fn save_count(&mut self) {
+    pub(super) fn save_count(&mut self) {
         let n = self.b.use_var(self.count);
         self.b.ins().store(FLAGS, n, self.ops, 0);
     }
 
     /// The count and its next check read again (after a call).
-    fn load_count(&mut self) {
+    pub(super) fn load_count(&mut self) {
         let n = self.b.ins().load(I64, FLAGS, self.ops, 0);
         self.b.def_var(self.count, n);
         let at = self.b.ins().load(I64, FLAGS, self.check_at, 0);

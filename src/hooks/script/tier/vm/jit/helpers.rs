@@ -1,11 +1,16 @@
-//! What native code calls on its rare paths: the count's check, and each
+//! What native code calls: on its rare paths, the count's check and each
 //! error made as the VM makes it (run.rs, calls.rs), kept in the context
-//! for the code to return through. None of them panics (a panic cannot
-//! cross native frames).
+//! for the code to return through; and the VM's own running of what is
+//! done to a value held in the frame (`eval`, `truth`, `exec`, the items
+//! of a `for`). None of them panics (a panic cannot cross native frames).
 
-use rhai::EvalAltResult;
+use std::ops::{Range, RangeInclusive};
 
-use super::super::run::in_function;
+use rhai::{Array, Dynamic, EvalAltResult, ImmutableString};
+
+use super::super::ir::{For, XKind};
+use super::super::run::{Flow, VmRun, discard, in_function, set};
+use super::super::value::V;
 use super::Ctx;
 use crate::hooks::script::tier::builtins::int_op;
 use crate::hooks::script::tier::run::{Run, at};
@@ -97,4 +102,207 @@ pub(super) extern "C" fn wrap(ctx: *mut Ctx, f: i64, pos: i64) {
     if let Some(e) = cx.err.take() {
         cx.err = Some(in_function(cx.name(f), e, pos));
     }
+}
+
+/// The context, and the VM's run it was made in.
+///
+/// # Safety
+/// As `parts`.
+unsafe fn vm_parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut VmRun<'c, 'c>) {
+    // SAFETY: as `parts`: `vm` is the VM's run that called the native
+    // code, reached only through this context while it runs.
+    unsafe {
+        let cx = &mut *ctx;
+        let vm = &mut *cx.vm.cast::<VmRun<'c, 'c>>();
+        (cx, vm)
+    }
+}
+
+/// A unit's failure kept for the native code: 1.
+#[cold]
+#[inline(never)]
+fn failed(cx: &mut Ctx, f: Flow) -> i64 {
+    cx.err = Some(match f {
+        Flow::Err(e) => e,
+        // types.rs gives the VM no unit with a jump out of it.
+        _ => EvalAltResult::ErrorRuntime(
+            "a jump out of what native code hands the VM".into(),
+            rhai::Position::NONE,
+        )
+        .into(),
+    });
+    1
+}
+
+/// A value put in slot `dest` of the frame (dropped at -1).
+fn keep(vm: &mut VmRun<'_, '_>, dest: i64, v: V) {
+    match usize::try_from(dest) {
+        Ok(k) => set(vm.slot(k), v),
+        Err(_) => discard(v),
+    }
+}
+
+/// Expression `x` (of the units) run by the VM in the frame, its value
+/// put in slot `dest`: 0, or 1 on an error.
+pub(super) extern "C" fn eval(ctx: *mut Ctx, x: i64, dest: i64) -> i64 {
+    // SAFETY: called only by native code, with its context.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    // SAFETY: the units point into the VM's forms, alive and unchanged
+    // while the native code is.
+    let x = unsafe { &*cx.jit().units.xs[x as usize] };
+    match vm.expr(x) {
+        Ok(v) => {
+            keep(vm, dest, v);
+            0
+        }
+        Err(f) => failed(cx, f),
+    }
+}
+
+/// Condition `x` tested by the VM: 0 or 1, or 2 on an error (not a truth
+/// value, as the VM says it).
+pub(super) extern "C" fn truth(ctx: *mut Ctx, x: i64) -> i64 {
+    // SAFETY: as `eval`.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let x = unsafe { &*cx.jit().units.xs[x as usize] };
+    match vm.truth(x) {
+        Ok(b) => i64::from(b),
+        Err(f) => 2 * failed(cx, f),
+    }
+}
+
+/// Statement `s` run by the VM (counted there), its value put in slot
+/// `dest`.
+pub(super) extern "C" fn exec(ctx: *mut Ctx, s: i64, dest: i64) -> i64 {
+    // SAFETY: as `eval`.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let s = unsafe { &*cx.jit().units.ss[s as usize] };
+    match vm.stmt(s) {
+        Ok(v) => {
+            keep(vm, dest, v);
+            0
+        }
+        Err(f) => failed(cx, f),
+    }
+}
+
+/// A value in a register put in slot `k` of the frame: `tag` says of
+/// which type (0 a number, 1 a truth value, 2 a symbol, else `()`).
+pub(super) extern "C" fn put(ctx: *mut Ctx, k: i64, tag: i64, v: i64) {
+    // SAFETY: as `eval`.
+    let (_, vm) = unsafe { vm_parts(ctx) };
+    let v = match tag {
+        0 => V::Int(v),
+        1 => V::Bool(v != 0),
+        2 => V::Sym(v as u32),
+        _ => V::Unit,
+    };
+    set(vm.slot(k as usize), v);
+}
+
+/// The value `for` loop `f` runs over, as the VM's `for_loop` makes it,
+/// put in slot `tmp` as its items (a list, or a range of numbers).
+pub(super) extern "C" fn for_begin(ctx: *mut Ctx, f: i64, tmp: i64) -> i64 {
+    // SAFETY: as `eval`.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let f = unsafe { &*cx.jit().units.fors[f as usize] };
+    match items(vm, f) {
+        Ok(v) => {
+            set(vm.slot(tmp as usize), v);
+            0
+        }
+        Err(e) => failed(cx, e),
+    }
+}
+
+/// A constant list a `for` runs over (its items read where they are).
+fn constant(f: &For) -> Option<&[V]> {
+    match &f.iter.kind {
+        XKind::Const(V::List(l)) => Some(l),
+        XKind::ConstFn(c) => match &c.value {
+            V::List(l) => Some(l),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn items(vm: &mut VmRun<'_, '_>, f: &For) -> Result<V, Flow> {
+    let v = match &f.iter.kind {
+        XKind::ConstFn(c) => {
+            vm.const_fn(c, f.iter.pos)?;
+            if constant(f).is_some() {
+                return Ok(V::Unit);
+            }
+            c.value.clone()
+        }
+        _ if constant(f).is_some() => return Ok(V::Unit),
+        XKind::Const(v) => v.clone(),
+        _ => vm.expr(&f.iter)?,
+    };
+    let chars = |s: &str| V::List(s.chars().map(|c| V::Dyn(Dynamic::from(c))).collect());
+    Ok(match v {
+        V::List(_) => v,
+        V::Dyn(d) if d.is::<Range<i64>>() || d.is::<RangeInclusive<i64>>() => V::Dyn(d),
+        V::Dyn(d) if d.is_array() => {
+            let syms = &vm.vm.syms;
+            V::List(
+                (d.cast::<Array>().into_iter())
+                    .map(|x| V::of(x, syms))
+                    .collect(),
+            )
+        }
+        V::Dyn(d) if d.is_string() => chars(&d.cast::<ImmutableString>()),
+        V::Sym(s) => chars(vm.vm.syms.text(s)),
+        _ => return Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into())),
+    })
+}
+
+/// Item `i` of loop `f`'s items (its constant list, or the items in
+/// slot `tmp`) put in the loop's variable `var` (and `i` in its
+/// counter), each at -1 where it has none: 1, or 0 where the items have
+/// ended.
+pub(super) extern "C" fn for_next(
+    ctx: *mut Ctx,
+    f: i64,
+    tmp: i64,
+    i: i64,
+    var: i64,
+    counter: i64,
+) -> i64 {
+    // SAFETY: as `eval`.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let f = unsafe { &*cx.jit().units.fors[f as usize] };
+    let at = |items: &[V]| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| items.get(i))
+            .map(V::copy)
+    };
+    let item = match (constant(f), &*vm.slot(tmp as usize)) {
+        (Some(items), _) => at(items),
+        (None, V::List(items)) => at(items),
+        (None, V::Dyn(d)) => {
+            if let Some(r) = d.read_lock::<Range<i64>>() {
+                r.start.checked_add(i).filter(|n| *n < r.end).map(V::Int)
+            } else if let Some(r) = d.read_lock::<RangeInclusive<i64>>() {
+                r.start()
+                    .checked_add(i)
+                    .filter(|n| n <= r.end())
+                    .map(V::Int)
+            } else {
+                None
+            }
+        }
+        (None, _) => None,
+    };
+    let Some(v) = item else { return 0 };
+    if let Ok(c) = usize::try_from(counter) {
+        set(vm.slot(c), V::Int(i));
+    }
+    match usize::try_from(var) {
+        Ok(k) => set(vm.slot(k), v),
+        Err(_) => discard(v),
+    }
+    1
 }

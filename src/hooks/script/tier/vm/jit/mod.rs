@@ -1,15 +1,19 @@
-//! Native code for the VM's functions (issue 55, first stage): each
-//! function whose values are all numbers, truth values and symbols
-//! (types.rs) is compiled at load to machine code through Cranelift
-//! (emit.rs), and a call of it whose arguments are of its types runs
-//! that code; any other call, and every other function, runs in the VM
-//! as before. The code counts operations and checks call levels as the
-//! VM does, and makes each error with the VM's own words and position
-//! (helpers.rs).
+//! Native code for the VM's functions (issue 55): every function is
+//! compiled at load to machine code through Cranelift (emit.rs), its
+//! numbers, truth values and symbols in registers (types.rs), any other
+//! value in its frame on the VM's stack, where the VM runs what is done
+//! to it (helpers.rs). A call whose arguments are of the function's
+//! types runs that code; any other call runs in the VM as before. A
+//! function with nothing but numbers, truth values and symbols has no
+//! frame, and native code calls it directly. The code counts operations
+//! and checks call levels as the VM does, and makes each error with the
+//! VM's own words and position.
 
+mod delegate;
 mod emit;
 mod helpers;
 mod types;
+mod walk;
 
 use cranelift_codegen::ir::{AbiParam, Signature, types::I64};
 use cranelift_codegen::settings::{self, Configurable};
@@ -18,7 +22,7 @@ use cranelift_jit::{ArenaMemoryProvider, JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 use rhai::{ImmutableString, Position};
 
-use super::ir::Code;
+use super::ir::{Code, For, S, X};
 use super::run::{Error, VmRun, in_function};
 use super::value::V;
 use crate::hooks::script::tier::Fallback;
@@ -93,10 +97,11 @@ pub(crate) struct Ctx {
     /// An error, once one is made (null while none is: native code tests
     /// it after each call).
     err: Option<Error>,
-    /// The run the three fields above point into: every pointer to it is
-    /// made from this one, and nothing else touches the run while the
-    /// native code runs.
+    /// The run the three fields above point into, and the VM's run
+    /// it is part of: every pointer to them is made from `vm`, and
+    /// nothing else touches them while the native code runs.
     run: *mut Run<'static>,
+    vm: *mut VmRun<'static, 'static>,
     jit: *const Jit,
 }
 
@@ -132,6 +137,20 @@ type NativeFn = unsafe extern "C" fn(*mut Ctx, *const i64) -> i64;
 struct Entry {
     f: NativeFn,
     sig: Sig,
+    /// Its frame's size (slots), where it has one.
+    frame: usize,
+    /// Where its value is, in a `Val` function's frame.
+    ret_slot: usize,
+}
+
+/// What native code hands the VM to run, by number: expressions,
+/// statements and `for` loops of the VM's forms (in `Vm::codes`, which
+/// are never changed once compiled and live as long as the native code).
+#[derive(Default)]
+pub(super) struct Units {
+    pub xs: Vec<*const X>,
+    pub ss: Vec<*const S>,
+    pub fors: Vec<*const For>,
 }
 
 /// The native code of a script's functions.
@@ -141,6 +160,7 @@ pub(crate) struct Jit {
     /// By the tier's index.
     entries: Vec<Option<Entry>>,
     positions: Positions,
+    units: Units,
     names: Vec<ImmutableString>,
     /// Each VM function with no native code, and why.
     pub fallbacks: Vec<Fallback>,
@@ -162,7 +182,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 4] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 10] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -176,6 +196,20 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
         ("tabula_arith", helpers::arith as *const u8, sig(5, false)),
         ("tabula_levels", helpers::levels as *const u8, sig(2, false)),
         ("tabula_wrap", helpers::wrap as *const u8, sig(3, false)),
+        ("tabula_eval", helpers::eval as *const u8, sig(3, true)),
+        ("tabula_truth", helpers::truth as *const u8, sig(2, true)),
+        ("tabula_exec", helpers::exec as *const u8, sig(3, true)),
+        ("tabula_put", helpers::put as *const u8, sig(4, false)),
+        (
+            "tabula_for_begin",
+            helpers::for_begin as *const u8,
+            sig(3, true),
+        ),
+        (
+            "tabula_for_next",
+            helpers::for_next as *const u8,
+            sig(6, true),
+        ),
     ]
 }
 
@@ -195,6 +229,7 @@ impl Jit {
             module: None,
             entries: (0..codes.len()).map(|_| None).collect(),
             positions: Vec::new(),
+            units: Units::default(),
             names,
             fallbacks: Vec::new(),
         };
@@ -298,26 +333,48 @@ impl Jit {
             });
         }
         let mut fbc = FunctionBuilderContext::new();
+        let mut frames = vec![0; typed.len()];
         let mut cx = module.make_context();
         for (i, t) in typed.iter().enumerate() {
             let (Some(t), Some(id), Some(code)) = (t, ids[i], &codes[i]) else {
                 continue;
             };
             cx.func.signature = sig.clone();
+            let mut h = helper_ids
+                .iter()
+                .map(|id| module.declare_func_in_func(*id, &mut cx.func));
+            let mut next = || h.next().ok_or("a helper missing");
             let refs = emit::Refs {
-                track: module.declare_func_in_func(helper_ids[0], &mut cx.func),
-                arith: module.declare_func_in_func(helper_ids[1], &mut cx.func),
-                levels: module.declare_func_in_func(helper_ids[2], &mut cx.func),
-                wrap: module.declare_func_in_func(helper_ids[3], &mut cx.func),
+                track: next()?,
+                arith: next()?,
+                levels: next()?,
+                wrap: next()?,
+                eval: next()?,
+                truth: next()?,
+                exec: next()?,
+                put: next()?,
+                for_begin: next()?,
+                for_next: next()?,
                 fns: ids
                     .iter()
                     .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))
                     .collect(),
             };
             let b = FunctionBuilder::new(&mut cx.func, &mut fbc);
-            emit::Emit::new(b, refs, &mut self.positions, t, module.target_config())
-                .finish(&code.body)
-                .map_err(|e| format!("{}: {e}", code.name))?;
+            let ret_slot = code.slots;
+            let tc = module.target_config();
+            let slots = emit::Emit::new(
+                b,
+                refs,
+                &mut self.positions,
+                &mut self.units,
+                t,
+                ret_slot,
+                tc,
+            )
+            .finish(&code.body)
+            .map_err(|e| format!("{}: {e}", code.name))?;
+            frames[i] = if t.sig.frame { slots } else { 0 };
             module
                 .define_function(id, &mut cx)
                 .map_err(|e| format!("{}: {e:?}", code.name))?;
@@ -334,6 +391,8 @@ impl Jit {
             self.entries[i] = Some(Entry {
                 f,
                 sig: t.sig.clone(),
+                frame: frames[i],
+                ret_slot: codes[i].as_ref().map_or(0, |c| c.slots),
             });
         }
         Ok(())
@@ -350,7 +409,7 @@ impl Jit {
         let mut raw = [0; MAX_ARGS];
         for ((t, a), r) in e.sig.params.iter().zip(args).zip(raw.iter_mut()) {
             *r = match (t, a) {
-                (None, _) => 0,
+                (None | Some(Ty::Val), _) => 0,
                 (Some(Ty::Int), V::Int(n)) => *n,
                 (Some(Ty::Bool), V::Bool(b)) => i64::from(*b),
                 (Some(Ty::Sym), V::Sym(s)) => i64::from(*s),
@@ -367,6 +426,7 @@ impl Jit {
         &self,
         vm: &mut VmRun<'_, '_>,
         ix: usize,
+        base: usize,
         args: &[i64],
         pos: Position,
     ) -> Result<V, Error> {
@@ -378,21 +438,36 @@ impl Jit {
                 c.set(Some(n + 1));
             }
         });
-        let run: *mut Run<'_> = &raw mut *vm.run;
-        // SAFETY: field pointers of the live run, made from one pointer.
+        // The frame: the arguments pushed, every other slot `()`.
+        let outer = vm.base;
+        if e.frame > 0 {
+            if vm.stack.len() < base + e.frame {
+                vm.stack.resize(base + e.frame, V::Unit);
+            }
+            vm.base = base;
+        }
+        let vmp: *mut VmRun<'_, '_> = vm;
+        // SAFETY: field pointers of the live run, all made from one
+        // pointer to the VM's run.
         let mut cx = unsafe {
+            let run: *mut Run<'_> = &raw mut *(*vmp).run;
             Ctx {
                 ops: &raw mut (*run).ops,
                 check_at: &raw const (*run).check_at,
                 level: &raw mut (*run).level,
                 err: None,
                 run: run.cast(),
+                vm: vmp.cast(),
                 jit: self,
             }
         };
         // SAFETY: the code was compiled for this context and these
-        // arguments (`args`), and reads and writes nothing else.
+        // arguments (`args`), and reads and writes nothing else; the
+        // helpers reach the VM's run only through the context.
         let r = unsafe { (e.f)(&mut cx, args.as_ptr()) };
+        // SAFETY: the native code has returned; `vmp` is `vm`.
+        let vm = unsafe { &mut *vmp };
+        vm.base = outer;
         if let Some(err) = cx.err {
             return Err(in_function(&self.names[ix], err, pos));
         }
@@ -401,6 +476,7 @@ impl Jit {
             Ty::Bool => V::Bool(r != 0),
             Ty::Sym => V::Sym(r as u32),
             Ty::Unit | Ty::Never => V::Unit,
+            Ty::Val => std::mem::take(&mut vm.stack[base + e.ret_slot]),
         })
     }
 }

@@ -1,13 +1,20 @@
-//! Which of the VM's functions have native code, and their types: a
-//! function is compiled where every value it makes is a number, a truth
-//! value, a symbol or `()`, proven at load from its constants, its
-//! operators and the functions it calls. A parameter's type is the one
+//! The types of the VM's functions' native code (jit/), proven at load
+//! from their constants, their operators and the functions they call:
+//! numbers, truth values and symbols are kept in registers; any other
+//! value (a list, a map, a text made, an API call's value) is `Val`,
+//! kept in the function's frame on the VM's stack in the VM's own form,
+//! and each expression or statement on one is run by the VM (a
+//! "delegated" unit, through a helper). A parameter's type is the one
 //! its uses ask for (a number unless it is used as a truth value or
 //! compared with a symbol); a call whose arguments are not of those
-//! types runs in the VM.
+//! types runs in the VM. A function with no `Val` at all has no frame
+//! and is called directly by native code.
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::ir::*;
 use super::super::value::V;
+use super::walk::{walk_s, walk_x};
 use crate::hooks::script::tier::tree::{Bin, Un};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,21 +27,54 @@ pub(crate) enum Ty {
     Unit,
     /// Never has a value: a `return`, `break` or `continue`.
     Never,
+    /// Any value, held in the frame in the VM's form.
+    Val,
 }
 
-/// A compiled function's types: each parameter's (None: never read, any
-/// value passes) and its value's.
+/// A compiled function's types: each parameter's (None: no native use of
+/// it, any value passes and stays in the frame), its value's, and
+/// whether it has a frame on the VM's stack (anything `Val` in it).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Sig {
     pub params: Vec<Option<Ty>>,
     pub ret: Ty,
+    pub frame: bool,
 }
 
-/// A function's types as one pass found them.
+/// A function's types as the last pass found them.
 pub(crate) struct Typed {
     pub sig: Sig,
     /// Each slot's type (None: never set).
     pub slots: Vec<Option<Ty>>,
+    /// The type of each expression checked, by its address.
+    pub exprs: FxHashMap<usize, Ty>,
+    /// The statements the VM runs whole (by address): a part set, a
+    /// `switch`, a `throw`, an `op=` not on numbers.
+    pub whole: FxHashSet<usize>,
+}
+
+impl Typed {
+    /// Expression `x`'s type (`Val` where it was not checked: run by the
+    /// VM as part of a larger one).
+    pub fn of(&self, x: &X) -> Ty {
+        self.exprs.get(&addr(x)).copied().unwrap_or(Ty::Val)
+    }
+
+    pub fn is_whole(&self, s: &S) -> bool {
+        self.whole.contains(&(std::ptr::from_ref(s) as usize))
+    }
+
+    /// A local's type in registers; None where it is in the frame.
+    pub fn reg(&self, slot: usize) -> Option<Ty> {
+        match self.slots.get(slot).copied().flatten() {
+            Some(Ty::Val) | None => None,
+            t => t,
+        }
+    }
+}
+
+fn addr(x: &X) -> usize {
+    std::ptr::from_ref(x) as usize
 }
 
 /// What a pass found of one function: its types so far (None: its
@@ -43,8 +83,6 @@ pub(crate) struct Typed {
 enum Found {
     Typed(Option<Typed>, bool),
     Refused(String),
-    /// Refused where a type was not known yet: a later pass looks again.
-    Later(String),
 }
 
 /// An expression's type while a function is checked.
@@ -56,6 +94,8 @@ enum T {
     /// A call's value whose type a later pass knows.
     Any,
 }
+
+const VAL: T = T::Known(Ty::Val);
 
 /// Each function's types (None: it has no native code, with the reason
 /// in `why`), given the VM's forms (`codes`) and each one's arity.
@@ -70,7 +110,6 @@ pub(crate) fn all(codes: &[Option<Code>], arity: &[usize]) -> (Vec<Option<Typed>
     // parameter): passes run until none changes, then a last one keeps
     // the functions whose every type is known.
     let mut last = Vec::new();
-    let mut later: Vec<Option<String>> = vec![None; n];
     // Once no pass learns more, a function no way out of which gives a
     // value (`fn deep(n) { deep(n + 1) }`) is taken to give `()`.
     let mut never_unit = false;
@@ -95,12 +134,7 @@ pub(crate) fn all(codes: &[Option<Code>], arity: &[usize]) -> (Vec<Option<Typed>
                     }
                     last.push(None);
                 }
-                Found::Later(why) => {
-                    later[i] = Some(why);
-                    last.push(None);
-                }
                 Found::Typed(t, pending) => {
-                    later[i] = None;
                     let sig = t.as_ref().map(|t| t.sig.clone());
                     if sig.is_some() && sigs[i] != sig {
                         sigs[i] = sig;
@@ -124,14 +158,15 @@ pub(crate) fn all(codes: &[Option<Code>], arity: &[usize]) -> (Vec<Option<Typed>
         .map(|i| match (&last[i], &refused[i]) {
             (Some(_), _) => String::new(),
             (None, Some(w)) => w.clone(),
-            (None, None) => later[i]
-                .clone()
-                .unwrap_or_else(|| "the types of its values are not settled".to_string()),
+            (None, None) => "the types of its values are not settled".to_string(),
         })
         .collect();
     (last, why)
 }
 
+/// One function's types: passes over its body until its locals' types
+/// settle, each pass reading them as the last one set them (where they
+/// do not, the function has no native code).
 fn check(
     code: &Code,
     arity: usize,
@@ -139,23 +174,44 @@ fn check(
     refused: &[Option<String>],
     never_unit: bool,
 ) -> Found {
-    let mut c = Check {
-        never_unit,
-        blocks: 0,
-        slots: vec![Slot::Unset; code.slots],
-        sigs,
-        refused,
-        loops: 0,
-        returns: Vec::new(),
-        pending: false,
+    let fresh = |seed: &[Slot]| {
+        let mut s = vec![Slot::Unset; code.slots];
+        for (p, slot) in s.iter_mut().enumerate().take(arity) {
+            *slot = match seed.get(p) {
+                Some(Slot::Is(t)) => Slot::Is(*t),
+                _ => Slot::Free,
+            };
+        }
+        s
     };
-    for p in 0..arity.min(code.slots) {
-        c.slots[p] = Slot::Free;
+    let mut seed = fresh(&[]);
+    for _ in 0..4 * code.slots + 4 {
+        let mut c = Check {
+            never_unit,
+            blocks: 0,
+            slots: fresh(&seed),
+            seed: seed.clone(),
+            sigs,
+            refused,
+            loops: 0,
+            returns: Vec::new(),
+            pending: false,
+            frame: false,
+            exprs: FxHashMap::default(),
+            whole: FxHashSet::default(),
+        };
+        let found = c.function(code, arity);
+        if matches!(found, Found::Refused(_)) || c.slots == seed {
+            return found;
+        }
+        // Read as this pass set them (a local read before it was set
+        // was `Val` in this pass, which may have made others `Val`).
+        seed = c.slots;
     }
-    c.function(code, arity)
+    Found::Refused("the types of its locals do not settle".into())
 }
 
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 enum Slot {
     Unset,
     /// A parameter whose type no use has asked for yet.
@@ -163,7 +219,21 @@ enum Slot {
     Is(Ty),
 }
 
+impl Slot {
+    fn join(self, o: Slot) -> Slot {
+        match (self, o) {
+            (Slot::Unset, x) | (x, Slot::Unset) => x,
+            (Slot::Free, x) | (x, Slot::Free) => x,
+            (Slot::Is(a), Slot::Is(b)) if a == b => Slot::Is(a),
+            _ => Slot::Is(Ty::Val),
+        }
+    }
+}
+
 struct Check<'a> {
+    /// The locals' types this pass: what their reads are.
+    seed: Vec<Slot>,
+    /// The locals' types as this pass sets them.
     slots: Vec<Slot>,
     sigs: &'a [Option<Sig>],
     refused: &'a [Option<String>],
@@ -175,16 +245,20 @@ struct Check<'a> {
     never_unit: bool,
     /// How deep in blocks used as values (where a jump is refused).
     blocks: usize,
+    /// Whether anything is `Val` (the function needs a frame).
+    frame: bool,
+    exprs: FxHashMap<usize, Ty>,
+    whole: FxHashSet<usize>,
 }
 
 type Res<T> = Result<T, String>;
 
 /// The type of a value both branches may give.
-fn join(a: Ty, b: Ty) -> Res<Ty> {
+fn join(a: Ty, b: Ty) -> Ty {
     match (a, b) {
-        (Ty::Never, t) | (t, Ty::Never) => Ok(t),
-        (a, b) if a == b => Ok(a),
-        (a, b) => Err(format!("its value is {a:?} or {b:?}")),
+        (Ty::Never, t) | (t, Ty::Never) => t,
+        (a, b) if a == b => a,
+        _ => Ty::Val,
     }
 }
 
@@ -192,17 +266,11 @@ impl Check<'_> {
     fn function(&mut self, code: &Code, arity: usize) -> Found {
         let body = match self.block(&code.body, true) {
             Ok(t) => t,
-            // What was refused may have met a type not known yet (a local
-            // set from a call): a later pass, knowing more, decides.
-            Err(why) if self.pending => return Found::Later(why),
             Err(why) => return Found::Refused(why),
         };
         let mut ret = body;
         for r in std::mem::take(&mut self.returns) {
-            ret = match join(ret, r) {
-                Ok(t) => t,
-                Err(why) => return Found::Refused(why),
-            };
+            ret = join(ret, r);
         }
         if ret == Ty::Never && self.never_unit {
             ret = Ty::Unit;
@@ -211,13 +279,7 @@ impl Check<'_> {
             // Every way out is a call whose type is not known yet.
             return Found::Typed(None, true);
         }
-        let params = (0..arity)
-            .map(|p| match self.slots.get(p) {
-                Some(Slot::Is(t)) => Some(*t),
-                _ => None,
-            })
-            .collect();
-        let slots = self
+        let slots: Vec<Option<Ty>> = self
             .slots
             .iter()
             .map(|s| match s {
@@ -225,9 +287,17 @@ impl Check<'_> {
                 _ => None,
             })
             .collect();
+        let params: Vec<Option<Ty>> = (0..arity)
+            .map(|p| slots.get(p).copied().flatten())
+            .collect();
+        let frame = self.frame || ret == Ty::Val || slots.contains(&Some(Ty::Val));
+        // A parameter's reads, resolved now its type is known.
+        let exprs = std::mem::take(&mut self.exprs);
         let t = Typed {
-            sig: Sig { params, ret },
+            sig: Sig { params, ret, frame },
             slots,
+            exprs,
+            whole: std::mem::take(&mut self.whole),
         };
         Found::Typed(Some(t), self.pending)
     }
@@ -245,42 +315,95 @@ impl Check<'_> {
         Ok(t)
     }
 
-    fn set(&mut self, slot: usize, t: T) -> Res<()> {
+    /// Local `slot` set to a value of type `t`.
+    fn set(&mut self, slot: usize, t: T) {
         let t = match t {
-            T::Known(t @ (Ty::Int | Ty::Bool | Ty::Sym)) => t,
-            T::Known(other) => return Err(format!("a local is set to {other:?}")),
-            T::Param(p) => {
+            T::Known(Ty::Never) => return,
+            T::Known(Ty::Unit) => Ty::Val,
+            T::Known(t) => t,
+            T::Param(p) => match self.seed[p] {
+                Slot::Is(t) => t,
                 // A parameter copied: a number unless a use said otherwise.
-                self.expect(T::Param(p), Ty::Int)?;
-                Ty::Int
-            }
+                _ => {
+                    self.fits(T::Param(p), Ty::Int);
+                    Ty::Int
+                }
+            },
             T::Any => {
                 self.pending = true;
-                return Ok(());
+                return;
             }
         };
-        match self.slots[slot] {
-            Slot::Unset | Slot::Free => self.slots[slot] = Slot::Is(t),
-            Slot::Is(u) if u == t => {}
-            Slot::Is(u) => return Err(format!("a local holds {u:?} and {t:?}")),
+        if t == Ty::Val {
+            self.frame = true;
         }
-        Ok(())
+        self.slots[slot] = self.slots[slot].join(Slot::Is(t));
     }
 
-    fn expect(&mut self, t: T, want: Ty) -> Res<()> {
+    /// Whether a value of type `t` is a `want` (a parameter not typed yet
+    /// becomes one); where not, the expression using it is run by the VM.
+    fn fits(&mut self, t: T, want: Ty) -> bool {
         match t {
-            T::Known(k) if k == want => Ok(()),
-            T::Known(k) => Err(format!("{k:?} where {want:?} is wanted")),
+            T::Known(k) => k == want && k != Ty::Val,
             T::Param(p) => match self.slots[p] {
-                Slot::Free => {
+                Slot::Free | Slot::Unset => {
                     self.slots[p] = Slot::Is(want);
-                    Ok(())
+                    true
                 }
-                Slot::Is(k) if k == want => Ok(()),
-                _ => Err(format!("a parameter used as {want:?} and otherwise")),
+                Slot::Is(k) if k == want => true,
+                Slot::Is(_) => {
+                    self.slots[p] = Slot::Is(Ty::Val);
+                    false
+                }
             },
-            T::Any => Ok(()),
+            T::Any => true,
         }
+    }
+
+    /// `x` (of type `t`) run by the VM: every local it writes is `Val`.
+    fn delegate(&mut self, x: &X) -> Res<T> {
+        self.frame = true;
+        let mut writes = Vec::new();
+        if walk_x(x, &mut |s, w| {
+            if w {
+                writes.push(s);
+            }
+        }) {
+            return Err("jumps out of an expression the VM runs".into());
+        }
+        for s in writes {
+            self.set(s, VAL);
+        }
+        Ok(VAL)
+    }
+
+    /// Statement `s` run whole by the VM.
+    fn whole(&mut self, s: &S) -> Res<Ty> {
+        self.frame = true;
+        let mut writes = Vec::new();
+        if walk_s(s, &mut |k, w| {
+            if w {
+                writes.push(k);
+            }
+        }) {
+            return Err("jumps out of a statement the VM runs".into());
+        }
+        for k in writes {
+            self.set(k, VAL);
+        }
+        self.whole.insert(std::ptr::from_ref(s) as usize);
+        Ok(Ty::Unit)
+    }
+
+    /// A condition: a truth value, or a value the VM tests.
+    fn cond(&mut self, x: &X) -> Res<()> {
+        let t = self.expr(x)?;
+        if !self.fits(t, Ty::Bool) {
+            // Not a truth value: the VM runs it, and says so.
+            self.delegate(x)?;
+            self.exprs.insert(addr(x), Ty::Val);
+        }
+        Ok(())
     }
 
     fn stmt(&mut self, s: &S, value: bool) -> Res<Ty> {
@@ -291,7 +414,7 @@ impl Check<'_> {
                 match t {
                     T::Known(t) => t,
                     T::Param(_) if value => {
-                        self.expect(t, Ty::Int)?;
+                        self.fits(t, Ty::Int);
                         Ty::Int
                     }
                     T::Param(_) => Ty::Unit,
@@ -304,57 +427,65 @@ impl Check<'_> {
             }
             SKind::Let(slot, x) | SKind::Assign(slot, x) => {
                 let t = self.expr(x)?;
-                self.set(*slot, t)?;
+                self.set(*slot, t);
                 Ty::Unit
             }
             SKind::OpAssign(x) => {
                 let (slot, op, value, _, _) = &**x;
-                if !matches!(op, Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Rem) {
-                    return Err(format!("uses `{op:?}=`"));
-                }
-                if self.slots[*slot] != Slot::Is(Ty::Int) {
-                    self.expect(T::Param(*slot), Ty::Int)
-                        .map_err(|_| "an `op=` on a local that is not a number".to_string())?;
-                }
                 let t = self.expr(value)?;
-                self.expect(t, Ty::Int)?;
+                let native = matches!(op, Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Rem)
+                    && self.seed[*slot] != Slot::Is(Ty::Val)
+                    && self.fits(T::Param(*slot), Ty::Int)
+                    && self.fits(t, Ty::Int);
+                if !native {
+                    return self.whole(s);
+                }
                 Ty::Unit
             }
             SKind::If(x) => {
                 let (c, a, b) = &**x;
-                let t = self.expr(c)?;
-                self.expect(t, Ty::Bool)?;
+                self.cond(c)?;
                 let ta = self.block(a, value)?;
                 let tb = self.block(b, value)?;
-                if value { join(ta, tb)? } else { Ty::Unit }
+                if value { join(ta, tb) } else { Ty::Unit }
             }
             SKind::While(guard, body) => {
                 if let Some(g) = guard {
-                    let t = self.expr(g)?;
-                    self.expect(t, Ty::Bool)?;
+                    self.cond(g)?;
                 }
                 self.in_loop(body)?;
                 Ty::Unit
             }
             SKind::Do(body, cond, _) => {
                 self.in_loop(body)?;
-                let t = self.expr(cond)?;
-                self.expect(t, Ty::Bool)?;
+                self.cond(cond)?;
                 Ty::Unit
             }
             SKind::For(f) => {
-                let Some((_, a, b)) = range(&f.iter) else {
-                    return Err("a `for` over anything but a range of numbers".into());
-                };
-                for end in [a, b] {
-                    if let End::X(x) = end {
-                        let t = self.expr(x)?;
-                        self.expect(t, Ty::Int)?;
+                let mut native = false;
+                if let Some((_, a, b)) = range(&f.iter) {
+                    native = true;
+                    for end in [a, b] {
+                        if let End::X(x) = end {
+                            let t = self.expr(x)?;
+                            native &= self.fits(t, Ty::Int);
+                        }
                     }
                 }
-                self.set(f.var, T::Known(Ty::Int))?;
-                if let Some(c) = f.counter {
-                    self.set(c, T::Known(Ty::Int))?;
+                if native {
+                    self.set(f.var, T::Known(Ty::Int));
+                    if let Some(c) = f.counter {
+                        self.set(c, T::Known(Ty::Int));
+                    }
+                    self.exprs.insert(addr(&f.iter), Ty::Int);
+                } else {
+                    // Over a value the VM makes: its items in the frame.
+                    self.delegate(&f.iter)?;
+                    self.exprs.insert(addr(&f.iter), Ty::Val);
+                    self.set(f.var, VAL);
+                    if let Some(c) = f.counter {
+                        self.set(c, VAL);
+                    }
                 }
                 self.in_loop(&f.body)?;
                 Ty::Unit
@@ -370,7 +501,7 @@ impl Check<'_> {
                     Some(x) => match self.expr(x)? {
                         T::Known(t) => t,
                         T::Param(p) => {
-                            self.expect(T::Param(p), Ty::Int)?;
+                            self.fits(T::Param(p), Ty::Int);
                             Ty::Int
                         }
                         T::Any => {
@@ -383,9 +514,12 @@ impl Check<'_> {
                 Ty::Never
             }
             SKind::Block(b) => self.block(b, value)?,
-            SKind::SetPart(_) => return Err("sets a part of a list or a map".into()),
-            SKind::Switch(_) => return Err("uses `switch`".into()),
-            SKind::Throw(_) => return Err("uses `throw`".into()),
+            SKind::SetPart(_) | SKind::Throw(_) => self.whole(s)?,
+            // Its value is its arm's.
+            SKind::Switch(_) => {
+                self.whole(s)?;
+                Ty::Val
+            }
         })
     }
 
@@ -396,47 +530,63 @@ impl Check<'_> {
         r.map(|_| ())
     }
 
+    /// Whether `x` calls a function with no native code (the VM calls it).
+    fn refused_call(&self, x: &X) -> bool {
+        matches!(&x.kind, XKind::Script(ix, _) if self.refused[*ix].is_some())
+    }
+
+    /// Expression `x`'s type, noted by its address (where `Val`, the VM
+    /// runs it whole).
     fn expr(&mut self, x: &X) -> Res<T> {
+        let t = self.typed(x)?;
+        let t = match t {
+            T::Known(Ty::Val) => self.delegate(x)?,
+            t => t,
+        };
+        let ty = match t {
+            T::Known(t) => t,
+            // Resolved once the pass ends (emit.rs reads a parameter's
+            // type from its slot).
+            T::Param(_) | T::Any => Ty::Int,
+        };
+        self.exprs.insert(addr(x), ty);
+        Ok(t)
+    }
+
+    fn typed(&mut self, x: &X) -> Res<T> {
         Ok(match &x.kind {
             XKind::Const(V::Int(_)) => T::Known(Ty::Int),
             XKind::Const(V::Bool(_)) => T::Known(Ty::Bool),
             XKind::Const(V::Sym(_)) => T::Known(Ty::Sym),
             XKind::Const(V::Unit) => T::Known(Ty::Unit),
-            XKind::Const(_) => return Err("a constant that is a list, a map or a text".into()),
-            XKind::Local(s) | XKind::Move(s) => match self.slots[*s] {
+            XKind::Local(s) | XKind::Move(s) => match self.seed[*s] {
                 Slot::Is(t) => T::Known(t),
                 Slot::Free => T::Param(*s),
-                // Set by a value a later pass knows the type of.
-                Slot::Unset if self.pending => T::Any,
-                Slot::Unset => return Err("reads a local never set".into()),
+                // Set later in this pass (the next pass knows), or never.
+                Slot::Unset => VAL,
             },
             XKind::Binary(b) | XKind::Simple(b) => {
                 let (op, a, b, _) = &**b;
                 let (ta, tb) = (self.expr(a)?, self.expr(b)?);
-                match op {
-                    Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Rem => {
-                        self.expect(ta, Ty::Int)?;
-                        self.expect(tb, Ty::Int)?;
-                        T::Known(Ty::Int)
-                    }
-                    Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => {
-                        self.expect(ta, Ty::Int)?;
-                        self.expect(tb, Ty::Int)?;
-                        T::Known(Ty::Bool)
-                    }
+                if ta == T::Known(Ty::Unit) || tb == T::Known(Ty::Unit) {
+                    return Ok(VAL);
+                }
+                let (want, out) = match op {
+                    Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Rem => (Ty::Int, Ty::Int),
+                    Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => (Ty::Int, Ty::Bool),
                     Bin::Eq | Bin::Ne => {
                         // Of one type: the one either side is known to be.
                         let t = match (ta, tb) {
-                            (T::Known(t @ (Ty::Bool | Ty::Sym)), _)
-                            | (_, T::Known(t @ (Ty::Bool | Ty::Sym))) => t,
+                            (T::Known(t @ (Ty::Bool | Ty::Sym | Ty::Val)), _)
+                            | (_, T::Known(t @ (Ty::Bool | Ty::Sym | Ty::Val))) => t,
                             _ => Ty::Int,
                         };
-                        self.expect(ta, t)?;
-                        self.expect(tb, t)?;
-                        T::Known(Ty::Bool)
+                        (t, Ty::Bool)
                     }
-                    _ => return Err(format!("uses the operator {op:?}")),
-                }
+                    _ => return Ok(VAL),
+                };
+                let fit = self.fits(ta, want) & self.fits(tb, want);
+                if fit { T::Known(out) } else { VAL }
             }
             XKind::Unary(u) => {
                 let (op, a, _) = &**u;
@@ -445,52 +595,43 @@ impl Check<'_> {
                     Un::Neg => Ty::Int,
                     Un::Not => Ty::Bool,
                 };
-                self.expect(t, want)?;
-                T::Known(want)
+                if self.fits(t, want) {
+                    T::Known(want)
+                } else {
+                    VAL
+                }
             }
             XKind::And(xs) | XKind::Or(xs) => {
+                let mut fit = true;
                 for e in xs {
                     let t = self.expr(e)?;
-                    self.expect(t, Ty::Bool)?;
+                    fit &= self.fits(t, Ty::Bool);
                 }
-                T::Known(Ty::Bool)
+                if fit { T::Known(Ty::Bool) } else { VAL }
             }
+            XKind::Script(_, _) if self.refused_call(x) => VAL,
             XKind::Script(ix, args) => {
-                if self.refused[*ix].is_some() {
-                    return Err("calls a function with no native code".into());
-                }
-                let params = self.sigs[*ix].as_ref().map(|s| s.params.clone());
+                let sig = self.sigs[*ix].clone();
+                let mut fit = true;
                 for (i, a) in args.iter().enumerate() {
                     let t = self.expr(a)?;
-                    match params.as_ref().and_then(|p| p.get(i).copied().flatten()) {
-                        Some(want) => self.expect(t, want)?,
-                        None if params.is_none() => {
-                            // The callee's types are a later pass's.
-                            self.pending = true;
-                        }
-                        None => {}
-                    }
-                    if let T::Known(Ty::Unit | Ty::Never) = t {
-                        return Err("passes `()` to a function".into());
+                    match sig.as_ref().map(|s| s.params.get(i).copied().flatten()) {
+                        Some(Some(want)) => fit &= self.fits(t, want),
+                        // Not read by native code: only a plain value
+                        // passes without a frame.
+                        Some(None) => fit &= matches!(t, T::Known(Ty::Int | Ty::Bool | Ty::Sym)),
+                        None => self.pending = true,
                     }
                 }
-                match self.sigs[*ix].as_ref().map(|s| s.ret) {
-                    Some(t) => T::Known(t),
+                match sig {
+                    Some(s) if s.frame || !fit => VAL,
+                    Some(s) => T::Known(s.ret),
                     None => {
                         self.pending = true;
                         T::Any
                     }
                 }
             }
-            XKind::Api(a) => return Err(format!("calls the API function `{}`", a.name)),
-            XKind::Chain(_) | XKind::Item(_) => {
-                return Err("reads a part of a value, or calls a method".into());
-            }
-            XKind::Rhai(_) => return Err("calls a function of Rhai's".into()),
-            XKind::Interp(_) | XKind::Named(_) => return Err("makes a text".into()),
-            XKind::Array(_) | XKind::SymMap(_) => return Err("makes a list or a map".into()),
-            XKind::ConstFn(_) => return Err("calls a function whose value is a table".into()),
-            XKind::Curry(_) => return Err("makes a closure".into()),
             XKind::Block(b) => {
                 // A block as a value (an `if` as an expression): no way
                 // out of it but its end.
@@ -500,11 +641,11 @@ impl Check<'_> {
                 match t? {
                     // A call's value a later pass knows.
                     Ty::Never if self.pending => T::Any,
-                    Ty::Never => return Err("a value that never comes".into()),
+                    Ty::Never => VAL,
                     t => T::Known(t),
                 }
             }
-            XKind::Log(..) => return Err("writes to the log".into()),
+            _ => VAL,
         })
     }
 }

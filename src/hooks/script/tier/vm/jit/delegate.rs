@@ -1,0 +1,186 @@
+//! What native code hands the VM (emit.rs): a condition that is no
+//! truth value in a register, an expression or a statement on a value in
+//! the frame, a `for` over a value the VM makes. The locals in registers
+//! the unit reads are written to the frame first, and the count is
+//! written back before and read again after, as around a call.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{FuncRef, InstBuilder, Value, types::I64};
+use rhai::Position;
+
+use super::super::ir::*;
+use super::emit::{Emit, Want};
+use super::types::Ty;
+use super::walk::{walk_s, walk_x};
+
+impl Emit<'_, '_> {
+    /// A condition: a truth value in a register, or the VM's test of a
+    /// value it makes (its error where that is no truth value).
+    pub(super) fn cond(&mut self, x: &X) -> Value {
+        if self.typed.of(x) != Ty::Val {
+            return self.expr(x);
+        }
+        self.spill_x(x);
+        let u = self.unit_x(x);
+        let r = self.helper(self.refs.truth, &[u]);
+        let bad = self.b.ins().icmp_imm_s(IntCC::Equal, r, 2);
+        self.fail_to_err(bad);
+        r
+    }
+
+    /// Expression `x`'s value put in slot `k` of the frame.
+    pub(super) fn put_value(&mut self, x: &X, k: usize) {
+        if self.typed.of(x) == Ty::Val {
+            self.delegated(x, k as i64);
+            return;
+        }
+        let t = match &x.kind {
+            XKind::Local(s) | XKind::Move(s) => self.typed.reg(*s),
+            _ => Some(self.typed.of(x)),
+        };
+        let v = self.expr(x);
+        self.put(k, t.unwrap_or(Ty::Unit), v);
+    }
+
+    /// A value in a register written to slot `k` of the frame as the VM
+    /// holds it.
+    pub(super) fn put(&mut self, k: usize, t: Ty, v: Value) {
+        let tag = match t {
+            Ty::Int => 0,
+            Ty::Bool => 1,
+            Ty::Sym => 2,
+            _ => 3,
+        };
+        let (k, tag) = (
+            self.b.ins().iconst(I64, k as i64),
+            self.b.ins().iconst(I64, tag),
+        );
+        self.b.ins().call(self.refs.put, &[self.ctx, k, tag, v]);
+    }
+
+    /// Expression `x` run by the VM, its value put in slot `dest` (or
+    /// dropped, at -1).
+    pub(super) fn delegated(&mut self, x: &X, dest: i64) {
+        self.spill_x(x);
+        let u = self.unit_x(x);
+        let d = self.b.ins().iconst(I64, dest);
+        let r = self.helper(self.refs.eval, &[u, d]);
+        self.fail_to_err(r);
+    }
+
+    /// Statement `s` run whole by the VM (which counts it).
+    pub(super) fn whole(&mut self, s: &S, want: Want) {
+        let mut reads = Vec::new();
+        walk_s(s, &mut |k, _| reads.push(k));
+        self.spill(reads);
+        self.units.ss.push(std::ptr::from_ref(s));
+        let u = self.b.ins().iconst(I64, (self.units.ss.len() - 1) as i64);
+        let dest = match want {
+            Want::Slot(k) => k as i64,
+            _ => -1,
+        };
+        let d = self.b.ins().iconst(I64, dest);
+        let r = self.helper(self.refs.exec, &[u, d]);
+        self.fail_to_err(r);
+    }
+
+    /// `for x in value` where the VM makes the value: its items kept in
+    /// a slot of the frame, each put in the loop's variable in turn (as
+    /// the VM's `for_loop` runs it).
+    pub(super) fn for_items(&mut self, f: &For, pos: Position) {
+        let tmp = self.ret_slot + 1 + self.tmps;
+        self.tmps += 1;
+        self.spill_x(&f.iter);
+        self.units.fors.push(std::ptr::from_ref(f));
+        let u = self.b.ins().iconst(I64, (self.units.fors.len() - 1) as i64);
+        let t = self.b.ins().iconst(I64, tmp as i64);
+        let r = self.helper(self.refs.for_begin, &[u, t]);
+        self.fail_to_err(r);
+        let i = self.b.declare_var(I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.def_var(i, zero);
+        let (head, run, next, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.go(head);
+        let n = self.b.use_var(i);
+        let (var, counter) = if f.body.is_empty() {
+            (-1, -1)
+        } else {
+            (f.var as i64, f.counter.map_or(-1, |c| c as i64))
+        };
+        let (t, var, counter) = (
+            self.b.ins().iconst(I64, tmp as i64),
+            self.b.ins().iconst(I64, var),
+            self.b.ins().iconst(I64, counter),
+        );
+        let c = self
+            .b
+            .ins()
+            .call(self.refs.for_next, &[self.ctx, u, t, n, var, counter]);
+        let more = self.b.inst_results(c)[0];
+        self.b.ins().brif(more, run, &[], exit, &[]);
+        self.go(run);
+        if f.body.is_empty() {
+            self.track(pos);
+        } else {
+            self.in_loop(&f.body, next, exit);
+        }
+        if !self.dead {
+            self.b.ins().jump(next, &[]);
+        }
+        self.go(next);
+        let n = self.b.use_var(i);
+        let n1 = self.b.ins().iadd_imm_s(n, 1);
+        self.b.def_var(i, n1);
+        self.b.ins().jump(head, &[]);
+        self.go(exit);
+    }
+
+    /// Expression `x` as a unit the helpers run, by number.
+    pub(super) fn unit_x(&mut self, x: &X) -> Value {
+        self.units.xs.push(std::ptr::from_ref(x));
+        self.b.ins().iconst(I64, (self.units.xs.len() - 1) as i64)
+    }
+
+    /// The locals in registers that `x` reads, written to the frame.
+    pub(super) fn spill_x(&mut self, x: &X) {
+        let mut reads = Vec::new();
+        walk_x(x, &mut |k, _| reads.push(k));
+        self.spill(reads);
+    }
+
+    pub(super) fn spill(&mut self, mut slots: Vec<usize>) {
+        slots.sort_unstable();
+        slots.dedup();
+        for k in slots {
+            if let Some(t) = self.typed.reg(k) {
+                let v = self.b.use_var(self.vars[k]);
+                self.put(k, t, v);
+            }
+        }
+    }
+
+    /// A helper that may count and fail called on `args` after the
+    /// context: the count written back before, read again after.
+    pub(super) fn helper(&mut self, f: FuncRef, args: &[Value]) -> Value {
+        self.save_count();
+        let mut all = vec![self.ctx];
+        all.extend_from_slice(args);
+        let c = self.b.ins().call(f, &all);
+        let r = self.b.inst_results(c)[0];
+        self.load_count();
+        r
+    }
+
+    /// To the way out on an error where `bad` (the helper kept it).
+    pub(super) fn fail_to_err(&mut self, bad: Value) {
+        let on = self.b.create_block();
+        self.b.ins().brif(bad, self.err, &[], on, &[]);
+        self.b.switch_to_block(on);
+    }
+}
