@@ -241,7 +241,13 @@ impl VmRun<'_, '_> {
     }
 
     /// The API call of `api` on the arguments pushed from `base`.
-    fn api_pushed(&mut self, api: &Api, base: usize, pos: Position, try_typed: bool) -> R<V> {
+    pub(super) fn api_pushed(
+        &mut self,
+        api: &Api,
+        base: usize,
+        pos: Position,
+        try_typed: bool,
+    ) -> R<V> {
         if let Some(typed) = api.typed.filter(|_| try_typed)
             && let Some(v) = self.typed(typed, base..self.stack.len(), pos)?
         {

@@ -5,13 +5,18 @@
 //! written back before and read again after, as around a call.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{FuncRef, InstBuilder, Value, types::I64};
+use cranelift_codegen::ir::{
+    FuncRef, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value, types::I64,
+};
 use rhai::Position;
 
 use super::super::ir::*;
 use super::emit::{Emit, Want};
 use super::types::Ty;
 use super::walk::{walk_s, walk_x};
+use super::{Arg, CTX_ERR};
+
+const FLAGS: MemFlagsData = MemFlagsData::trusted();
 
 impl Emit<'_, '_> {
     /// A condition: a truth value in a register, or the VM's test of a
@@ -139,6 +144,58 @@ impl Emit<'_, '_> {
         self.b.def_var(i, n1);
         self.b.ins().jump(head, &[]);
         self.go(exit);
+    }
+
+    /// API call `x` (on `args`) by its typed entry point, as the VM
+    /// calls it: the arguments in registers handed over as they are, the
+    /// others made by the VM, in the order written (by the helper itself
+    /// where the ones in registers are locals or constants, which nothing
+    /// can change; else in slots of the frame first); its value of the
+    /// type types.rs's table gives it.
+    pub(super) fn api(&mut self, x: &X, args: &[X]) -> Value {
+        let mut tags = Vec::with_capacity(args.len());
+        let mut vals = Vec::with_capacity(args.len());
+        let by_helper = args
+            .iter()
+            .all(|a| self.typed.of(a) == Ty::Val || a.in_place());
+        for a in args {
+            let t = self.typed.of(a);
+            if t == Ty::Val && by_helper {
+                self.spill_x(a);
+                tags.push(Arg::Eval);
+                vals.push(self.b.ins().iconst(I64, 0));
+            } else if t == Ty::Val {
+                let k = self.ret_slot + 1 + self.tmps;
+                self.tmps += 1;
+                self.delegated(a, k as i64);
+                tags.push(Arg::Slot);
+                vals.push(self.b.ins().iconst(I64, k as i64));
+            } else {
+                let t = match &a.kind {
+                    XKind::Local(s) | XKind::Move(s) => self.typed.reg(*s).unwrap_or(t),
+                    _ => t,
+                };
+                tags.push(Arg::Reg(t));
+                vals.push(self.expr(a));
+            }
+        }
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (8 * vals.len().max(1)) as u32,
+            3,
+        ));
+        for (i, v) in vals.iter().enumerate() {
+            self.b.ins().stack_store(I64, *v, slot, (8 * i) as i32);
+        }
+        let argp = self.b.ins().stack_addr(I64, slot, 0);
+        self.units
+            .apis
+            .push((std::ptr::from_ref(x), tags, self.typed.of(x)));
+        let u = self.b.ins().iconst(I64, (self.units.apis.len() - 1) as i64);
+        let r = self.helper(self.refs.api, &[u, argp]);
+        let e = self.b.ins().load(I64, FLAGS, self.ctx, CTX_ERR);
+        self.fail_to_err(e);
+        r
     }
 
     /// Expression `x` as a unit the helpers run, by number.

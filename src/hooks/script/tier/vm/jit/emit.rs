@@ -46,6 +46,7 @@ pub(super) struct Refs {
     pub put: FuncRef,
     pub for_begin: FuncRef,
     pub for_next: FuncRef,
+    pub api: FuncRef,
     /// By the tier's index: the functions it calls.
     pub fns: Vec<Option<FuncRef>>,
 }
@@ -93,6 +94,10 @@ pub(super) struct Emit<'b, 'p> {
 }
 
 const FLAGS: MemFlagsData = MemFlagsData::trusted();
+
+/// `()` in a register: a symbol's type holds it beside the symbols (as
+/// `offset` gives a cell or `()`), so it is no symbol's number.
+pub(super) const UNIT: i64 = -1;
 
 impl<'b, 'p> Emit<'b, 'p> {
     /// Start `code`'s function: its parameters read into their locals,
@@ -167,7 +172,7 @@ impl<'b, 'p> Emit<'b, 'p> {
         };
         let v = self.block(body, want);
         if !self.dead {
-            let v = v.unwrap_or_else(|| self.b.ins().iconst(I64, 0));
+            let v = v.unwrap_or_else(|| self.b.ins().iconst(I64, UNIT));
             self.b.ins().jump(self.ret, &[BlockArg::from(v)]);
         }
         self.b.switch_to_block(self.ret);
@@ -273,7 +278,7 @@ impl<'b, 'p> Emit<'b, 'p> {
                     self.go(blk);
                     let v = self.block(body, want);
                     if !self.dead {
-                        let v = v.unwrap_or_else(|| self.b.ins().iconst(I64, 0));
+                        let v = v.unwrap_or_else(|| self.b.ins().iconst(I64, UNIT));
                         self.b.ins().jump(join, &[BlockArg::from(v)]);
                         joined = true;
                     }
@@ -323,7 +328,7 @@ impl<'b, 'p> Emit<'b, 'p> {
                         self.b.ins().iconst(I64, 0)
                     }
                     Some(x) => self.expr(x),
-                    None => self.b.ins().iconst(I64, 0),
+                    None => self.b.ins().iconst(I64, UNIT),
                 };
                 if !self.dead {
                     self.b.ins().jump(self.ret, &[BlockArg::from(v)]);
@@ -480,7 +485,7 @@ impl<'b, 'p> Emit<'b, 'p> {
             XKind::Const(V::Int(n)) => self.b.ins().iconst(I64, *n),
             XKind::Const(V::Bool(t)) => self.b.ins().iconst(I64, i64::from(*t)),
             XKind::Const(V::Sym(s)) => self.b.ins().iconst(I64, i64::from(*s)),
-            XKind::Const(_) => self.b.ins().iconst(I64, 0),
+            XKind::Const(_) => self.b.ins().iconst(I64, UNIT),
             XKind::Local(s) | XKind::Move(s) if self.typed.reg(*s).is_some() => {
                 self.b.use_var(self.vars[*s])
             }
@@ -529,9 +534,10 @@ impl<'b, 'p> Emit<'b, 'p> {
                 out
             }
             XKind::Script(ix, args) if self.typed.of(x) != Ty::Val => self.call(*ix, args, x.pos),
+            XKind::Api(a) => self.api(x, &a.args),
             XKind::Block(b) => match self.block(b, Want::Value) {
                 Some(v) => v,
-                None => self.b.ins().iconst(I64, 0),
+                None => self.b.ins().iconst(I64, UNIT),
             },
             _ => self.broken("an expression it does not compile"),
         }

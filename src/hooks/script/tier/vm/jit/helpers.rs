@@ -11,7 +11,8 @@ use rhai::{Array, Dynamic, EvalAltResult, ImmutableString};
 use super::super::ir::{For, XKind};
 use super::super::run::{Flow, VmRun, discard, in_function, set};
 use super::super::value::V;
-use super::Ctx;
+use super::types::Ty;
+use super::{Arg, Ctx};
 use crate::hooks::script::tier::builtins::int_op;
 use crate::hooks::script::tier::run::{Run, at};
 use crate::hooks::script::tier::tree::Bin;
@@ -194,7 +195,7 @@ pub(super) extern "C" fn put(ctx: *mut Ctx, k: i64, tag: i64, v: i64) {
     let v = match tag {
         0 => V::Int(v),
         1 => V::Bool(v != 0),
-        2 => V::Sym(v as u32),
+        2 => sym(v),
         _ => V::Unit,
     };
     set(vm.slot(k as usize), v);
@@ -305,4 +306,67 @@ pub(super) extern "C" fn for_next(
         Err(_) => discard(v),
     }
     1
+}
+
+/// A symbol in a register as the VM holds it (`()` where it is `UNIT`).
+pub(super) fn sym(r: i64) -> V {
+    u32::try_from(r).map_or(V::Unit, V::Sym)
+}
+
+/// API call `unit` (of the units) on the arguments at `args`, by the
+/// VM's way (its typed entry point, else its Rhai form): its value in a
+/// register as types.rs's table types it, or the error kept.
+pub(super) extern "C" fn api(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
+    // SAFETY: as `eval`.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let (x, tags, ret) = &cx.jit().units.apis[unit as usize];
+    // SAFETY: as `eval`'s unit.
+    let x = unsafe { &**x };
+    let XKind::Api(a) = &x.kind else {
+        return failed(cx, Flow::Err(unexpected("an API call", x.pos)));
+    };
+    let base = vm.stack.len();
+    for (i, tag) in tags.iter().enumerate() {
+        // SAFETY: native code passes one value for each argument.
+        let raw = unsafe { *args.add(i) };
+        let v = match tag {
+            Arg::Reg(Ty::Int) => V::Int(raw),
+            Arg::Reg(Ty::Bool) => V::Bool(raw != 0),
+            Arg::Reg(Ty::Sym) => sym(raw),
+            Arg::Reg(_) => V::Unit,
+            Arg::Slot => std::mem::take(vm.slot(raw as usize)),
+            Arg::Eval => match vm.expr(&a.args[i]) {
+                Ok(v) => v,
+                Err(f) => {
+                    vm.pop_to(base);
+                    return failed(cx, f);
+                }
+            },
+        };
+        vm.stack.push(v);
+    }
+    let r = vm.api_pushed(a, base, x.pos, true);
+    vm.pop_to(base);
+    match (ret, r) {
+        (_, Err(f)) => failed(cx, f),
+        (Ty::Int, Ok(V::Int(n))) => n,
+        (Ty::Bool, Ok(V::Bool(b))) => i64::from(b),
+        (Ty::Sym, Ok(V::Sym(s))) => i64::from(s),
+        (Ty::Sym | Ty::Unit, Ok(V::Unit)) => super::emit::UNIT,
+        (_, Ok(v)) => {
+            discard(v);
+            failed(cx, Flow::Err(unexpected(&a.name, x.pos)))
+        }
+    }
+}
+
+/// What the table of API values (types.rs) did not foresee: an error,
+/// never a value of another type in a register.
+#[cold]
+fn unexpected(what: &str, pos: rhai::Position) -> super::super::run::Error {
+    EvalAltResult::ErrorRuntime(
+        format!("native code: `{what}` gave a value of a type it did not expect").into(),
+        pos,
+    )
+    .into()
 }

@@ -151,6 +151,19 @@ pub(super) struct Units {
     pub xs: Vec<*const X>,
     pub ss: Vec<*const S>,
     pub fors: Vec<*const For>,
+    /// An API call, where each argument is, and its value's type.
+    pub apis: Vec<(*const X, Vec<Arg>, Ty)>,
+}
+
+/// Where an argument of an API call from native code is.
+#[derive(Clone, Copy)]
+pub(super) enum Arg {
+    /// In a register, of this type.
+    Reg(Ty),
+    /// In the frame, at the slot the register holds.
+    Slot,
+    /// Made by the helper (the VM evaluates it).
+    Eval,
 }
 
 /// The native code of a script's functions.
@@ -182,7 +195,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 10] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 11] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -210,6 +223,7 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
             helpers::for_next as *const u8,
             sig(6, true),
         ),
+        ("tabula_api", helpers::api as *const u8, sig(3, true)),
     ]
 }
 
@@ -355,6 +369,7 @@ impl Jit {
                 put: next()?,
                 for_begin: next()?,
                 for_next: next()?,
+                api: next()?,
                 fns: ids
                     .iter()
                     .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))
@@ -413,6 +428,7 @@ impl Jit {
                 (Some(Ty::Int), V::Int(n)) => *n,
                 (Some(Ty::Bool), V::Bool(b)) => i64::from(*b),
                 (Some(Ty::Sym), V::Sym(s)) => i64::from(*s),
+                (Some(Ty::Sym), V::Unit) => emit::UNIT,
                 _ => return None,
             };
         }
@@ -474,7 +490,7 @@ impl Jit {
         Ok(match e.sig.ret {
             Ty::Int => V::Int(r),
             Ty::Bool => V::Bool(r != 0),
-            Ty::Sym => V::Sym(r as u32),
+            Ty::Sym => helpers::sym(r),
             Ty::Unit | Ty::Never => V::Unit,
             Ty::Val => std::mem::take(&mut vm.stack[base + e.ret_slot]),
         })

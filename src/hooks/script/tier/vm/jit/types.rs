@@ -22,7 +22,8 @@ pub(crate) enum Ty {
     Int,
     Bool,
     /// A text of the symbol table (an id the game defines, a text
-    /// constant): compared, never taken apart.
+    /// constant), or `()`: compared, never taken apart (as `offset`
+    /// gives a cell or `()`).
     Sym,
     Unit,
     /// Never has a value: a `return`, `break` or `continue`.
@@ -198,6 +199,7 @@ fn check(
             pending: false,
             frame: false,
             exprs: FxHashMap::default(),
+            param_reads: Vec::new(),
             whole: FxHashSet::default(),
         };
         let found = c.function(code, arity);
@@ -248,6 +250,8 @@ struct Check<'a> {
     /// Whether anything is `Val` (the function needs a frame).
     frame: bool,
     exprs: FxHashMap<usize, Ty>,
+    /// Reads of a parameter whose type no use had asked for yet.
+    param_reads: Vec<(usize, usize)>,
     whole: FxHashSet<usize>,
 }
 
@@ -258,6 +262,7 @@ fn join(a: Ty, b: Ty) -> Ty {
     match (a, b) {
         (Ty::Never, t) | (t, Ty::Never) => t,
         (a, b) if a == b => a,
+        (Ty::Sym | Ty::Unit, Ty::Sym | Ty::Unit) => Ty::Sym,
         _ => Ty::Val,
     }
 }
@@ -291,8 +296,20 @@ impl Check<'_> {
             .map(|p| slots.get(p).copied().flatten())
             .collect();
         let frame = self.frame || ret == Ty::Val || slots.contains(&Some(Ty::Val));
-        // A parameter's reads, resolved now its type is known.
-        let exprs = std::mem::take(&mut self.exprs);
+        // A parameter's reads, resolved now its type is known (where no
+        // use typed it, it stays in the frame).
+        let mut exprs = std::mem::take(&mut self.exprs);
+        for (a, p) in std::mem::take(&mut self.param_reads) {
+            exprs.insert(a, slots.get(p).copied().flatten().unwrap_or(Ty::Val));
+        }
+        // A parameter read where no use typed it is read from the frame.
+        let frame = frame || exprs.values().any(|t| *t == Ty::Val);
+        if frame && !self.pending && exprs.values().all(|t| *t == Ty::Val) {
+            // Entering native code would only hand the VM all of it.
+            return Found::Refused(
+                "the VM runs all of it (no number, truth value or symbol)".into(),
+            );
+        }
         let t = Typed {
             sig: Sig { params, ret, frame },
             slots,
@@ -319,7 +336,7 @@ impl Check<'_> {
     fn set(&mut self, slot: usize, t: T) {
         let t = match t {
             T::Known(Ty::Never) => return,
-            T::Known(Ty::Unit) => Ty::Val,
+            T::Known(Ty::Unit) => Ty::Sym,
             T::Known(t) => t,
             T::Param(p) => match self.seed[p] {
                 Slot::Is(t) => t,
@@ -344,7 +361,8 @@ impl Check<'_> {
     /// becomes one); where not, the expression using it is run by the VM.
     fn fits(&mut self, t: T, want: Ty) -> bool {
         match t {
-            T::Known(k) => k == want && k != Ty::Val,
+            T::Known(k) => (k == want && k != Ty::Val) || (k, want) == (Ty::Unit, Ty::Sym),
+            T::Param(_) if want == Ty::Val => false,
             T::Param(p) => match self.slots[p] {
                 Slot::Free | Slot::Unset => {
                     self.slots[p] = Slot::Is(want);
@@ -530,6 +548,19 @@ impl Check<'_> {
         r.map(|_| ())
     }
 
+    /// A value's type as far as this pass knows it (a parameter's, once
+    /// a use typed it).
+    fn now(&self, t: T) -> Option<Ty> {
+        match t {
+            T::Known(t) => Some(t),
+            T::Param(p) => match self.slots[p] {
+                Slot::Is(t) => Some(t),
+                _ => None,
+            },
+            T::Any => None,
+        }
+    }
+
     /// Whether `x` calls a function with no native code (the VM calls it).
     fn refused_call(&self, x: &X) -> bool {
         matches!(&x.kind, XKind::Script(ix, _) if self.refused[*ix].is_some())
@@ -545,9 +576,12 @@ impl Check<'_> {
         };
         let ty = match t {
             T::Known(t) => t,
-            // Resolved once the pass ends (emit.rs reads a parameter's
-            // type from its slot).
-            T::Param(_) | T::Any => Ty::Int,
+            // Resolved once the pass ends, by its slot's type.
+            T::Param(p) => {
+                self.param_reads.push((addr(x), p));
+                Ty::Int
+            }
+            T::Any => Ty::Int,
         };
         self.exprs.insert(addr(x), ty);
         Ok(t)
@@ -568,17 +602,15 @@ impl Check<'_> {
             XKind::Binary(b) | XKind::Simple(b) => {
                 let (op, a, b, _) = &**b;
                 let (ta, tb) = (self.expr(a)?, self.expr(b)?);
-                if ta == T::Known(Ty::Unit) || tb == T::Known(Ty::Unit) {
-                    return Ok(VAL);
-                }
                 let (want, out) = match op {
                     Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Rem => (Ty::Int, Ty::Int),
                     Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => (Ty::Int, Ty::Bool),
                     Bin::Eq | Bin::Ne => {
                         // Of one type: the one either side is known to be.
-                        let t = match (ta, tb) {
-                            (T::Known(t @ (Ty::Bool | Ty::Sym | Ty::Val)), _)
-                            | (_, T::Known(t @ (Ty::Bool | Ty::Sym | Ty::Val))) => t,
+                        let t = match (self.now(ta), self.now(tb)) {
+                            (Some(t @ (Ty::Bool | Ty::Sym | Ty::Val)), _)
+                            | (_, Some(t @ (Ty::Bool | Ty::Sym | Ty::Val))) => t,
+                            (Some(Ty::Unit), _) | (_, Some(Ty::Unit)) => Ty::Sym,
                             _ => Ty::Int,
                         };
                         (t, Ty::Bool)
@@ -615,6 +647,11 @@ impl Check<'_> {
                 let mut fit = true;
                 for (i, a) in args.iter().enumerate() {
                     let t = self.expr(a)?;
+                    if sig.as_ref().is_some_and(|s| s.frame) {
+                        // Called by the VM, which takes any value: its
+                        // parameters' types ask nothing of these.
+                        continue;
+                    }
                     match sig.as_ref().map(|s| s.params.get(i).copied().flatten()) {
                         Some(Some(want)) => fit &= self.fits(t, want),
                         // Not read by native code: only a plain value
@@ -632,6 +669,17 @@ impl Check<'_> {
                     }
                 }
             }
+            XKind::Api(a) => match api_value(&a.name, a.args.len()) {
+                // By its typed entry point, its arguments where they are
+                // made (in registers, or by the VM in the frame).
+                Some(t) if a.typed.is_some() && !(a.first_local.is_some() && a.writes_first) => {
+                    for arg in &a.args {
+                        self.expr(arg)?;
+                    }
+                    T::Known(t)
+                }
+                _ => VAL,
+            },
             XKind::Block(b) => {
                 // A block as a value (an `if` as an expression): no way
                 // out of it but its end.
@@ -648,6 +696,22 @@ impl Check<'_> {
             _ => VAL,
         })
     }
+}
+
+/// The type of the value API function `name` of `arity` gives, for those
+/// with a typed entry point (api.rs) whose every outcome is of one type
+/// (or an error); None for the others, which the VM runs whole. A value
+/// of another type is an error in the helper (never a wrong value).
+fn api_value(name: &str, arity: usize) -> Option<Ty> {
+    Some(match (name, arity) {
+        ("stat", 2) | ("get_var", 1) | ("turn", 0) | ("row_of", 1) | ("distance", 2) => Ty::Int,
+        ("board_size", 0) => Ty::Int,
+        ("active", 0) | ("opponent" | "next_player" | "piece" | "drop_cell", 1) => Ty::Sym,
+        ("offset", 3) | ("column_of", 1) => Ty::Sym,
+        ("set_stat" | "add_stat", 3) | ("set_var" | "add_var", 2) | ("set_active", 1) => Ty::Unit,
+        ("move_card", 5) => Ty::Unit,
+        _ => return None,
+    })
 }
 
 /// A range's end: an expression, or a number where the range is a
