@@ -457,8 +457,9 @@ impl Jit {
         // The frame: the arguments pushed, every other slot `()`.
         let outer = vm.base;
         if e.frame > 0 {
-            if vm.stack.len() < base + e.frame {
-                vm.stack.resize(base + e.frame, V::Unit);
+            // Pushes, not `resize` (a few slots, as `call_inner` makes them).
+            while vm.stack.len() < base + e.frame {
+                vm.stack.push(V::Unit);
             }
             vm.base = base;
         }
