@@ -280,9 +280,14 @@ pub(super) extern "C" fn for_next(
             .and_then(|i| items.get(i))
             .map(V::copy)
     };
-    let item = match (constant(f), &*vm.slot(tmp as usize)) {
+    let item = match (constant(f), &mut *vm.slot(tmp as usize)) {
         (Some(items), _) => at(items),
-        (None, V::List(items)) => at(items),
+        // The loop's own copy: each item taken, not copied (as the VM's
+        // `for_loop` moves them out of the list).
+        (None, V::List(items)) => usize::try_from(i)
+            .ok()
+            .and_then(|i| items.get_mut(i))
+            .map(std::mem::take),
         (None, V::Dyn(d)) => {
             if let Some(r) = d.read_lock::<Range<i64>>() {
                 r.start.checked_add(i).filter(|n| *n < r.end).map(V::Int)

@@ -52,6 +52,8 @@ pub(crate) struct Typed {
     /// The statements the VM runs whole (by address): a part set, a
     /// `switch`, a `throw`, an `op=` not on numbers.
     pub whole: FxHashSet<usize>,
+    /// How many expressions native code makes itself.
+    pub natives: usize,
 }
 
 impl Typed {
@@ -155,6 +157,15 @@ pub(crate) fn all(codes: &[Option<Code>], arity: &[usize]) -> (Vec<Option<Typed>
             last = (0..n).map(|_| None).collect();
         }
     }
+    // A function with a frame and nothing for registers would only hand
+    // the VM all of it: the VM runs it (its callers call it through the
+    // VM whatever it has).
+    for (i, t) in last.iter_mut().enumerate() {
+        if t.as_ref().is_some_and(|t| t.sig.frame && t.natives == 0) {
+            *t = None;
+            refused[i] = Some("nothing in it runs in registers (the VM runs it whole)".into());
+        }
+    }
     let why = (0..n)
         .map(|i| match (&last[i], &refused[i]) {
             (Some(_), _) => String::new(),
@@ -200,6 +211,7 @@ fn check(
             frame: false,
             exprs: FxHashMap::default(),
             param_reads: Vec::new(),
+            natives: 0,
             whole: FxHashSet::default(),
         };
         let found = c.function(code, arity);
@@ -252,6 +264,8 @@ struct Check<'a> {
     exprs: FxHashMap<usize, Ty>,
     /// Reads of a parameter whose type no use had asked for yet.
     param_reads: Vec<(usize, usize)>,
+    /// The expressions native code makes itself (not the VM's parts).
+    natives: usize,
     whole: FxHashSet<usize>,
 }
 
@@ -304,17 +318,12 @@ impl Check<'_> {
         }
         // A parameter read where no use typed it is read from the frame.
         let frame = frame || exprs.values().any(|t| *t == Ty::Val);
-        if frame && !self.pending && exprs.values().all(|t| *t == Ty::Val) {
-            // Entering native code would only hand the VM all of it.
-            return Found::Refused(
-                "the VM runs all of it (no number, truth value or symbol)".into(),
-            );
-        }
         let t = Typed {
             sig: Sig { params, ret, frame },
             slots,
             exprs,
             whole: std::mem::take(&mut self.whole),
+            natives: self.natives,
         };
         Found::Typed(Some(t), self.pending)
     }
@@ -415,8 +424,10 @@ impl Check<'_> {
 
     /// A condition: a truth value, or a value the VM tests.
     fn cond(&mut self, x: &X) -> Res<()> {
+        let before = self.natives;
         let t = self.expr(x)?;
         if !self.fits(t, Ty::Bool) {
+            self.natives = before;
             // Not a truth value: the VM runs it, and says so.
             self.delegate(x)?;
             self.exprs.insert(addr(x), Ty::Val);
@@ -569,10 +580,18 @@ impl Check<'_> {
     /// Expression `x`'s type, noted by its address (where `Val`, the VM
     /// runs it whole).
     fn expr(&mut self, x: &X) -> Res<T> {
+        let before = self.natives;
         let t = self.typed(x)?;
         let t = match t {
-            T::Known(Ty::Val) => self.delegate(x)?,
-            t => t,
+            T::Known(Ty::Val) => {
+                // Its parts are the VM's too.
+                self.natives = before;
+                self.delegate(x)?
+            }
+            t => {
+                self.natives += 1;
+                t
+            }
         };
         let ty = match t {
             T::Known(t) => t,
