@@ -5,9 +5,7 @@
 //! written back before and read again after, as around a call.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{
-    FuncRef, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value, types::I64,
-};
+use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, Value, types::I64};
 use rhai::Position;
 
 use super::super::ir::*;
@@ -179,15 +177,7 @@ impl Emit<'_, '_> {
                 vals.push(self.expr(a));
             }
         }
-        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
-            StackSlotKind::ExplicitSlot,
-            (8 * vals.len().max(1)) as u32,
-            3,
-        ));
-        for (i, v) in vals.iter().enumerate() {
-            self.b.ins().stack_store(I64, *v, slot, (8 * i) as i32);
-        }
-        let argp = self.b.ins().stack_addr(I64, slot, 0);
+        let argp = self.array(&vals);
         self.units
             .apis
             .push((std::ptr::from_ref(x), tags, self.typed.of(x)));

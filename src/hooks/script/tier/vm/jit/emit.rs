@@ -603,11 +603,9 @@ impl<'b, 'p> Emit<'b, 'p> {
         self.b.switch_to_block(on);
     }
 
-    /// A call of compiled function `ix`, as `call_pushed` makes it: the
-    /// arguments, then the level up, the call counted, the levels'
-    /// limit; an error in it wrapped as Rhai wraps a function's.
-    fn call(&mut self, ix: usize, args: &[X], pos: Position) -> Value {
-        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+    /// `vals` in an array on the native stack: its address (what a call
+    /// of a function or a helper takes its arguments by).
+    pub(super) fn array(&mut self, vals: &[Value]) -> Value {
         let slot = self.b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
             (8 * vals.len().max(1)) as u32,
@@ -616,7 +614,15 @@ impl<'b, 'p> Emit<'b, 'p> {
         for (i, v) in vals.iter().enumerate() {
             self.b.ins().stack_store(I64, *v, slot, (8 * i) as i32);
         }
-        let argp = self.b.ins().stack_addr(I64, slot, 0);
+        self.b.ins().stack_addr(I64, slot, 0)
+    }
+
+    /// A call of compiled function `ix`, as `call_pushed` makes it: the
+    /// arguments, then the level up, the call counted, the levels'
+    /// limit; an error in it wrapped as Rhai wraps a function's.
+    fn call(&mut self, ix: usize, args: &[X], pos: Position) -> Value {
+        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+        let argp = self.array(&vals);
         let l = self.b.ins().load(I64, FLAGS, self.level, 0);
         let up = self.b.ins().iadd_imm_s(l, 1);
         self.b.ins().store(FLAGS, up, self.level, 0);
