@@ -150,7 +150,7 @@ impl Emit<'_, '_> {
     /// where the ones in registers are locals or constants, which nothing
     /// can change; else in slots of the frame first); its value of the
     /// type types.rs's table gives it.
-    pub(super) fn api(&mut self, x: &X, args: &[X]) -> Value {
+    pub(super) fn api(&mut self, x: &X, args: &[X], first_local: Option<usize>) -> Value {
         let mut tags = Vec::with_capacity(args.len());
         let mut vals = Vec::with_capacity(args.len());
         let by_helper = args
@@ -177,6 +177,8 @@ impl Emit<'_, '_> {
                 vals.push(self.expr(a));
             }
         }
+        // Where the Rhai form's way reads it (`through_rhai`).
+        self.spill(first_local.into_iter().collect());
         let argp = self.array(&vals);
         self.units
             .apis

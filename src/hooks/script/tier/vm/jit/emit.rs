@@ -446,11 +446,13 @@ impl<'b, 'p> Emit<'b, 'p> {
         if f.body.is_empty() {
             self.track(pos);
         } else {
+            // In registers, or in the frame where the body makes them
+            // `Val` (`for i in 0..n { i = "x"; }`).
             if let Some(c) = f.counter {
                 let n = self.b.use_var(k);
-                self.b.def_var(self.vars[c], n);
+                self.set_local(c, n);
             }
-            self.b.def_var(self.vars[f.var], x);
+            self.set_local(f.var, x);
         }
         self.b.ins().jump(run, &[]);
         self.go(run);
@@ -534,7 +536,7 @@ impl<'b, 'p> Emit<'b, 'p> {
                 out
             }
             XKind::Script(ix, args) if self.typed.of(x) != Ty::Val => self.call(*ix, args, x.pos),
-            XKind::Api(a) => self.api(x, &a.args),
+            XKind::Api(a) => self.api(x, &a.args, a.first_local),
             XKind::Block(b) => match self.block(b, Want::Value) {
                 Some(v) => v,
                 None => self.b.ins().iconst(I64, UNIT),
@@ -601,6 +603,16 @@ impl<'b, 'p> Emit<'b, 'p> {
             .call(self.refs.arith, &[self.ctx, code, a, c, p]);
         self.b.ins().jump(self.err, &[]);
         self.b.switch_to_block(on);
+    }
+
+    /// Local `slot` set to a number: its register, or its slot in the
+    /// frame.
+    fn set_local(&mut self, slot: usize, v: Value) {
+        if self.typed.reg(slot).is_some() {
+            self.b.def_var(self.vars[slot], v);
+        } else {
+            self.put(slot, Ty::Int, v);
+        }
     }
 
     /// `vals` in an array on the native stack: its address (what a call

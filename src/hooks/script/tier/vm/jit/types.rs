@@ -695,6 +695,9 @@ impl Check<'_> {
                     for arg in &a.args {
                         self.expr(arg)?;
                     }
+                    // The Rhai form's way reads a local first argument
+                    // in the frame (written there first).
+                    self.frame |= a.first_local.is_some();
                     T::Known(t)
                 }
                 _ => VAL,
