@@ -547,36 +547,37 @@ impl<'r, 'a> VmRun<'r, 'a> {
         };
         match iter {
             V::List(items) => self.for_items(f, pos, items.into_iter()),
-            V::Dyn(d) => {
-                if d.is::<std::ops::Range<i64>>() {
-                    let r = d.cast::<std::ops::Range<i64>>();
-                    self.for_items(f, pos, r.map(V::Int))
-                } else if d.is::<std::ops::RangeInclusive<i64>>() {
-                    let r = d.cast::<std::ops::RangeInclusive<i64>>();
-                    self.for_items(f, pos, r.map(V::Int))
-                } else if d.is_array() {
-                    let syms = &self.vm.syms;
-                    let items: Vec<V> = d
-                        .cast::<Array>()
-                        .into_iter()
-                        .map(|x| V::of(x, syms))
-                        .collect();
-                    self.for_items(f, pos, items.into_iter())
-                } else if d.is_string() {
-                    let s = d.cast::<ImmutableString>();
-                    let chars: Vec<V> = s.chars().map(|c| V::Dyn(Dynamic::from(c))).collect();
-                    self.for_items(f, pos, chars.into_iter())
-                } else {
-                    Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into()))
-                }
+            V::Dyn(d) if d.is::<std::ops::Range<i64>>() => {
+                let r = d.cast::<std::ops::Range<i64>>();
+                self.for_items(f, pos, r.map(V::Int))
             }
-            V::Sym(s) => {
-                let text = self.vm.syms.text(s).clone();
-                let chars: Vec<V> = text.chars().map(|c| V::Dyn(Dynamic::from(c))).collect();
-                self.for_items(f, pos, chars.into_iter())
+            V::Dyn(d) if d.is::<std::ops::RangeInclusive<i64>>() => {
+                let r = d.cast::<std::ops::RangeInclusive<i64>>();
+                self.for_items(f, pos, r.map(V::Int))
             }
-            _ => Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into())),
+            other => {
+                let items = self.other_items(other, f.iter.pos)?;
+                self.for_items(f, pos, items.into_iter())
+            }
         }
+    }
+
+    /// The items `for` runs over in a value that is no list the VM made
+    /// and no range: a Rhai array's, a text's characters; anything else
+    /// an error at `pos`.
+    pub(super) fn other_items(&self, v: V, pos: Position) -> R<Vec<V>> {
+        let chars = |s: &str| s.chars().map(|c| V::Dyn(Dynamic::from(c))).collect();
+        Ok(match v {
+            V::Dyn(d) if d.is_array() => {
+                let syms = &self.vm.syms;
+                (d.cast::<Array>().into_iter())
+                    .map(|x| V::of(x, syms))
+                    .collect()
+            }
+            V::Dyn(d) if d.is_string() => chars(&d.cast::<ImmutableString>()),
+            V::Sym(s) => chars(self.vm.syms.text(s)),
+            _ => return Err(Flow::Err(EvalAltResult::ErrorFor(pos).into())),
+        })
     }
 
     fn for_items(&mut self, f: &For, pos: Position, items: impl Iterator<Item = V>) -> R<V> {

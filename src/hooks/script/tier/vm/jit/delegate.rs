@@ -48,15 +48,9 @@ impl Emit<'_, '_> {
     /// A value in a register written to slot `k` of the frame as the VM
     /// holds it.
     pub(super) fn put(&mut self, k: usize, t: Ty, v: Value) {
-        let tag = match t {
-            Ty::Int => 0,
-            Ty::Bool => 1,
-            Ty::Sym => 2,
-            _ => 3,
-        };
         let (k, tag) = (
             self.b.ins().iconst(I64, k as i64),
-            self.b.ins().iconst(I64, tag),
+            self.b.ins().iconst(I64, t as i64),
         );
         self.b.ins().call(self.refs.put, &[self.ctx, k, tag, v]);
     }

@@ -6,7 +6,7 @@
 
 use std::ops::{Range, RangeInclusive};
 
-use rhai::{Array, Dynamic, EvalAltResult, ImmutableString};
+use rhai::EvalAltResult;
 
 use super::super::ir::{For, XKind};
 use super::super::run::{Flow, VmRun, discard, in_function, set};
@@ -188,17 +188,22 @@ pub(super) extern "C" fn exec(ctx: *mut Ctx, s: i64, dest: i64) -> i64 {
 }
 
 /// A value in a register put in slot `k` of the frame: `tag` says of
-/// which type (0 a number, 1 a truth value, 2 a symbol, else `()`).
+/// which type (`Ty::of_code`).
 pub(super) extern "C" fn put(ctx: *mut Ctx, k: i64, tag: i64, v: i64) {
     // SAFETY: as `eval`.
     let (_, vm) = unsafe { vm_parts(ctx) };
-    let v = match tag {
-        0 => V::Int(v),
-        1 => V::Bool(v != 0),
-        2 => sym(v),
+    set(vm.slot(k as usize), of_register(Ty::of_code(tag), v));
+}
+
+/// A value of type `t` in a register as the VM holds it (`()` for any
+/// type not held in one).
+pub(super) fn of_register(t: Ty, r: i64) -> V {
+    match t {
+        Ty::Int => V::Int(r),
+        Ty::Bool => V::Bool(r != 0),
+        Ty::Sym => sym(r),
         _ => V::Unit,
-    };
-    set(vm.slot(k as usize), v);
+    }
 }
 
 /// The value `for` loop `f` runs over, as the VM's `for_loop` makes it,
@@ -241,21 +246,10 @@ fn items(vm: &mut VmRun<'_, '_>, f: &For) -> Result<V, Flow> {
         XKind::Const(v) => v.clone(),
         _ => vm.expr(&f.iter)?,
     };
-    let chars = |s: &str| V::List(s.chars().map(|c| V::Dyn(Dynamic::from(c))).collect());
     Ok(match v {
         V::List(_) => v,
         V::Dyn(d) if d.is::<Range<i64>>() || d.is::<RangeInclusive<i64>>() => V::Dyn(d),
-        V::Dyn(d) if d.is_array() => {
-            let syms = &vm.vm.syms;
-            V::List(
-                (d.cast::<Array>().into_iter())
-                    .map(|x| V::of(x, syms))
-                    .collect(),
-            )
-        }
-        V::Dyn(d) if d.is_string() => chars(&d.cast::<ImmutableString>()),
-        V::Sym(s) => chars(vm.vm.syms.text(s)),
-        _ => return Err(Flow::Err(EvalAltResult::ErrorFor(f.iter.pos).into())),
+        other => V::List(vm.other_items(other, f.iter.pos)?),
     })
 }
 
@@ -335,10 +329,7 @@ pub(super) extern "C" fn api(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 
         // SAFETY: native code passes one value for each argument.
         let raw = unsafe { *args.add(i) };
         let v = match tag {
-            Arg::Reg(Ty::Int) => V::Int(raw),
-            Arg::Reg(Ty::Bool) => V::Bool(raw != 0),
-            Arg::Reg(Ty::Sym) => sym(raw),
-            Arg::Reg(_) => V::Unit,
+            Arg::Reg(t) => of_register(*t, raw),
             Arg::Slot => std::mem::take(vm.slot(raw as usize)),
             Arg::Eval => match vm.expr(&a.args[i]) {
                 Ok(v) => v,

@@ -489,11 +489,8 @@ impl Jit {
             return Err(in_function(&self.names[ix], err, pos));
         }
         Ok(match e.sig.ret {
-            Ty::Int => V::Int(r),
-            Ty::Bool => V::Bool(r != 0),
-            Ty::Sym => helpers::sym(r),
-            Ty::Unit | Ty::Never => V::Unit,
             Ty::Val => std::mem::take(&mut vm.stack[base + e.ret_slot]),
+            t => helpers::of_register(t, r),
         })
     }
 }

@@ -32,6 +32,16 @@ pub(crate) enum Ty {
     Val,
 }
 
+impl Ty {
+    /// The type by its number (`Ty as i64`), as helpers are handed it.
+    pub fn of_code(c: i64) -> Ty {
+        [Ty::Int, Ty::Bool, Ty::Sym, Ty::Unit]
+            .get(c as usize)
+            .copied()
+            .unwrap_or(Ty::Unit)
+    }
+}
+
 /// A compiled function's types: each parameter's (None: no native use of
 /// it, any value passes and stays in the frame), its value's, and
 /// whether it has a frame on the VM's stack (anything `Val` in it).
@@ -389,37 +399,37 @@ impl Check<'_> {
 
     /// `x` (of type `t`) run by the VM: every local it writes is `Val`.
     fn delegate(&mut self, x: &X) -> Res<T> {
-        self.frame = true;
-        let mut writes = Vec::new();
-        if walk_x(x, &mut |s, w| {
-            if w {
-                writes.push(s);
-            }
-        }) {
-            return Err("jumps out of an expression the VM runs".into());
-        }
-        for s in writes {
-            self.set(s, VAL);
-        }
+        self.handed(|f| walk_x(x, f), "an expression")?;
         Ok(VAL)
     }
 
     /// Statement `s` run whole by the VM.
     fn whole(&mut self, s: &S) -> Res<Ty> {
+        self.handed(|f| walk_s(s, f), "a statement")?;
+        self.whole.insert(std::ptr::from_ref(s) as usize);
+        Ok(Ty::Unit)
+    }
+
+    /// A unit (`walk` walks it) handed to the VM: the function has a
+    /// frame, and every local the unit may write is `Val`.
+    fn handed(
+        &mut self,
+        walk: impl FnOnce(&mut dyn FnMut(usize, bool)) -> bool,
+        what: &str,
+    ) -> Res<()> {
         self.frame = true;
         let mut writes = Vec::new();
-        if walk_s(s, &mut |k, w| {
+        if walk(&mut |k, w| {
             if w {
                 writes.push(k);
             }
         }) {
-            return Err("jumps out of a statement the VM runs".into());
+            return Err(format!("jumps out of {what} the VM runs"));
         }
         for k in writes {
             self.set(k, VAL);
         }
-        self.whole.insert(std::ptr::from_ref(s) as usize);
-        Ok(Ty::Unit)
+        Ok(())
     }
 
     /// A condition: a truth value, or a value the VM tests.
