@@ -115,6 +115,8 @@ fn order(xs) { offset(xs[0], xs[1], xs[2]) }
 fn edge() { let n = offset("a1", -1, 0); piece(n) }
 fn kept(list) { let n = "a1"; list.push(n); n = offset(n, -1, 0); piece(n) }
 fn unit_or(c) { let x = (); if c > 0 { x = "a1"; } x == () }
+fn back(d) { offset("b2", d[-2], d[-1]) }
+fn via(x) { let c = if x > 0 { "a1" } else { [1] }; offset(c, 1, 0) }
 fn play_turn() {
     let c = param("case");
     let p = active();
@@ -127,6 +129,8 @@ fn play_turn() {
     if c == 6 { end_game(p, `${order(["b2", -1, -1])}`); return; }
     if c == 7 { edge(); }
     if c == 8 { kept([]); }
+    if c == 9 { end_game(p, `${back([1, 0])} ${back([7, -1, 1])} ${via(1)}`); return; }
+    if c == 10 { via(0); }
     end_game("");
 }
 "#;
@@ -159,7 +163,9 @@ script: ../scripts/api.rhai
 /// cell or `()` from `offset` and `piece`, stats and vars read and
 /// written, a cell that names nothing (an error at the call), an
 /// argument of the wrong type (the Rhai form's error), an argument the
-/// VM makes failing before the call (an index past the end).
+/// VM makes failing before the call (an index past the end); arguments
+/// the helper reads in the frame itself (a local, a list's item from the
+/// end), and one that is no plain value there (case 10).
 #[test]
 fn api_calls_from_native_code_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
@@ -168,8 +174,8 @@ fn api_calls_from_native_code_run_as_in_rhai() {
         .map(|f| format!("{}/{}", f.name, f.arity))
         .collect();
     assert_eq!(listed, Vec::<String>::new());
-    let cases: Vec<i64> = (0..=8).collect();
-    // 2, 3, 4, 5, 7 and 8 fail (7 and 8: `piece(())`, the local read
+    let cases: Vec<i64> = (0..=10).collect();
+    // 2, 3, 4, 5, 7, 8 and 10 fail (7 and 8: `piece(())`, the local read
     // where the Rhai form's way reads it, in the frame).
-    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 6);
+    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 7);
 }

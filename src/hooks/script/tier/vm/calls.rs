@@ -284,7 +284,6 @@ impl VmRun<'_, '_> {
     /// The typed form of `api` on the stack's values `vals`: None where
     /// they are not its types (then nothing is counted: the Rhai form's
     /// way counts the call, and `rhai_forms` notes it).
-    /// Inlined where it is called: the API call's overhead is this.
     #[inline(always)]
     fn typed(
         &mut self,
@@ -292,20 +291,32 @@ impl VmRun<'_, '_> {
         vals: std::ops::Range<usize>,
         pos: Position,
     ) -> R<Option<V>> {
-        self.run.track(pos)?;
-        let (syms, vals) = (&self.vm.syms, &self.stack[vals]);
-        let r = crate::hooks::script::with_live(self.run.ops, |cx| typed(cx, syms, vals));
-        match r {
-            Some(Some(Ok(v))) => Ok(Some(v)),
-            Some(Some(Err(e))) => Err(Flow::Err(at(e, pos))),
-            Some(None) => {
-                self.run.set_ops(self.run.ops - 1);
-                Ok(None)
-            }
-            None => Err(Flow::Err(at(
-                crate::hooks::script::NOT_IN_A_HOOK.into(),
-                pos,
-            ))),
+        typed_on(self.run, &self.vm.syms, typed, &self.stack[vals], pos)
+    }
+}
+
+/// `VmRun::typed` on values anywhere (native code's API helper holds its
+/// own). Inlined where it is called: the API call's overhead is this.
+#[inline(always)]
+pub(super) fn typed_on(
+    run: &mut super::super::run::Run<'_>,
+    syms: &super::syms::Syms,
+    typed: super::api::Typed,
+    vals: &[V],
+    pos: Position,
+) -> R<Option<V>> {
+    run.track(pos)?;
+    let r = crate::hooks::script::with_live(run.ops, |cx| typed(cx, syms, vals));
+    match r {
+        Some(Some(Ok(v))) => Ok(Some(v)),
+        Some(Some(Err(e))) => Err(Flow::Err(at(e, pos))),
+        Some(None) => {
+            run.set_ops(run.ops - 1);
+            Ok(None)
         }
+        None => Err(Flow::Err(at(
+            crate::hooks::script::NOT_IN_A_HOOK.into(),
+            pos,
+        ))),
     }
 }

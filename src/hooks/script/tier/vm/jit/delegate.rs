@@ -9,10 +9,11 @@ use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, Value, types::I6
 use rhai::Position;
 
 use super::super::ir::*;
+use super::super::value::V;
 use super::emit::{Emit, Want};
 use super::types::Ty;
 use super::walk::{walk_s, walk_x};
-use super::{Arg, CTX_ERR};
+use super::{ApiUnit, Arg, CTX_ERR};
 
 const FLAGS: MemFlagsData = MemFlagsData::trusted();
 
@@ -152,7 +153,10 @@ impl Emit<'_, '_> {
             .all(|a| self.typed.of(a) == Ty::Val || a.in_place());
         for a in args {
             let t = self.typed.of(a);
-            if t == Ty::Val && by_helper {
+            if let Some(item) = self.in_frame(a).filter(|_| by_helper && t == Ty::Val) {
+                tags.push(item);
+                vals.push(self.b.ins().iconst(I64, 0));
+            } else if t == Ty::Val && by_helper {
                 self.spill_x(a);
                 tags.push(Arg::Eval);
                 vals.push(self.b.ins().iconst(I64, 0));
@@ -174,14 +178,37 @@ impl Emit<'_, '_> {
         // Where the Rhai form's way reads it (`through_rhai`).
         self.spill(first_local.into_iter().collect());
         let argp = self.array(&vals);
-        self.units
-            .apis
-            .push((std::ptr::from_ref(x), tags, self.typed.of(x)));
+        let plain = tags
+            .iter()
+            .all(|t| matches!(t, Arg::Reg(_) | Arg::Frame(_) | Arg::Item(..)));
+        self.units.apis.push(ApiUnit {
+            x: std::ptr::from_ref(x),
+            args: tags,
+            ret: self.typed.of(x),
+            plain,
+        });
         let u = self.b.ins().iconst(I64, (self.units.apis.len() - 1) as i64);
         let r = self.helper(self.refs.api, &[u, argp]);
         let e = self.b.ins().load(I64, FLAGS, self.ctx, CTX_ERR);
         self.fail_to_err(e);
         r
+    }
+
+    /// An API call's argument the helper reads in the frame itself: a
+    /// local there, or `xs[i]` of one by a constant number.
+    fn in_frame(&self, a: &X) -> Option<Arg> {
+        let in_frame = |s: usize| self.typed.reg(s).is_none();
+        match &a.kind {
+            XKind::Local(s) | XKind::Move(s) if in_frame(*s) => Some(Arg::Frame(*s)),
+            XKind::Item(c) => match (&c.root, c.steps.as_slice()) {
+                (Root::Local(s), [Step::Index(k, _)]) if in_frame(*s) => match &k.kind {
+                    XKind::Const(V::Int(i)) => Some(Arg::Item(*s, *i)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Expression `x` as a unit the helpers run, by number.

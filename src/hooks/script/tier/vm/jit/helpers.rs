@@ -8,7 +8,8 @@ use std::ops::{Range, RangeInclusive};
 
 use rhai::EvalAltResult;
 
-use super::super::ir::{For, XKind};
+use super::super::calls::typed_on;
+use super::super::ir::{Api, For, XKind};
 use super::super::run::{Flow, VmRun, discard, in_function, set};
 use super::super::value::V;
 use super::types::Ty;
@@ -318,42 +319,135 @@ pub(super) fn sym(r: i64) -> V {
 pub(super) extern "C" fn api(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
     // SAFETY: as `eval`.
     let (cx, vm) = unsafe { vm_parts(ctx) };
-    let (x, tags, ret) = &cx.jit().units.apis[unit as usize];
+    let u = &cx.jit().units.apis[unit as usize];
     // SAFETY: as `eval`'s unit.
-    let x = unsafe { &**x };
+    let x = unsafe { &*u.x };
     let XKind::Api(a) = &x.kind else {
         return failed(cx, Flow::Err(unexpected("an API call", x.pos)));
     };
+    let r = match plain(vm, u, a, args) {
+        Some(r) => r,
+        None => pushed(vm, u, a, args, x.pos),
+    };
+    let v = match r {
+        Ok(v) => v,
+        Err(f) => return failed(cx, f),
+    };
+    let n = match (u.ret, &v) {
+        (Ty::Int, V::Int(n)) => *n,
+        (Ty::Bool, V::Bool(b)) => i64::from(*b),
+        (Ty::Sym, V::Sym(s)) => i64::from(*s),
+        (Ty::Sym | Ty::Unit, V::Unit) => super::emit::UNIT,
+        _ => {
+            discard(v);
+            return failed(cx, Flow::Err(unexpected(&a.name, x.pos)));
+        }
+    };
+    discard(v);
+    n
+}
+
+/// The most arguments `plain` holds.
+const PLAIN: usize = 4;
+
+/// The call by its typed form on arguments that are all plain values
+/// read without the VM (`ApiUnit::plain`), from the helper's own array:
+/// None where it is not so (an item that is no plain value, or not
+/// there), before anything is counted; else the value, or its error.
+#[inline(always)]
+fn plain(
+    vm: &mut VmRun<'_, '_>,
+    u: &super::ApiUnit,
+    a: &Api,
+    args: *const i64,
+) -> Option<Result<V, Flow>> {
+    let typed = a.typed.filter(|_| u.plain && u.args.len() <= PLAIN)?;
+    // Only values that own nothing: the array needs no drop.
+    let mut vals = std::mem::ManuallyDrop::new([V::Unit, V::Unit, V::Unit, V::Unit]);
+    let mut items = 0;
+    for (i, tag) in u.args.iter().enumerate() {
+        let v = match *tag {
+            // SAFETY: native code passes one value for each argument.
+            Arg::Reg(t) => of_register(t, unsafe { *args.add(i) }),
+            Arg::Frame(k) => plain_value(vm.slot(k))?,
+            Arg::Item(k, at) => {
+                items += 1;
+                let V::List(l) = &*vm.slot(k) else {
+                    return None;
+                };
+                plain_value(l.get(super::super::lists::at(l.len(), at)?)?)?
+            }
+            _ => return None,
+        };
+        set(&mut vals[i], v);
+    }
+    // Each item counted as the VM's `item` counts it, then the call.
+    for _ in 0..items {
+        if let Err(e) = vm.run.track(rhai::Position::NONE) {
+            return Some(Err(Flow::Err(e)));
+        }
+    }
+    let pos = x_pos(u);
+    Some(
+        match typed_on(vm.run, &vm.vm.syms, typed, &vals[..u.args.len()], pos) {
+            Ok(Some(v)) => Ok(v),
+            Err(f) => Err(f),
+            // The typed form refused them (its count given back): the Rhai
+            // form's way.
+            Ok(None) => {
+                let base = vm.stack.len();
+                vm.stack.extend(vals[..u.args.len()].iter().map(V::copy));
+                let r = vm.api_pushed(a, base, pos, false);
+                vm.pop_to(base);
+                r
+            }
+        },
+    )
+}
+
+/// A copy of `v` where it owns nothing.
+#[inline(always)]
+fn plain_value(v: &V) -> Option<V> {
+    match v {
+        V::Unit | V::Bool(_) | V::Int(_) | V::Sym(_) => Some(v.copy()),
+        _ => None,
+    }
+}
+
+fn x_pos(u: &super::ApiUnit) -> rhai::Position {
+    // SAFETY: as `eval`'s unit.
+    unsafe { (*u.x).pos }
+}
+
+/// The call with its arguments pushed on the VM's stack, each made where
+/// its tag says.
+fn pushed(
+    vm: &mut VmRun<'_, '_>,
+    u: &super::ApiUnit,
+    a: &Api,
+    args: *const i64,
+    pos: rhai::Position,
+) -> Result<V, Flow> {
     let base = vm.stack.len();
-    for (i, tag) in tags.iter().enumerate() {
+    for (i, tag) in u.args.iter().enumerate() {
         // SAFETY: native code passes one value for each argument.
         let raw = unsafe { *args.add(i) };
         let v = match tag {
             Arg::Reg(t) => of_register(*t, raw),
             Arg::Slot => std::mem::take(vm.slot(raw as usize)),
-            Arg::Eval => match vm.expr(&a.args[i]) {
+            Arg::Eval | Arg::Frame(_) | Arg::Item(..) => match vm.expr(&a.args[i]) {
                 Ok(v) => v,
                 Err(f) => {
                     vm.pop_to(base);
-                    return failed(cx, f);
+                    return Err(f);
                 }
             },
         };
         vm.stack.push(v);
     }
-    let r = vm.api_pushed(a, base, x.pos, true);
+    let r = vm.api_pushed(a, base, pos, true);
     vm.pop_to(base);
-    match (ret, r) {
-        (_, Err(f)) => failed(cx, f),
-        (Ty::Int, Ok(V::Int(n))) => n,
-        (Ty::Bool, Ok(V::Bool(b))) => i64::from(b),
-        (Ty::Sym, Ok(V::Sym(s))) => i64::from(s),
-        (Ty::Sym | Ty::Unit, Ok(V::Unit)) => super::emit::UNIT,
-        (_, Ok(v)) => {
-            discard(v);
-            failed(cx, Flow::Err(unexpected(&a.name, x.pos)))
-        }
-    }
+    r
 }
 
 /// What the table of API values (types.rs) did not foresee: an error,

@@ -151,8 +151,20 @@ pub(super) struct Units {
     pub xs: Vec<*const X>,
     pub ss: Vec<*const S>,
     pub fors: Vec<*const For>,
-    /// An API call, where each argument is, and its value's type.
-    pub apis: Vec<(*const X, Vec<Arg>, Ty)>,
+    pub apis: Vec<ApiUnit>,
+}
+
+/// An API call native code makes through the `api` helper.
+pub(super) struct ApiUnit {
+    pub x: *const X,
+    /// Where each argument is.
+    pub args: Vec<Arg>,
+    /// Its value's type (types.rs's table).
+    pub ret: Ty,
+    /// Whether every argument is read without the VM (`Reg`, `Frame`,
+    /// `Item`):
+    /// the helper then hands them to the typed form from its own array.
+    pub plain: bool,
 }
 
 /// Where an argument of an API call from native code is.
@@ -164,6 +176,13 @@ pub(super) enum Arg {
     Slot,
     /// Made by the helper (the VM evaluates it).
     Eval,
+    /// A local in the frame, at this slot: read there by the helper where
+    /// it is a plain value (a number, a truth value, a symbol or `()`),
+    /// else made as `Eval` makes it.
+    Frame(usize),
+    /// `xs[i]` of a list in the frame's slot, `i` a constant number: read
+    /// as `Frame` reads a local.
+    Item(usize, i64),
 }
 
 /// The native code of a script's functions.
