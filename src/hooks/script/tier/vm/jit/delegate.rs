@@ -175,8 +175,15 @@ impl Emit<'_, '_> {
                 vals.push(self.expr(a));
             }
         }
-        // Where the Rhai form's way reads it (`through_rhai`).
-        self.spill(first_local.into_iter().collect());
+        // A first argument the Rhai form's way reads in the frame
+        // (`through_rhai`): a local in a register is written there by the
+        // helper, only where it goes that way.
+        let first = first_local
+            .and_then(|k| Some((k, self.typed.reg(k)?)))
+            .filter(|_| matches!(tags.first(), Some(Arg::Reg(_))));
+        if first.is_none() {
+            self.spill(first_local.into_iter().collect());
+        }
         let argp = self.array(&vals);
         let plain = tags
             .iter()
@@ -186,6 +193,7 @@ impl Emit<'_, '_> {
             args: tags,
             ret: self.typed.of(x),
             plain,
+            first,
         });
         let u = self.b.ins().iconst(I64, (self.units.apis.len() - 1) as i64);
         let r = self.helper(self.refs.api, &[u, argp]);

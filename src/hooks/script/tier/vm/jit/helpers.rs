@@ -395,6 +395,7 @@ fn plain(
             // The typed form refused them (its count given back): the Rhai
             // form's way.
             Ok(None) => {
+                first_to_frame(vm, u, args);
                 let base = vm.stack.len();
                 vm.stack.extend(vals[..u.args.len()].iter().map(V::copy));
                 let r = vm.api_pushed(a, base, pos, false);
@@ -445,9 +446,19 @@ fn pushed(
         };
         vm.stack.push(v);
     }
+    first_to_frame(vm, u, args);
     let r = vm.api_pushed(a, base, pos, true);
     vm.pop_to(base);
     r
+}
+
+/// The first argument's local written to the frame from its register
+/// (`ApiUnit::first`), before the call may go the Rhai form's way.
+fn first_to_frame(vm: &mut VmRun<'_, '_>, u: &super::ApiUnit, args: *const i64) {
+    if let Some((k, t)) = u.first {
+        // SAFETY: the first argument is in a register (`ApiUnit::first`).
+        set(vm.slot(k), of_register(t, unsafe { *args }));
+    }
 }
 
 /// What the table of API values (types.rs) did not foresee: an error,

@@ -165,6 +165,9 @@ pub(super) struct ApiUnit {
     /// `Item`):
     /// the helper then hands them to the typed form from its own array.
     pub plain: bool,
+    /// The first argument's local, in a register of this type, that the
+    /// Rhai form's way reads in the frame: written there before it.
+    pub first: Option<(usize, Ty)>,
 }
 
 /// Where an argument of an API call from native code is.
