@@ -23,6 +23,13 @@ pub(crate) enum V {
     Dyn(Dynamic),
 }
 
+/// A text's length, as `sizes_of` counts it (inline: a list of maps is
+/// sized again after each `push`, and their texts are most of it).
+#[inline(always)]
+fn text_len(d: &Dynamic) -> usize {
+    d.read_lock::<ImmutableString>().map_or(0, |s| s.len())
+}
+
 fn add(acc: &mut super::super::builtins::Sizes, s: super::super::builtins::Sizes) {
     acc.0 += s.0;
     acc.1 += s.1;
@@ -43,6 +50,7 @@ fn map_sizes(acc: &mut super::super::builtins::Sizes, m: &[(u32, V)], syms: &Sym
                 acc.0 += 1;
                 add(acc, x.sizes(syms));
             }
+            V::Dyn(d) if d.is_string() => acc.2 += text_len(d),
             _ => add(acc, x.sizes(syms)),
         }
     }
@@ -116,6 +124,7 @@ impl V {
                         V::Unit | V::Bool(_) | V::Int(_) => {}
                         V::Sym(s) => acc.2 += syms.len(*s),
                         V::Map(m) => map_sizes(&mut acc, m, syms),
+                        V::Dyn(d) if d.is_string() => acc.2 += text_len(d),
                         _ => add(&mut acc, x.sizes(syms)),
                     }
                 }
