@@ -117,6 +117,8 @@ fn kept(list) { let n = "a1"; list.push(n); n = offset(n, -1, 0); piece(n) }
 fn unit_or(c) { let x = (); if c > 0 { x = "a1"; } x == () }
 fn back(d) { offset("b2", d[-2], d[-1]) }
 fn via(x) { let c = if x > 0 { "a1" } else { [1] }; offset(c, 1, 0) }
+fn written(x) { let c = if x > 0 { 1 } else { [1] }; offset("b2", c, { c = 0; -1 }) }
+fn later(x) { let c = if x > 0 { "a1" } else { [1] }; let n = x; offset(c, n + 1, 0) }
 fn play_turn() {
     let c = param("case");
     let p = active();
@@ -131,6 +133,7 @@ fn play_turn() {
     if c == 8 { kept([]); }
     if c == 9 { end_game(p, `${back([1, 0])} ${back([7, -1, 1])} ${via(1)}`); return; }
     if c == 10 { via(0); }
+    if c == 11 { end_game(p, `${written(1)} ${later(1)}`); return; }
     end_game("");
 }
 "#;
@@ -165,7 +168,8 @@ script: ../scripts/api.rhai
 /// argument of the wrong type (the Rhai form's error), an argument the
 /// VM makes failing before the call (an index past the end); arguments
 /// the helper reads in the frame itself (a local, a list's item from the
-/// end), and one that is no plain value there (case 10).
+/// end), one that is no plain value there (case 10), and a local in the
+/// frame that an argument after it writes (read before, as in Rhai: 11).
 #[test]
 fn api_calls_from_native_code_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
@@ -174,7 +178,7 @@ fn api_calls_from_native_code_run_as_in_rhai() {
         .map(|f| format!("{}/{}", f.name, f.arity))
         .collect();
     assert_eq!(listed, Vec::<String>::new());
-    let cases: Vec<i64> = (0..=10).collect();
+    let cases: Vec<i64> = (0..=11).collect();
     // 2, 3, 4, 5, 7, 8 and 10 fail (7 and 8: `piece(())`, the local read
     // where the Rhai form's way reads it, in the frame).
     assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 7);

@@ -151,9 +151,20 @@ impl Emit<'_, '_> {
         let by_helper = args
             .iter()
             .all(|a| self.typed.of(a) == Ty::Val || a.in_place());
-        for a in args {
+        for (i, a) in args.iter().enumerate() {
             let t = self.typed.of(a);
-            if let Some(item) = self.in_frame(a).filter(|_| by_helper && t == Ty::Val) {
+            // A local in the frame is read there by the helper, after the
+            // arguments after it are made: where none of them writes it
+            // (an item, counted as it is read, only where the helper makes
+            // every argument in order).
+            let read_there = |arg: &Arg| match arg {
+                Arg::Frame(k) => by_helper || !writes(&args[i + 1..], *k),
+                _ => by_helper,
+            };
+            if let Some(item) = self
+                .in_frame(a)
+                .filter(|arg| t == Ty::Val && read_there(arg))
+            {
                 tags.push(item);
                 vals.push(self.b.ins().iconst(I64, 0));
             } else if t == Ty::Val && by_helper {
@@ -261,4 +272,13 @@ impl Emit<'_, '_> {
         self.b.ins().brif(bad, self.err, &[], on, &[]);
         self.b.switch_to_block(on);
     }
+}
+
+/// Whether any of `xs` writes local `k`.
+fn writes(xs: &[X], k: usize) -> bool {
+    let mut w = false;
+    for x in xs {
+        walk_x(x, &mut |s, write| w |= write && s == k);
+    }
+    w
 }
