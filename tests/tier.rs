@@ -189,6 +189,9 @@ fn bumped(x) { x += 1; x }
 fn named(x) { `${x}-disc` }
 fn calm() { let k = 1; let f = |x| named(k) + x; }
 fn inside() { let k = 1; let f = |x| bumped(k) + x; }
+fn first_set(c) { changes(c, { c = 5; 1 }) }
+fn first_popped(xs) { changes(xs, xs.pop()) }
+fn first_read(p) { changes(p, if p == 1 { named(p) } else { 2 }) }
 fn picked(c) { }
 "#;
     let yaml = YAML.replace("failing", "fallback");
@@ -202,6 +205,8 @@ fn picked(c) { }
         text,
         [
             "bump/0: changes a variable that a closure captures",
+            "first_popped/1: `xs`, the first argument of `changes`, may change in a later one (Rhai reads it after them)",
+            "first_set/1: `c`, the first argument of `changes`, may change in a later one (Rhai reads it after them)",
             "hands/0: hands a variable a closure captures to a function that may change it",
             "inner/0: makes a closure that may change a variable it captures",
             "inside/0: makes a closure that may change a variable it captures",
@@ -211,4 +216,25 @@ fn picked(c) { }
             "step/0: uses `try`"
         ],
     );
+}
+
+/// Rhai reads a first argument that is a variable after the arguments
+/// after it: where one of them may change it (a `{ c = 5; 1 }`, a
+/// `xs.pop()`), the function runs in Rhai (listed above), and plays as
+/// Rhai plays it with each tier.
+#[test]
+fn a_first_argument_changed_by_a_later_one_is_read_after_them() {
+    let script = r#"
+fn two(a, b) { `${a}${b}` }
+fn by_script(x) { let c = x; two(c, { c = 5; 1 }) }
+fn by_method(x) { let xs = [x, 2]; two(xs, xs.pop()) }
+fn step() { end_game("a", `${by_script(1)} ${by_method(1)}`); }
+"#;
+    let (_tmp, path) = common::game_folder("failing", YAML, script);
+    for check in [Compile::Check, Compile::CheckTree, Compile::CheckJit] {
+        assert_eq!(fails_alike(&path, &[0], check), 0);
+    }
+    let (_t, game) = common::load_folder("failing", YAML, script);
+    let (view, _) = play(&game, 1, false).unwrap();
+    assert!(view.contains("51 [1]2"), "{view}");
 }
