@@ -192,6 +192,8 @@ fn inside() { let k = 1; let f = |x| bumped(k) + x; }
 fn first_set(c) { changes(c, { c = 5; 1 }) }
 fn first_popped(xs) { changes(xs, xs.pop()) }
 fn first_read(p) { changes(p, if p == 1 { named(p) } else { 2 }) }
+fn first_chained(xs) { changes(xs, xs.pop().len()) }
+fn first_len(xs) { changes(xs, xs.len() + xs[0]) }
 fn picked(c) { }
 "#;
     let yaml = YAML.replace("failing", "fallback");
@@ -205,6 +207,7 @@ fn picked(c) { }
         text,
         [
             "bump/0: changes a variable that a closure captures",
+            "first_chained/1: `xs`, the first argument of `changes`, may change in a later one (Rhai reads it after them)",
             "first_popped/1: `xs`, the first argument of `changes`, may change in a later one (Rhai reads it after them)",
             "first_set/1: `c`, the first argument of `changes`, may change in a later one (Rhai reads it after them)",
             "hands/0: hands a variable a closure captures to a function that may change it",
@@ -220,21 +223,38 @@ fn picked(c) { }
 
 /// Rhai reads a first argument that is a variable after the arguments
 /// after it: where one of them may change it (a `{ c = 5; 1 }`, a
-/// `xs.pop()`), the function runs in Rhai (listed above), and plays as
-/// Rhai plays it with each tier.
+/// `xs.pop()`, a `xs.pop().len()`), the function runs in Rhai (listed
+/// above), and plays as Rhai plays it with each tier; one that only
+/// reads it (`xs.len()`) compiles. Each in a game of its own (a hook
+/// that calls a function run in Rhai runs in Rhai itself).
 #[test]
 fn a_first_argument_changed_by_a_later_one_is_read_after_them() {
-    let script = r#"
-fn two(a, b) { `${a}${b}` }
-fn by_script(x) { let c = x; two(c, { c = 5; 1 }) }
-fn by_method(x) { let xs = [x, 2]; two(xs, xs.pop()) }
-fn step() { end_game("a", `${by_script(1)} ${by_method(1)}`); }
-"#;
-    let (_tmp, path) = common::game_folder("failing", YAML, script);
-    for check in [Compile::Check, Compile::CheckTree, Compile::CheckJit] {
-        assert_eq!(fails_alike(&path, &[0], check), 0);
+    let cases = [
+        ("let c = x; two(c, { c = 5; 1 })", "51", 1),
+        ("let xs = [x, 2]; two(xs, xs.pop())", "[1]2", 1),
+        (
+            "let xs = [[x], [2, 3]]; two(xs, xs.pop().len())",
+            "[[1]]2",
+            1,
+        ),
+        ("let xs = [x]; two(xs, xs.len())", "[1]1", 0),
+    ];
+    for (body, made, in_rhai) in cases {
+        let script = format!(
+            "fn two(a, b) {{ `${{a}}${{b}}` }}\nfn f(x) {{ {body} }}\nfn step() {{ end_game(\"a\", f(1)); }}\n"
+        );
+        let (_tmp, path) = common::game_folder("failing", YAML, &script);
+        for check in [Compile::Check, Compile::CheckTree, Compile::CheckJit] {
+            assert_eq!(fails_alike(&path, &[0], check), 0, "{body}");
+        }
+        let (_t, game) = common::load_folder("failing", YAML, &script);
+        let listed = game.fallbacks().unwrap();
+        assert_eq!(
+            listed.iter().filter(|f| f.name == "f").count(),
+            in_rhai,
+            "{body}"
+        );
+        let (view, _) = play(&game, 1, false).unwrap();
+        assert!(view.contains(made), "{body}: {view}");
     }
-    let (_t, game) = common::load_folder("failing", YAML, script);
-    let (view, _) = play(&game, 1, false).unwrap();
-    assert!(view.contains("51 [1]2"), "{view}");
 }

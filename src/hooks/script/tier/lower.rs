@@ -509,23 +509,34 @@ impl<'a> Lowering<'a> {
         };
         // Whether `f` of `n` arguments may change its first.
         let by_ref = |f: &str, n: usize| {
-            !self.functions.contains_key(&(f.to_string(), n))
+            !PURE_METHODS.contains(&f)
+                && !self.functions.contains_key(&(f.to_string(), n))
                 && self
                     .natives
                     .find(f, n)
                     .is_none_or(|ix| self.natives.list(ix).iter().any(|m| m.method))
+        };
+        // Whether a step of a chain on it may change it: Rhai nests the
+        // steps to the right (`xs.pop().name` is `xs` then `pop().name`),
+        // and a method on a part changes the part in place.
+        let changing_step = |steps: &RExpr| {
+            let mut any = false;
+            steps.walk(&mut Vec::new(), &mut |p: &[ASTNode]| {
+                if let Some(ASTNode::Expr(RExpr::MethodCall(m, _))) = p.last() {
+                    any |= by_ref(&m.name, m.args.len() + 1);
+                }
+                !any
+            });
+            any
         };
         let mut found = false;
         for a in args {
             a.walk(&mut Vec::new(), &mut |path: &[ASTNode]| {
                 found |= match path.last() {
                     Some(ASTNode::Stmt(RStmt::Assignment(x))) => root(&x.1.lhs),
-                    Some(ASTNode::Expr(RExpr::Dot(x, ..))) => match &x.rhs {
-                        RExpr::MethodCall(m, _) => {
-                            root(&x.lhs) && by_ref(&m.name, m.args.len() + 1)
-                        }
-                        _ => false,
-                    },
+                    Some(ASTNode::Expr(RExpr::Dot(x, ..) | RExpr::Index(x, ..))) => {
+                        is_it(&x.lhs) && changing_step(&x.rhs)
+                    }
                     Some(
                         ASTNode::Expr(RExpr::FnCall(c, _)) | ASTNode::Stmt(RStmt::FnCall(c, _)),
                     ) => {

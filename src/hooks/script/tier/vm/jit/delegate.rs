@@ -188,7 +188,7 @@ impl Emit<'_, '_> {
         }
         // A first argument the Rhai form's way reads in the frame
         // (`through_rhai`): a local in a register is written there by the
-        // helper, only where it goes that way.
+        // helper where the call may go that way (not before every call).
         let first = first_local
             .and_then(|k| Some((k, self.typed.reg(k)?)))
             .filter(|_| matches!(tags.first(), Some(Arg::Reg(_))));
