@@ -24,9 +24,9 @@ pub(crate) use api::flow::log_line;
 pub use compile::Compile;
 pub(crate) use ctx::Ctx;
 pub use tier::Fallback;
-#[cfg(feature = "jit")]
-pub use tier::vm::native_calls;
 pub use tier::vm::rhai_forms;
+#[cfg(feature = "jit")]
+pub use tier::vm::{native_calls, pushed_api_calls};
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};

@@ -18,7 +18,8 @@ use rhai::Position;
 
 use super::super::ir::*;
 use super::super::value::V;
-use super::types::{End, Ty, Typed, range};
+use super::loops::{End, const_items, range};
+use super::types::{Ty, Typed};
 use super::{CTX_CHECK_AT, CTX_ERR, CTX_LEVEL, CTX_OPS, Positions, Units, helpers};
 use crate::hooks::script::MAX_CALL_LEVELS;
 use crate::hooks::script::tier::tree::{Bin, Un};
@@ -411,17 +412,27 @@ impl<'b, 'p> Emit<'b, 'p> {
 
     /// `for x in a..b` (`..=b`), as the VM's `for_items` runs a range:
     /// its ends evaluated once, the counter set before the variable, an
-    /// empty body one operation a round.
+    /// empty body one operation a round. Over a constant list of plain
+    /// values (`const_items`), the same over its indexes, each item read
+    /// from a table the code keeps.
     fn for_range(&mut self, f: &For, pos: Position) {
-        let Some((inclusive, a, b)) = range(&f.iter) else {
-            self.broken("a `for` over anything but a range");
+        let (inclusive, from, to, table) = if let Some((_, items)) = const_items(&f.iter) {
+            let n = self.b.ins().iconst(I64, items.len() as i64);
+            let table: Box<[i64]> = items.into();
+            let at = self.b.ins().iconst(I64, table.as_ptr() as i64);
+            self.units.tables.push(table);
+            (false, self.b.ins().iconst(I64, 0), n, Some(at))
+        } else if let Some((inclusive, a, b)) = range(&f.iter) {
+            let mut end = |e| match e {
+                End::X(x) => self.expr(x),
+                End::N(n) => self.b.ins().iconst(I64, n),
+            };
+            let (from, to) = (end(a), end(b));
+            (inclusive, from, to, None)
+        } else {
+            self.broken("a `for` over anything but a range or a constant list");
             return;
         };
-        let mut end = |e| match e {
-            End::X(x) => self.expr(x),
-            End::N(n) => self.b.ins().iconst(I64, n),
-        };
-        let (from, to) = (end(a), end(b));
         let i = self.b.declare_var(I64);
         let k = self.b.declare_var(I64);
         self.b.def_var(i, from);
@@ -442,7 +453,14 @@ impl<'b, 'p> Emit<'b, 'p> {
         };
         self.b.ins().brif(first, head, &[], exit, &[]);
         self.go(head);
-        let x = self.b.use_var(i);
+        let mut x = self.b.use_var(i);
+        if let Some(at) = table {
+            // In bounds: `i` runs over the table's indexes, and the table
+            // lives as long as the code (`Units::tables`).
+            let off = self.b.ins().ishl_imm_u(x, 3);
+            let addr = self.b.ins().iadd(at, off);
+            x = self.b.ins().load(I64, FLAGS, addr, 0);
+        }
         if f.body.is_empty() {
             self.track(pos);
         } else {

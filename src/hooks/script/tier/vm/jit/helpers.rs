@@ -429,6 +429,7 @@ fn pushed(
     args: *const i64,
     pos: rhai::Position,
 ) -> Result<V, Flow> {
+    super::note_pushed();
     let base = vm.stack.len();
     for (i, tag) in u.args.iter().enumerate() {
         // SAFETY: native code passes one value for each argument.

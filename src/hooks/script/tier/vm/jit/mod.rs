@@ -12,6 +12,7 @@
 mod delegate;
 mod emit;
 mod helpers;
+mod loops;
 mod types;
 mod walk;
 
@@ -42,6 +43,9 @@ thread_local! {
     /// Calls entered into native code from the VM on this thread, while
     /// `native_calls` counts them.
     static CALLS: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// API calls from native code whose arguments the VM made or pushed
+    /// (`helpers::pushed`), while `pushed_api_calls` counts them.
+    static PUSHED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 thread_local! {
@@ -83,6 +87,25 @@ pub fn native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
     let v = f();
     let n = CALLS.with(|c| c.replace(outer)).unwrap_or(0);
     (v, n)
+}
+
+/// `f`'s value, and how many API calls native code made on this thread
+/// with arguments the VM made or pushed, not read by the helper itself
+/// (`helpers::plain`): what tests see of the API path taken.
+pub fn pushed_api_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let outer = PUSHED.with(|c| c.replace(Some(0)));
+    let v = f();
+    let n = PUSHED.with(|c| c.replace(outer)).unwrap_or(0);
+    (v, n)
+}
+
+/// One more API call by the VM's stack, where `pushed_api_calls` counts.
+fn note_pushed() {
+    PUSHED.with(|c| {
+        if let Some(n) = c.get() {
+            c.set(Some(n + 1));
+        }
+    });
 }
 
 /// What native code is given: where the run's count, its next check and
@@ -152,6 +175,9 @@ pub(super) struct Units {
     pub ss: Vec<*const S>,
     pub fors: Vec<*const For>,
     pub apis: Vec<ApiUnit>,
+    /// The items of each constant list a `for` runs over natively, as
+    /// registers hold them (read by the code where they are).
+    pub tables: Vec<Box<[i64]>>,
 }
 
 /// An API call native code makes through the `api` helper.

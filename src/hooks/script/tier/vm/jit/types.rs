@@ -14,6 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::ir::*;
 use super::super::value::V;
+use super::loops::{End, const_items, range};
 use super::walk::{walk_s, walk_x};
 use crate::hooks::script::tier::tree::{Bin, Un};
 
@@ -500,6 +501,17 @@ impl Check<'_> {
                 self.cond(cond)?;
                 Ty::Unit
             }
+            SKind::For(f) if let Some((t, _)) = const_items(&f.iter) => {
+                // Over a constant list of plain values of one type: read
+                // from a table in native code (emit.rs `for_range`).
+                self.set(f.var, T::Known(t));
+                if let Some(c) = f.counter {
+                    self.set(c, T::Known(Ty::Int));
+                }
+                self.exprs.insert(addr(&f.iter), t);
+                self.in_loop(&f.body)?;
+                Ty::Unit
+            }
             SKind::For(f) => {
                 let mut native = false;
                 if let Some((_, a, b)) = range(&f.iter) {
@@ -744,30 +756,4 @@ fn api_value(name: &str, arity: usize) -> Option<Ty> {
         ("move_card", 5) => Ty::Unit,
         _ => return None,
     })
-}
-
-/// A range's end: an expression, or a number where the range is a
-/// constant (Rhai folds `0..3`).
-pub(crate) enum End<'x> {
-    X(&'x X),
-    N(i64),
-}
-
-/// `a..b` or `a..=b` (whether inclusive, and its ends).
-pub(crate) fn range(x: &X) -> Option<(bool, End<'_>, End<'_>)> {
-    match &x.kind {
-        XKind::Binary(b) | XKind::Simple(b) => match b.0 {
-            Bin::Range => Some((false, End::X(&b.1), End::X(&b.2))),
-            Bin::RangeInclusive => Some((true, End::X(&b.1), End::X(&b.2))),
-            _ => None,
-        },
-        XKind::Const(V::Dyn(d)) => {
-            if let Some(r) = d.read_lock::<std::ops::Range<i64>>() {
-                return Some((false, End::N(r.start), End::N(r.end)));
-            }
-            let r = d.read_lock::<std::ops::RangeInclusive<i64>>()?;
-            Some((true, End::N(*r.start()), End::N(*r.end())))
-        }
-        _ => None,
-    }
 }
