@@ -147,6 +147,11 @@ fn stmts(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
         (0i64..5, block(true)).prop_map(|(n, body)| {
             format!("let w = {n}; loop {{ w -= 1; if w < 0 {{ break; }} {body} }}")
         }),
+        // A constant list (read from a table), with its counter.
+        (prop::collection::vec(-3i64..9, 0..4), block(true)).prop_map(|(xs, body)| {
+            let xs: Vec<String> = xs.iter().map(i64::to_string).collect();
+            format!("for (i, k) in [{}] {{ t += i * k; {body} }}", xs.join(", "))
+        }),
     ];
     prop::collection::vec(prop_oneof![3 => stmt, 2 => compound], 1..4)
         .prop_map(|v| v.join(" "))
