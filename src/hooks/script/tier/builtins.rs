@@ -172,14 +172,17 @@ pub(super) fn push(
     Some(limit(sizes, pos).map(|()| sizes))
 }
 
+/// A text's length, as `sizes_of` counts it (inline: the VM sizes a
+/// list of maps again after each `push`, and their texts are most of it).
+#[inline(always)]
+pub(super) fn text_len(d: &Dynamic) -> usize {
+    d.read_lock::<ImmutableString>().map_or(0, |s| s.len())
+}
+
 /// The sizes Rhai's limits count in a value (Rhai's `calc_data_sizes`).
 pub(crate) fn sizes_of(v: &Dynamic) -> Sizes {
     if v.is_string() {
-        return (
-            0,
-            0,
-            v.read_lock::<ImmutableString>().map_or(0, |s| s.len()),
-        );
+        return (0, 0, text_len(v));
     }
     if let Some(a) = v.read_lock::<Array>() {
         return a.iter().fold((0, 0, 0), |acc, x| {

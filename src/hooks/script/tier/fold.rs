@@ -28,6 +28,14 @@ pub(super) fn scan(body: &Block) -> Scan {
     sc
 }
 
+/// Whether any of `xs` may change local `slot` (as `scan` sees a write:
+/// set, handed first to what may change it in place, a method on it).
+pub(super) fn changes(xs: &[Expr], slot: usize) -> bool {
+    let mut sc = Scan::default();
+    xs.iter().for_each(|x| scan_expr(x, &mut sc));
+    sc.changed.contains(&slot)
+}
+
 /// Fold the locals of `body` declared once from a literal and never
 /// changed.
 pub(super) fn fold(body: &mut Block) {

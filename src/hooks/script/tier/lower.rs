@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use rhai::{
-    ASTFlags, ASTNode, Expr as RExpr, ImmutableString, Stmt as RStmt, StmtBlock,
-    SwitchCasesCollection, Token,
+    ASTFlags, Expr as RExpr, ImmutableString, Stmt as RStmt, StmtBlock, SwitchCasesCollection,
+    Token,
 };
 
 use super::natives::Natives;
@@ -447,18 +447,18 @@ impl<'a> Lowering<'a> {
             Some(RExpr::Variable(v, _, _)) if v.2.is_empty() => self.lookup(&v.1).map(|(s, _)| s),
             _ => None,
         };
+        let args = self.exprs(&x.args)?;
         // Rhai reads a first argument that is a variable after the others
         // (it hands it by reference): where one of them may change it, the
         // tiers, which read arguments in order, would see it before.
-        if let (Some(_), Some(RExpr::Variable(v, _, _))) = (first_local, x.args.first())
-            && self.may_change(&x.args[1..], &v.1)
+        if let (Some(s), Some(RExpr::Variable(v, _, _))) = (first_local, x.args.first())
+            && super::fold::changes(&args[1..], s)
         {
             return Err(format!(
                 "`{}`, the first argument of `{name}`, may change in a later one (Rhai reads it after them)",
                 v.1
             ));
         }
-        let args = self.exprs(&x.args)?;
         let target = if let Some(&ix) = self.functions.get(&(name.to_string(), n)) {
             self.calls.push(ix);
             Target::Script(ix)
@@ -493,64 +493,6 @@ impl<'a> Lowering<'a> {
             name: x.name.clone(),
             pos,
         })
-    }
-
-    /// Whether any of `args` may change variable `name`: an assignment to
-    /// it or a part of it, or a function or method handed it first that
-    /// takes it by reference (a native method, or one Rhai runs).
-    fn may_change(&self, args: &[RExpr], name: &str) -> bool {
-        let is_it =
-            |e: &RExpr| matches!(e, RExpr::Variable(v, _, _) if v.2.is_empty() && v.1 == name);
-        let root = |mut e: &RExpr| {
-            while let RExpr::Dot(x, ..) | RExpr::Index(x, ..) = e {
-                e = &x.lhs;
-            }
-            is_it(e)
-        };
-        // Whether `f` of `n` arguments may change its first.
-        let by_ref = |f: &str, n: usize| {
-            !PURE_METHODS.contains(&f)
-                && !self.functions.contains_key(&(f.to_string(), n))
-                && self
-                    .natives
-                    .find(f, n)
-                    .is_none_or(|ix| self.natives.list(ix).iter().any(|m| m.method))
-        };
-        // Whether a step of a chain on it may change it: Rhai nests the
-        // steps to the right (`xs.pop().name` is `xs` then `pop().name`),
-        // and a method on a part changes the part in place.
-        let changing_step = |steps: &RExpr| {
-            let mut any = false;
-            steps.walk(&mut Vec::new(), &mut |p: &[ASTNode]| {
-                if let Some(ASTNode::Expr(RExpr::MethodCall(m, _))) = p.last() {
-                    any |= by_ref(&m.name, m.args.len() + 1);
-                }
-                !any
-            });
-            any
-        };
-        let mut found = false;
-        for a in args {
-            a.walk(&mut Vec::new(), &mut |path: &[ASTNode]| {
-                found |= match path.last() {
-                    Some(ASTNode::Stmt(RStmt::Assignment(x))) => root(&x.1.lhs),
-                    Some(ASTNode::Expr(RExpr::Dot(x, ..) | RExpr::Index(x, ..))) => {
-                        is_it(&x.lhs) && changing_step(&x.rhs)
-                    }
-                    Some(
-                        ASTNode::Expr(RExpr::FnCall(c, _)) | ASTNode::Stmt(RStmt::FnCall(c, _)),
-                    ) => {
-                        // An operator (`p == q`) changes neither side.
-                        c.op_token.is_none()
-                            && c.args.first().is_some_and(is_it)
-                            && by_ref(&c.name, c.args.len())
-                    }
-                    _ => false,
-                };
-                !found
-            });
-        }
-        found
     }
 
     /// `a.b[c].d(e)`: Rhai nests it to the right; the tier keeps the root

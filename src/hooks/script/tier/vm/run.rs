@@ -61,7 +61,7 @@ pub(super) fn in_function(name: &str, mut e: Error, pos: Position) -> Error {
 /// inline: dropping a `V` is otherwise a call, whatever it holds.
 #[inline(always)]
 pub(super) fn discard(v: V) {
-    if matches!(v, V::Unit | V::Bool(_) | V::Int(_) | V::Sym(_)) {
+    if v.is_plain() {
         std::mem::forget(v);
     }
 }

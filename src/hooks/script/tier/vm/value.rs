@@ -23,13 +23,6 @@ pub(crate) enum V {
     Dyn(Dynamic),
 }
 
-/// A text's length, as `sizes_of` counts it (inline: a list of maps is
-/// sized again after each `push`, and their texts are most of it).
-#[inline(always)]
-fn text_len(d: &Dynamic) -> usize {
-    d.read_lock::<ImmutableString>().map_or(0, |s| s.len())
-}
-
 fn add(acc: &mut super::super::builtins::Sizes, s: super::super::builtins::Sizes) {
     acc.0 += s.0;
     acc.1 += s.1;
@@ -50,13 +43,19 @@ fn map_sizes(acc: &mut super::super::builtins::Sizes, m: &[(u32, V)], syms: &Sym
                 acc.0 += 1;
                 add(acc, x.sizes(syms));
             }
-            V::Dyn(d) if d.is_string() => acc.2 += text_len(d),
+            V::Dyn(d) if d.is_string() => acc.2 += super::super::builtins::text_len(d),
             _ => add(acc, x.sizes(syms)),
         }
     }
 }
 
 impl V {
+    /// Whether it owns nothing (a number, a truth value, a symbol, `()`).
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        matches!(self, V::Unit | V::Bool(_) | V::Int(_) | V::Sym(_))
+    }
+
     /// A copy, the plain values copied inline (`clone` is otherwise a
     /// call, whatever the value holds).
     #[inline(always)]
@@ -102,8 +101,7 @@ impl V {
         if let V::List(l) = self
             && l.len() <= MAX_ARRAY
             && l.len().saturating_mul(syms.longest) <= MAX_STRING
-            && l.iter()
-                .all(|x| matches!(x, V::Unit | V::Bool(_) | V::Int(_) | V::Sym(_)))
+            && l.iter().all(V::is_plain)
         {
             return Ok(());
         }
@@ -124,7 +122,7 @@ impl V {
                         V::Unit | V::Bool(_) | V::Int(_) => {}
                         V::Sym(s) => acc.2 += syms.len(*s),
                         V::Map(m) => map_sizes(&mut acc, m, syms),
-                        V::Dyn(d) if d.is_string() => acc.2 += text_len(d),
+                        V::Dyn(d) if d.is_string() => acc.2 += super::super::builtins::text_len(d),
                         _ => add(&mut acc, x.sizes(syms)),
                     }
                 }

@@ -12,7 +12,7 @@ use super::super::ir::*;
 use super::super::value::V;
 use super::emit::{Emit, Want};
 use super::types::Ty;
-use super::walk::{walk_s, walk_x};
+use super::walk::{walk_s, walk_x, writes};
 use super::{ApiUnit, Arg, CTX_ERR};
 
 const FLAGS: MemFlagsData = MemFlagsData::trusted();
@@ -196,9 +196,8 @@ impl Emit<'_, '_> {
             self.spill(first_local.into_iter().collect());
         }
         let argp = self.array(&vals);
-        let plain = tags
-            .iter()
-            .all(|t| matches!(t, Arg::Reg(_) | Arg::Frame(_) | Arg::Item(..)));
+        let plain = tags.len() <= super::helpers::PLAIN
+            && (tags.iter()).all(|t| matches!(t, Arg::Reg(_) | Arg::Frame(_) | Arg::Item(..)));
         self.units.apis.push(ApiUnit {
             x: std::ptr::from_ref(x),
             args: tags,
@@ -272,13 +271,4 @@ impl Emit<'_, '_> {
         self.b.ins().brif(bad, self.err, &[], on, &[]);
         self.b.switch_to_block(on);
     }
-}
-
-/// Whether any of `xs` writes local `k`.
-fn writes(xs: &[X], k: usize) -> bool {
-    let mut w = false;
-    for x in xs {
-        walk_x(x, &mut |s, write| w |= write && s == k);
-    }
-    w
 }

@@ -325,7 +325,7 @@ pub(super) extern "C" fn api(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 
     let XKind::Api(a) = &x.kind else {
         return failed(cx, Flow::Err(unexpected("an API call", x.pos)));
     };
-    let r = match plain(vm, u, a, args) {
+    let r = match plain(vm, u, a, args, x.pos) {
         Some(r) => r,
         None => pushed(vm, u, a, args, x.pos),
     };
@@ -347,8 +347,8 @@ pub(super) extern "C" fn api(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 
     n
 }
 
-/// The most arguments `plain` holds.
-const PLAIN: usize = 4;
+/// The most arguments `plain` holds (`ApiUnit::plain` says no more).
+pub(super) const PLAIN: usize = 4;
 
 /// The call by its typed form on arguments that are all plain values
 /// read without the VM (`ApiUnit::plain`), from the helper's own array:
@@ -360,8 +360,9 @@ fn plain(
     u: &super::ApiUnit,
     a: &Api,
     args: *const i64,
+    pos: rhai::Position,
 ) -> Option<Result<V, Flow>> {
-    let typed = a.typed.filter(|_| u.plain && u.args.len() <= PLAIN)?;
+    let typed = a.typed.filter(|_| u.plain)?;
     // Only values that own nothing: the array needs no drop.
     let mut vals = std::mem::ManuallyDrop::new([V::Unit, V::Unit, V::Unit, V::Unit]);
     let mut items = 0;
@@ -387,7 +388,6 @@ fn plain(
             return Some(Err(Flow::Err(e)));
         }
     }
-    let pos = x_pos(u);
     Some(
         match typed_on(vm.run, &vm.vm.syms, typed, &vals[..u.args.len()], pos) {
             Ok(Some(v)) => Ok(v),
@@ -395,29 +395,25 @@ fn plain(
             // The typed form refused them (its count given back): the Rhai
             // form's way.
             Ok(None) => {
-                first_to_frame(vm, u, args);
                 let base = vm.stack.len();
                 vm.stack.extend(vals[..u.args.len()].iter().map(V::copy));
-                let r = vm.api_pushed(a, base, pos, false);
-                vm.pop_to(base);
-                r
+                on_stack(vm, u, a, args, (base, pos), false)
             }
         },
     )
 }
 
-/// A copy of `v` where it owns nothing.
+/// A copy of `v` where it owns nothing (one match: `is_plain` then
+/// `copy` would be two on this path).
 #[inline(always)]
 fn plain_value(v: &V) -> Option<V> {
-    match v {
-        V::Unit | V::Bool(_) | V::Int(_) | V::Sym(_) => Some(v.copy()),
+    match *v {
+        V::Unit => Some(V::Unit),
+        V::Bool(b) => Some(V::Bool(b)),
+        V::Int(n) => Some(V::Int(n)),
+        V::Sym(s) => Some(V::Sym(s)),
         _ => None,
     }
-}
-
-fn x_pos(u: &super::ApiUnit) -> rhai::Position {
-    // SAFETY: as `eval`'s unit.
-    unsafe { (*u.x).pos }
 }
 
 /// The call with its arguments pushed on the VM's stack, each made where
@@ -447,19 +443,28 @@ fn pushed(
         };
         vm.stack.push(v);
     }
-    first_to_frame(vm, u, args);
-    let r = vm.api_pushed(a, base, pos, true);
-    vm.pop_to(base);
-    r
+    on_stack(vm, u, a, args, (base, pos), true)
 }
 
-/// The first argument's local written to the frame from its register
-/// (`ApiUnit::first`), before the call may go the Rhai form's way.
-fn first_to_frame(vm: &mut VmRun<'_, '_>, u: &super::ApiUnit, args: *const i64) {
+/// The call on the arguments pushed from `base` (the VM's `api_pushed`,
+/// its typed form tried first where `try_typed`), then taken off; the
+/// first argument's local written to the frame from its register before
+/// (`ApiUnit::first`: the Rhai form's way reads it there).
+fn on_stack(
+    vm: &mut VmRun<'_, '_>,
+    u: &super::ApiUnit,
+    a: &Api,
+    args: *const i64,
+    (base, pos): (usize, rhai::Position),
+    try_typed: bool,
+) -> Result<V, Flow> {
     if let Some((k, t)) = u.first {
         // SAFETY: the first argument is in a register (`ApiUnit::first`).
         set(vm.slot(k), of_register(t, unsafe { *args }));
     }
+    let r = vm.api_pushed(a, base, pos, try_typed);
+    vm.pop_to(base);
+    r
 }
 
 /// What the table of API values (types.rs) did not foresee: an error,

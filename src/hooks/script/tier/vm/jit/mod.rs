@@ -79,33 +79,46 @@ pub(crate) fn last_ops() -> u64 {
     LAST_OPS.with(std::cell::Cell::get)
 }
 
+/// A count tests read (`native_calls`, `pushed_api_calls`): None where
+/// nothing counts.
+type Counter = std::thread::LocalKey<std::cell::Cell<Option<u64>>>;
+
+/// `f`'s value, and how far it moved `counter` on this thread.
+fn counting<T>(counter: &'static Counter, f: impl FnOnce() -> T) -> (T, u64) {
+    let outer = counter.with(|c| c.replace(Some(0)));
+    let v = f();
+    let n = counter.with(|c| c.replace(outer)).unwrap_or(0);
+    (v, n)
+}
+
+/// One more on `counter`, where something counts (on each entry into
+/// native code: inlined).
+#[inline(always)]
+fn bump(counter: &'static Counter) {
+    counter.with(|c| {
+        if let Some(n) = c.get() {
+            c.set(Some(n + 1));
+        }
+    });
+}
+
 /// `f`'s value, and how many calls it made into native code on this
 /// thread (from the VM; native code's calls of its own not counted):
 /// what tests see of the native path taken.
 pub fn native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
-    let outer = CALLS.with(|c| c.replace(Some(0)));
-    let v = f();
-    let n = CALLS.with(|c| c.replace(outer)).unwrap_or(0);
-    (v, n)
+    counting(&CALLS, f)
 }
 
 /// `f`'s value, and how many API calls native code made on this thread
 /// with arguments the VM made or pushed, not read by the helper itself
 /// (`helpers::plain`): what tests see of the API path taken.
 pub fn pushed_api_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
-    let outer = PUSHED.with(|c| c.replace(Some(0)));
-    let v = f();
-    let n = PUSHED.with(|c| c.replace(outer)).unwrap_or(0);
-    (v, n)
+    counting(&PUSHED, f)
 }
 
 /// One more API call by the VM's stack, where `pushed_api_calls` counts.
 fn note_pushed() {
-    PUSHED.with(|c| {
-        if let Some(n) = c.get() {
-            c.set(Some(n + 1));
-        }
-    });
+    bump(&PUSHED);
 }
 
 /// What native code is given: where the run's count, its next check and
@@ -188,8 +201,8 @@ pub(super) struct ApiUnit {
     /// Its value's type (types.rs's table).
     pub ret: Ty,
     /// Whether every argument is read without the VM (`Reg`, `Frame`,
-    /// `Item`):
-    /// the helper then hands them to the typed form from its own array.
+    /// `Item`), at most `helpers::PLAIN` of them: the helper then hands
+    /// them to the typed form from its own array.
     pub plain: bool,
     /// The first argument's local, in a register of this type, that the
     /// Rhai form's way reads in the frame: written there before it.
@@ -497,11 +510,7 @@ impl Jit {
         let Some(e) = self.entries[ix].as_ref() else {
             unreachable!("Jit::call only where `args` made them")
         };
-        CALLS.with(|c| {
-            if let Some(n) = c.get() {
-                c.set(Some(n + 1));
-            }
-        });
+        bump(&CALLS);
         // The frame: the arguments pushed, every other slot `()`.
         let outer = vm.base;
         if e.frame > 0 {

@@ -153,3 +153,12 @@ pub(crate) fn walk_s(st: &S, f: &mut dyn FnMut(usize, bool)) -> bool {
     }
     jumps
 }
+
+/// Whether any of `xs` may write local `k` (as `walk_x` says).
+pub(crate) fn writes(xs: &[X], k: usize) -> bool {
+    let mut w = false;
+    for x in xs {
+        walk_x(x, &mut |s, write| w |= write && s == k);
+    }
+    w
+}
