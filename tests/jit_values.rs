@@ -128,6 +128,13 @@ fn back(d) { offset("b2", d[-2], d[-1]) }
 fn via(x) { let c = if x > 0 { "a1" } else { [1] }; offset(c, 1, 0) }
 fn written(x) { let c = if x > 0 { 1 } else { [1] }; offset("b2", c, { c = 0; -1 }) }
 fn later(x) { let c = if x > 0 { "a1" } else { [1] }; let n = x; offset(c, n + 1, 0) }
+fn held(x) { if x > 0 { "stone" } else { [x] } }
+fn mark(p) { if p == () { [] } else { `${p}-x` } }
+fn compared(x) { let m = held(x); let here = piece("b2"); let a = here == m; let b = m != here; let c = here == held(x); let d = piece("a1") == m; [a, b, c, d] }
+fn ordered(x) { let m = if x > 5 { x } else { "t" }; let a = m < 7; let b = 3 >= m; let c = m == 6; let d = 6 != m; [a, b, c, d] }
+fn rewritten(x) { let m = if x > 0 { 3 } else { [1] }; let a = m == { m = 4; 4 }; [a, m] }
+fn far_held() { let here = piece("b2"); let a = here == [1][3]; a }
+fn others(x) { let u = if x > 0 { () } else { [1] }; let t = if x > 0 { true } else { "t" }; let least = if x > 0 { -9223372036854775807 - 1 } else { "t" }; let a = offset("a1", -1, 0) == u; let b = (x > 1) == t; let c = least == -9223372036854775807 - 1; let d = piece("b2") == mark("stone"); [a, b, c, d] }
 fn play_turn() {
     let c = param("case");
     let p = active();
@@ -143,6 +150,9 @@ fn play_turn() {
     if c == 9 { end_game(p, `${back([1, 0])} ${back([7, -1, 1])} ${via(1)}`); return; }
     if c == 10 { via(0); }
     if c == 11 { end_game(p, `${written(1)} ${later(1)}`); return; }
+    if c == 12 { end_game(p, `${compared(1)} ${compared(0)} ${ordered(6)} ${ordered(9)} ${rewritten(1)} ${others(1)} ${others(0)}`); return; }
+    if c == 13 { end_game(p, `${ordered(2)} ${ordered(-3)}`); return; }
+    if c == 14 { far_held(); }
     end_game("");
 }
 "#;
@@ -179,6 +189,11 @@ script: ../scripts/api.rhai
 /// the helper reads in the frame itself (a local, a list's item from the
 /// end), one that is no plain value there (case 10), and a local in the
 /// frame that an argument after it writes (read before, as in Rhai: 11).
+/// Comparisons of a value in a register with one the VM holds (12-14):
+/// of the register's type or not, on either side, `()`, the smallest
+/// number, a held local an operand after it sets (read before, as in
+/// Rhai), a text ordered against a number (false, as in Rhai), the held
+/// operand failing.
 #[test]
 fn api_calls_from_native_code_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
@@ -187,10 +202,36 @@ fn api_calls_from_native_code_run_as_in_rhai() {
         .map(|f| format!("{}/{}", f.name, f.arity))
         .collect();
     assert_eq!(listed, Vec::<String>::new());
-    let cases: Vec<i64> = (0..=11).collect();
-    // 2, 3, 4, 5, 7, 8 and 10 fail (7 and 8: `piece(())`, the local read
-    // where the Rhai form's way reads it, in the frame).
-    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 7);
+    let cases: Vec<i64> = (0..=14).collect();
+    // 2, 3, 4, 5, 7, 8, 10 and 14 fail (7 and 8: `piece(())`, the local
+    // read where the Rhai form's way reads it, in the frame; 14: the
+    // held operand of a comparison past a list's end).
+    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 8);
+}
+
+/// Case 12's comparisons of a value in a register with one the VM holds
+/// are made in registers where the held value is of the register's type,
+/// and by the VM's way where it is not: a list (`compared(0)`, 4; `u`,
+/// 1), a symbol against a truth value or a number (`t` and `least` in
+/// `others(0)`), a text no symbol is (`mark`, twice), the smallest
+/// number (which `same` cannot tell from another type).
+#[test]
+fn comparisons_with_held_values_are_made_in_registers() {
+    let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
+    let dir = path.parent().unwrap().to_path_buf();
+    let settings = tabula::Settings {
+        variants: vec![],
+        sets: vec![("case".into(), tabula::format::ParamValue::Int(12))],
+    };
+    let build = tabula::Build {
+        memo: false,
+        compile: tabula::Compile::Jit,
+    };
+    let game = tabula::Game::load_path(&path, &dir, &settings, build).unwrap();
+    let (played, n) =
+        tabula::hooks::script::vm_compares(|| crate::every_game::play_random(&game, 1, false));
+    assert!(played.is_ok(), "{played:?}");
+    assert_eq!(n, 10);
 }
 
 /// The API calls of case 9 read every argument themselves (a local in

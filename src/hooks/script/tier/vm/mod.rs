@@ -41,7 +41,7 @@ use rhai::Position;
 #[cfg(feature = "jit")]
 pub(crate) use jit::{last_ops, without_native};
 #[cfg(feature = "jit")]
-pub use jit::{native_calls, pushed_api_calls};
+pub use jit::{native_calls, pushed_api_calls, vm_compares};
 pub use run::rhai_forms;
 use value::V;
 

@@ -48,6 +48,8 @@ pub(super) struct Refs {
     pub for_begin: FuncRef,
     pub for_next: FuncRef,
     pub api: FuncRef,
+    pub same: FuncRef,
+    pub mixed: FuncRef,
     /// By the tier's index: the functions it calls.
     pub fns: Vec<Option<FuncRef>>,
 }
@@ -511,6 +513,9 @@ impl<'b, 'p> Emit<'b, 'p> {
             }
             XKind::Binary(b) | XKind::Simple(b) => {
                 let (op, a, c, _) = &**b;
+                if self.typed.of(a) == Ty::Val || self.typed.of(c) == Ty::Val {
+                    return self.mixed(x, *op, a, c);
+                }
                 let (a, c) = (self.expr(a), self.expr(c));
                 self.arith(*op, a, c, x.pos)
             }

@@ -110,7 +110,7 @@ pub(super) extern "C" fn wrap(ctx: *mut Ctx, f: i64, pos: i64) {
 ///
 /// # Safety
 /// As `parts`.
-unsafe fn vm_parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut VmRun<'c, 'c>) {
+pub(super) unsafe fn vm_parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut VmRun<'c, 'c>) {
     // SAFETY: as `parts`: `vm` is the VM's run that called the native
     // code, reached only through this context while it runs.
     unsafe {
@@ -123,7 +123,7 @@ unsafe fn vm_parts<'c>(ctx: *mut Ctx) -> (&'c mut Ctx, &'c mut VmRun<'c, 'c>) {
 /// A unit's failure kept for the native code: 1.
 #[cold]
 #[inline(never)]
-fn failed(cx: &mut Ctx, f: Flow) -> i64 {
+pub(super) fn failed(cx: &mut Ctx, f: Flow) -> i64 {
     cx.err = Some(match f {
         Flow::Err(e) => e,
         // types.rs gives the VM no unit with a jump out of it.

@@ -13,6 +13,7 @@ mod delegate;
 mod emit;
 mod helpers;
 mod loops;
+mod mixed;
 mod types;
 mod walk;
 
@@ -46,6 +47,9 @@ thread_local! {
     /// API calls from native code whose arguments the VM made or pushed
     /// (`helpers::pushed`), while `pushed_api_calls` counts them.
     static PUSHED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// Comparisons native code left to the VM (`mixed::mixed`), while
+    /// `vm_compares` counts them.
+    static COMPARED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 thread_local! {
@@ -121,6 +125,19 @@ fn note_pushed() {
     bump(&PUSHED);
 }
 
+/// `f`'s value, and how many comparisons of a value in a register with
+/// one the VM holds native code left to the VM's `binary` on this thread
+/// (the held value not of the register's type): what tests see of the
+/// comparison's path.
+pub fn vm_compares<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    counting(&COMPARED, f)
+}
+
+/// One more comparison left to the VM, where `vm_compares` counts.
+fn note_compared() {
+    bump(&COMPARED);
+}
+
 /// What native code is given: where the run's count, its next check and
 /// its call level are, where an error goes, and the run and the code's
 /// tables for the helpers. Native code reads and writes the first four
@@ -191,6 +208,7 @@ pub(super) struct Units {
     /// The items of each constant list a `for` runs over natively, as
     /// registers hold them (read by the code where they are).
     pub tables: Vec<Box<[i64]>>,
+    pub mixed: Vec<mixed::MixedUnit>,
 }
 
 /// An API call native code makes through the `api` helper.
@@ -256,7 +274,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 11] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 13] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -285,6 +303,8 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
             sig(6, true),
         ),
         ("tabula_api", helpers::api as *const u8, sig(3, true)),
+        ("tabula_same", mixed::same as *const u8, sig(3, true)),
+        ("tabula_mixed", mixed::mixed as *const u8, sig(4, true)),
     ]
 }
 
@@ -431,6 +451,8 @@ impl Jit {
                 for_begin: next()?,
                 for_next: next()?,
                 api: next()?,
+                same: next()?,
+                mixed: next()?,
                 fns: ids
                     .iter()
                     .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))

@@ -15,6 +15,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::super::ir::*;
 use super::super::value::V;
 use super::loops::{End, const_items, range};
+use super::mixed::compares;
 use super::walk::{walk_s, walk_x};
 use crate::hooks::script::tier::tree::{Bin, Un};
 
@@ -643,6 +644,14 @@ impl Check<'_> {
             XKind::Binary(b) | XKind::Simple(b) => {
                 let (op, a, b, _) = &**b;
                 let (ta, tb) = (self.expr(a)?, self.expr(b)?);
+                // One operand held by the VM, the other in a register:
+                // compared where it is (mixed.rs).
+                match (ta, tb) {
+                    (VAL, T::Known(t)) | (T::Known(t), VAL) if compares(*op, t) => {
+                        return Ok(T::Known(Ty::Bool));
+                    }
+                    _ => {}
+                }
                 let (want, out) = match op {
                     Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Rem => (Ty::Int, Ty::Int),
                     Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => (Ty::Int, Ty::Bool),

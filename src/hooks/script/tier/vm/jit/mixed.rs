@@ -1,0 +1,186 @@
+//! A comparison of a value in a register with one the VM holds (`here ==
+//! disc(p)`, `piece(from) != mine`): the held value is read where it is
+//! (a local in the frame) or made by the VM into a slot, then compared in
+//! a register where it is of the register's type, and by the VM's own
+//! `binary` on both values otherwise. Values typed only as the script
+//! runs: nothing is decided by a type proven at load but the register's.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{BlockArg, InstBuilder, Value, types::I64};
+
+use super::super::ir::{X, XKind};
+use super::super::run::VmRun;
+use super::super::value::V;
+use super::emit::Emit;
+use super::helpers::{failed, of_register, vm_parts};
+use super::types::Ty;
+use super::walk::writes;
+use super::{Ctx, emit::UNIT};
+use crate::hooks::script::tier::tree::Bin;
+
+/// What `same` gives where the value is not of the type asked (a number
+/// equal to it takes the VM's way too, which answers the same).
+const OTHER: i64 = i64::MIN;
+
+/// A comparison native code leaves to the VM where the held value is not
+/// of the register's type.
+pub(crate) struct MixedUnit {
+    pub x: *const X,
+    /// The register's type.
+    pub ty: Ty,
+    /// Whether the register's operand is the left one.
+    pub reg_left: bool,
+}
+
+/// Whether `op` on a value of type `t` in a register and one the VM
+/// holds is compared natively: `==` and `!=` on numbers, truth values
+/// and symbols (a symbol's number is its text's identity), the order of
+/// numbers.
+pub(super) fn compares(op: Bin, t: Ty) -> bool {
+    match op {
+        Bin::Eq | Bin::Ne => matches!(t, Ty::Int | Ty::Bool | Ty::Sym | Ty::Unit),
+        Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => t == Ty::Int,
+        _ => false,
+    }
+}
+
+impl Emit<'_, '_> {
+    /// `a op c`, one of them `Val` (types.rs checked `compares`), in
+    /// Rhai's order: the left operand made first.
+    pub(super) fn mixed(&mut self, x: &X, op: Bin, a: &X, c: &X) -> Value {
+        let reg_left = self.typed.of(a) != Ty::Val;
+        let (r, held) = if reg_left { (a, c) } else { (c, a) };
+        let ty = match &r.kind {
+            XKind::Local(s) | XKind::Move(s) => self.typed.reg(*s).unwrap_or(Ty::Unit),
+            _ => self.typed.of(r),
+        };
+        // `()` is held beside the symbols.
+        let ty = if ty == Ty::Unit { Ty::Sym } else { ty };
+        let local = match &held.kind {
+            XKind::Local(s) | XKind::Move(s) if self.typed.reg(*s).is_none() => Some(*s),
+            _ => None,
+        };
+        let (rv, slot) = if reg_left {
+            let rv = self.expr(r);
+            (rv, self.held_slot(held, local))
+        } else {
+            // Read where it is only where the right operand cannot change it.
+            let local = local.filter(|s| !writes(std::slice::from_ref(r), *s));
+            let slot = self.held_slot(held, local);
+            (self.expr(r), slot)
+        };
+        let k = self.b.ins().iconst(I64, slot as i64);
+        let t = self.b.ins().iconst(I64, ty as i64);
+        let call = self.b.ins().call(self.refs.same, &[self.ctx, k, t]);
+        let got = self.b.inst_results(call)[0];
+        let other = self.b.ins().icmp_imm_s(IntCC::Equal, got, OTHER);
+        let (fast, slow, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let out = self.b.append_block_param(join, I64);
+        self.b.ins().brif(other, slow, &[], fast, &[]);
+        self.go(fast);
+        let cc = match op {
+            Bin::Eq => IntCC::Equal,
+            Bin::Ne => IntCC::NotEqual,
+            Bin::Lt => IntCC::SignedLessThan,
+            Bin::Le => IntCC::SignedLessThanOrEqual,
+            Bin::Gt => IntCC::SignedGreaterThan,
+            _ => IntCC::SignedGreaterThanOrEqual,
+        };
+        let (l, rr) = if reg_left { (rv, got) } else { (got, rv) };
+        let b = self.b.ins().icmp(cc, l, rr);
+        let b = self.b.ins().uextend(I64, b);
+        self.b.ins().jump(join, &[BlockArg::from(b)]);
+        self.b.set_cold_block(slow);
+        self.go(slow);
+        self.units.mixed.push(MixedUnit {
+            x: std::ptr::from_ref(x),
+            ty,
+            reg_left,
+        });
+        let u = self
+            .b
+            .ins()
+            .iconst(I64, (self.units.mixed.len() - 1) as i64);
+        let r = self.helper(self.refs.mixed, &[u, rv, k]);
+        let bad = self.b.ins().icmp_imm_s(IntCC::Equal, r, 2);
+        self.fail_to_err(bad);
+        self.b.ins().jump(join, &[BlockArg::from(r)]);
+        self.go(join);
+        out
+    }
+
+    /// The slot the held operand is read in: its local's, or one the VM
+    /// makes it into.
+    fn held_slot(&mut self, held: &X, local: Option<usize>) -> usize {
+        if let Some(s) = local {
+            return s;
+        }
+        let k = self.ret_slot + 1 + self.tmps;
+        self.tmps += 1;
+        self.delegated(held, k as i64);
+        k
+    }
+}
+
+/// The value in slot `k` of the frame as a register of type `t` holds
+/// it, or `OTHER` where it is of another type.
+pub(super) extern "C" fn same(ctx: *mut Ctx, k: i64, t: i64) -> i64 {
+    // SAFETY: called only by native code, with its context.
+    let (_, vm) = unsafe { vm_parts(ctx) };
+    match (Ty::of_code(t), &*vm.slot(k as usize)) {
+        (Ty::Int, V::Int(n)) => *n,
+        (Ty::Bool, V::Bool(b)) => i64::from(*b),
+        (Ty::Sym, V::Sym(s)) => i64::from(*s),
+        (Ty::Sym, V::Unit) => UNIT,
+        _ => OTHER,
+    }
+}
+
+/// Comparison `unit` (of the units) by the VM's `binary`, on the
+/// register's value `reg` and the one in slot `k`: 0 or 1, or 2 on an
+/// error.
+pub(super) extern "C" fn mixed(ctx: *mut Ctx, unit: i64, reg: i64, k: i64) -> i64 {
+    // SAFETY: called only by native code, with its context.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    super::note_compared();
+    let u = &cx.jit().units.mixed[unit as usize];
+    // SAFETY: the units point into the VM's forms, alive and unchanged
+    // while the native code is.
+    let x = unsafe { &*u.x };
+    match compare(vm, x, u, reg, k as usize) {
+        Ok(b) => i64::from(b),
+        Err(f) => 2 * failed(cx, f),
+    }
+}
+
+fn compare(
+    vm: &mut VmRun<'_, '_>,
+    x: &X,
+    u: &MixedUnit,
+    reg: i64,
+    k: usize,
+) -> Result<bool, super::super::run::Flow> {
+    let (XKind::Binary(b) | XKind::Simple(b)) = &x.kind else {
+        return Err(not_compared(x));
+    };
+    let (op, _, _, helper) = &**b;
+    let (r, held) = (of_register(u.ty, reg), vm.slot(k).copy());
+    let (a, c) = if u.reg_left { (r, held) } else { (held, r) };
+    match vm.binary(*op, a, c, helper, x.pos)? {
+        V::Bool(b) => Ok(b),
+        _ => Err(not_compared(x)),
+    }
+}
+
+/// Never expected: types.rs hands `mixed` only comparisons, which give
+/// truth values.
+#[cold]
+fn not_compared(x: &X) -> super::super::run::Flow {
+    super::super::run::Flow::Err(
+        rhai::EvalAltResult::ErrorRuntime("a comparison gave no truth value".into(), x.pos).into(),
+    )
+}
