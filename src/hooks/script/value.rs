@@ -96,21 +96,22 @@ pub(crate) fn map_within(
     instead: &[(&str, Option<&Arc<str>>)],
 ) -> Fallible<Value> {
     // Rhai's maps iterate in name order: the order `Value::Map` keeps.
-    let fields = m.iter().map(|(k, v)| (k.as_str(), v));
+    let fields = m.iter().map(|(k, v)| (k.as_str(), None, v));
     fields_within(fields, left, instead, within)
 }
 
 /// `map_within` over any map's fields (in name order), each value made
 /// data by `value`: Rhai's maps here, the typed VM's in its ask
-/// (tier/vm/ask_data.rs).
+/// (tier/vm/ask_data.rs). A key comes with its shared text where the
+/// caller keeps one, else it is interned here.
 pub(crate) fn fields_within<'a, T: 'a>(
-    fields: impl ExactSizeIterator<Item = (&'a str, &'a T)>,
+    fields: impl ExactSizeIterator<Item = (&'a str, Option<Arc<str>>, &'a T)>,
     left: &mut usize,
     instead: &[(&str, Option<&Arc<str>>)],
     mut value: impl FnMut(&T, &mut usize) -> Fallible<Value>,
 ) -> Fallible<Value> {
     let mut out = Vec::with_capacity(fields.len());
-    for (k, v) in fields {
+    for (k, shared, v) in fields {
         let given = instead.iter().find(|(name, _)| *name == k);
         if let Some((_, None)) = given {
             continue;
@@ -123,7 +124,8 @@ pub(crate) fn fields_within<'a, T: 'a>(
             }
             _ => value(v, left)?,
         };
-        out.push((interned::text(k), v));
+        let k = shared.unwrap_or_else(|| interned::text(k));
+        out.push((k, v));
     }
     Ok(Value::Map(out.into()))
 }

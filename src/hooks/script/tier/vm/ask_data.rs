@@ -78,9 +78,12 @@ fn map_option(syms: &Syms, name: &str, m: &[(u32, V)], left: &mut usize) -> Opti
         interned::text(&filled)
     } else {
         typeable(name, template).ok()?;
-        interned::text(template)
+        match t {
+            V::Sym(s) => syms.shared(*s),
+            _ => interned::text(template),
+        }
     };
-    let fields = m.iter().map(|(k, v)| (syms.text(*k).as_str(), v));
+    let fields = (m.iter()).map(|(k, v)| (syms.text(*k).as_str(), Some(syms.shared(*k)), v));
     let instead = [("label", None), ("text", Some(&text))];
     let value = fields_within(fields, left, &instead, |v, left| value(syms, v, left)).ok()?;
     Some(Choice::Data(Arc::new(Datum { text, value })))
@@ -118,16 +121,16 @@ fn value(syms: &Syms, v: &V, left: &mut usize) -> Fallible<Value> {
         V::Bool(b) => Value::Bool(*b),
         V::Int(i) => Value::Int(*i),
         V::Sym(s) => {
-            let t = syms.text(*s);
-            take(left, t.len())?;
-            Value::Text(interned::text(t))
+            take(left, syms.len(*s))?;
+            Value::Text(syms.shared(*s))
         }
         V::List(l) => {
             let items: Fallible<Vec<Value>> = l.iter().map(|x| value(syms, x, left)).collect();
             Value::List(items?.into())
         }
         V::Map(m) => {
-            let fields = m.iter().map(|(k, x)| (syms.text(*k).as_str(), x));
+            let fields =
+                (m.iter()).map(|(k, x)| (syms.text(*k).as_str(), Some(syms.shared(*k)), x));
             fields_within(fields, left, &[], |x, left| value(syms, x, left))?
         }
         V::Dyn(d) => to_value(d, left)?,
@@ -140,7 +143,18 @@ fn bytes(syms: &Syms, v: &V) -> usize {
     match v {
         V::Sym(s) => syms.len(*s),
         V::List(l) => l.iter().map(|x| bytes(syms, x)).sum(),
-        V::Map(m) => m.iter().map(|(k, x)| syms.len(*k) + bytes(syms, x)).sum(),
+        // A field's plain value and text counted inline (most fields are).
+        V::Map(m) => (m.iter())
+            .map(|(k, x)| {
+                syms.len(*k)
+                    + match x {
+                        V::Unit | V::Bool(_) | V::Int(_) => 0,
+                        V::Sym(s) => syms.len(*s),
+                        V::Dyn(d) if d.is_string() => super::super::builtins::text_len(d),
+                        _ => bytes(syms, x),
+                    }
+            })
+            .sum(),
         V::Dyn(d) => text_bytes(d),
         V::Unit | V::Bool(_) | V::Int(_) => 0,
     }

@@ -56,6 +56,10 @@ pub(crate) struct Syms {
     /// The texts the game's data fixes (card names, attributes), as the
     /// VM's values (made by `finish`).
     pub data: super::texts::Texts,
+    /// Each symbol's text as data shares it (`Value::Text`, a map's key),
+    /// made by `finish`: what an ask's option holds without looking its
+    /// texts up in the thread's (`interned::text`).
+    shared: Vec<std::sync::Arc<str>>,
 }
 
 impl Syms {
@@ -77,6 +81,7 @@ impl Syms {
             key_text: None,
             key_label: None,
             data: super::texts::Texts::default(),
+            shared: Vec::new(),
         };
         let players: Vec<u32> = keys.players.iter().map(|t| s.add(def, t.clone())).collect();
         let cards: Vec<u32> = keys.cards.iter().map(|t| s.add(def, t.clone())).collect();
@@ -150,6 +155,18 @@ impl Syms {
         self.key_text = self.find("text");
         self.key_label = self.find("label");
         self.data = super::texts::Texts::new(def, self);
+        self.shared = (self.texts.iter())
+            .map(|t| crate::hooks::script::interned::text(t))
+            .collect();
+    }
+
+    /// Symbol `s`'s text as data shares it (made by `finish`).
+    #[inline]
+    pub fn shared(&self, s: u32) -> std::sync::Arc<str> {
+        match self.shared.get(s as usize) {
+            Some(t) => std::sync::Arc::clone(t),
+            None => crate::hooks::script::interned::text(self.text(s)),
+        }
     }
 
     /// A text as the VM holds it: its symbol, else a Rhai string (as
