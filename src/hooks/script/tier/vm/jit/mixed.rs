@@ -22,8 +22,8 @@ use crate::hooks::script::tier::tree::Bin;
 /// equal to it takes the VM's way too, which answers the same).
 const OTHER: i64 = i64::MIN;
 
-/// A comparison native code leaves to the VM where the held value is not
-/// of the register's type.
+/// A comparison native code leaves to the VM where `same` does not give
+/// the held value (not of the register's type, or the smallest number).
 pub(crate) struct MixedUnit {
     pub x: *const X,
     /// The register's type.
@@ -33,9 +33,9 @@ pub(crate) struct MixedUnit {
 }
 
 /// Whether `op` on a value of type `t` in a register and one the VM
-/// holds is compared natively: `==` and `!=` on numbers, truth values
-/// and symbols (a symbol's number is its text's identity), the order of
-/// numbers.
+/// holds is compared natively: `==` and `!=` on numbers, truth values,
+/// symbols (a symbol's number is its text's identity) and `()` (held
+/// beside the symbols), the order of numbers.
 pub(super) fn compares(op: Bin, t: Ty) -> bool {
     match op {
         Bin::Eq | Bin::Ne => matches!(t, Ty::Int | Ty::Bool | Ty::Sym | Ty::Unit),

@@ -127,8 +127,8 @@ fn note_pushed() {
 
 /// `f`'s value, and how many comparisons of a value in a register with
 /// one the VM holds native code left to the VM's `binary` on this thread
-/// (the held value not of the register's type): what tests see of the
-/// comparison's path.
+/// (the held value not of the register's type, or the smallest number):
+/// what tests see of the comparison's path.
 pub fn vm_compares<T>(f: impl FnOnce() -> T) -> (T, u64) {
     counting(&COMPARED, f)
 }
