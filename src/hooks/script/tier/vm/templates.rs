@@ -32,6 +32,8 @@ pub(super) fn written(x: &X, syms: &Syms) -> Option<String> {
         super::ir::XKind::Const(V::Sym(s)) => Some(syms.text(*s).to_string()),
         super::ir::XKind::Const(V::Int(i)) => Some(i.to_string()),
         super::ir::XKind::Const(V::Bool(b)) => Some(b.to_string()),
+        // A text the symbols do not hold (`"1"` in `` `${w}1` ``).
+        super::ir::XKind::Const(V::Dyn(d)) if d.is_string() => d.clone().into_string().ok(),
         _ => None,
     }
 }
@@ -90,6 +92,23 @@ impl VmRun<'_, '_> {
     /// no symbol is longer.)
     pub(super) fn named(&mut self, n: &Named) -> R<V> {
         let v = self.expr(&n.parts[n.var])?;
+        self.named_of(n, v)
+    }
+
+    /// The symbol template `n`'s table makes of `v`, if it makes one.
+    #[inline]
+    pub(super) fn named_sym(&self, n: &Named, v: &V) -> Option<u32> {
+        let table = &self.vm.names[n.table];
+        match v {
+            V::Sym(s) => table.syms.get(s).copied(),
+            V::Int(i) => table.ints.get(i).copied(),
+            _ => None,
+        }
+    }
+
+    /// Template `n` with its computed part's value `v` (evaluated once,
+    /// already): its table's symbol, else its text built.
+    pub(super) fn named_of(&mut self, n: &Named, v: V) -> R<V> {
         let table = &self.vm.names[n.table];
         let made = match v {
             V::Sym(s) => table.syms.get(&s),

@@ -148,11 +148,16 @@ impl Emit<'_, '_> {
     pub(super) fn api(&mut self, x: &X, args: &[X], first_local: Option<usize>) -> Value {
         let mut tags = Vec::with_capacity(args.len());
         let mut vals = Vec::with_capacity(args.len());
-        let by_helper = args
-            .iter()
-            .all(|a| self.typed.of(a) == Ty::Val || a.in_place());
+        // A template's part is made in a register, in the arguments' order.
+        let by_helper = (args.iter())
+            .all(|a| (self.typed.of(a) == Ty::Val && self.named(a).is_none()) || a.in_place());
         for (i, a) in args.iter().enumerate() {
             let t = self.typed.of(a);
+            if let Some((n, part, pt)) = self.named(a) {
+                tags.push(Arg::Named(std::ptr::from_ref(n), pt));
+                vals.push(self.expr(part));
+                continue;
+            }
             // A local in the frame is read there by the helper, after the
             // arguments after it are made: where none of them writes it
             // (an item, counted as it is read, only where the helper makes
@@ -197,7 +202,12 @@ impl Emit<'_, '_> {
         }
         let argp = self.array(&vals);
         let plain = tags.len() <= super::helpers::PLAIN
-            && (tags.iter()).all(|t| matches!(t, Arg::Reg(_) | Arg::Frame(_) | Arg::Item(..)));
+            && (tags.iter()).all(|t| {
+                matches!(
+                    t,
+                    Arg::Reg(_) | Arg::Frame(_) | Arg::Item(..) | Arg::Named(..)
+                )
+            });
         self.units.apis.push(ApiUnit {
             x: std::ptr::from_ref(x),
             args: tags,
@@ -210,6 +220,20 @@ impl Emit<'_, '_> {
         let e = self.b.ins().load(I64, FLAGS, self.ctx, CTX_ERR);
         self.fail_to_err(e);
         r
+    }
+
+    /// An API call's argument that is a template of one computed part in
+    /// a register (types.rs typed the part, a local of a number or a
+    /// symbol): the template, the part and its type.
+    fn named<'x>(&self, a: &'x X) -> Option<(&'x Named, &'x X, Ty)> {
+        let XKind::Named(n) = &a.kind else {
+            return None;
+        };
+        let part = n.parts.get(n.var)?;
+        match self.typed.of(part) {
+            t @ (Ty::Int | Ty::Sym) => Some((n, part, t)),
+            _ => None,
+        }
     }
 
     /// An API call's argument the helper reads in the frame itself: a

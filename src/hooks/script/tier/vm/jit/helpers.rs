@@ -378,6 +378,11 @@ fn plain(
                 };
                 plain_value(l.get(super::super::lists::at(l.len(), at)?)?)?
             }
+            Arg::Named(n, t) => {
+                // SAFETY: as `eval`'s unit; one value for each argument.
+                let (n, v) = unsafe { (&*n, of_register(t, *args.add(i))) };
+                V::Sym(vm.named_sym(n, &v)?)
+            }
             _ => return None,
         };
         set(&mut vals[i], v);
@@ -433,13 +438,20 @@ fn pushed(
         let v = match tag {
             Arg::Reg(t) => of_register(*t, raw),
             Arg::Slot => std::mem::take(vm.slot(raw as usize)),
-            Arg::Eval | Arg::Frame(_) | Arg::Item(..) => match vm.expr(&a.args[i]) {
-                Ok(v) => v,
-                Err(f) => {
-                    vm.pop_to(base);
-                    return Err(f);
+            Arg::Eval | Arg::Frame(_) | Arg::Item(..) | Arg::Named(..) => {
+                let made = match *tag {
+                    // SAFETY: as `eval`'s unit.
+                    Arg::Named(n, t) => vm.named_of(unsafe { &*n }, of_register(t, raw)),
+                    _ => vm.expr(&a.args[i]),
+                };
+                match made {
+                    Ok(v) => v,
+                    Err(f) => {
+                        vm.pop_to(base);
+                        return Err(f);
+                    }
                 }
-            },
+            }
         };
         vm.stack.push(v);
     }

@@ -243,6 +243,11 @@ pub(super) enum Arg {
     /// `xs[i]` of a list in the frame's slot, `i` a constant number: read
     /// as `Frame` reads a local.
     Item(usize, i64),
+    /// A template of one computed part (`` `pit-${i}` ``), the part's
+    /// value in a register of this type: the symbol its table makes of
+    /// it, else its text built by the VM (never the part evaluated
+    /// again).
+    Named(*const super::ir::Named, Ty),
 }
 
 /// The native code of a script's functions.

@@ -595,6 +595,16 @@ impl Check<'_> {
         }
     }
 
+    /// Whether `x` is a local this pass holds a number or a symbol in.
+    fn plain_local(&self, x: Option<&X>) -> bool {
+        match x.map(|x| &x.kind) {
+            Some(XKind::Local(s) | XKind::Move(s)) => {
+                matches!(self.seed.get(*s), Some(Slot::Is(Ty::Int | Ty::Sym)))
+            }
+            _ => false,
+        }
+    }
+
     /// Whether `x` calls a function with no native code (the VM calls it).
     fn refused_call(&self, x: &X) -> bool {
         matches!(&x.kind, XKind::Script(ix, _) if self.refused[*ix].is_some())
@@ -724,7 +734,16 @@ impl Check<'_> {
                 // made (in registers, or by the VM in the frame).
                 Some(t) if a.typed.is_some() && !(a.first_local.is_some() && a.writes_first) => {
                     for arg in &a.args {
-                        self.expr(arg)?;
+                        // A template of a local number or symbol: its part
+                        // in a register, the rest the helper's (its table).
+                        match &arg.kind {
+                            XKind::Named(n) if self.plain_local(n.parts.get(n.var)) => {
+                                self.expr(&n.parts[n.var])?;
+                            }
+                            _ => {
+                                self.expr(arg)?;
+                            }
+                        }
                     }
                     // The Rhai form's way reads a local first argument
                     // in the frame (written there first).
