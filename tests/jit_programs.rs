@@ -4,8 +4,9 @@
 //! value, `if`, `for` over constant and computed ranges with a counter
 //! and with an empty body, `while`, `loop` and `do` loops (`while` and
 //! `until`) with `break` and `continue`, early returns, calls of a second
-//! function and of itself, recursion past the call levels' limit), and
-//! each is played with native code checked against Rhai and the VM
+//! function and of itself, recursion past the call levels' limit,
+//! comparisons of numbers with a local the VM holds, a number or a text),
+//! and each is played with native code checked against Rhai and the VM
 //! (`Compile::CheckJit`): the same value, or the same error at the same
 //! place, and the same count. A bounded fuzz run, in every `cargo test`.
 
@@ -91,7 +92,38 @@ fn cond_of(e: BoxedStrategy<String>) -> BoxedStrategy<String> {
     .boxed()
 }
 
-/// Statements on the locals `a`, `b` and `t`; `in_loop`: `break` and
+/// A comparison of a number with `m`, which the VM holds (a number or a
+/// text: mixed.rs), on either side.
+fn held() -> BoxedStrategy<String> {
+    let op = prop_oneof![
+        Just("<"),
+        Just("<="),
+        Just(">"),
+        Just(">="),
+        Just("=="),
+        Just("!=")
+    ];
+    // Numbers near `m` (set from `a`) often, so that an answer off by
+    // one shows.
+    let near = prop_oneof![
+        Just("a".to_string()),
+        Just("b".to_string()),
+        Just("(a + 1)".to_string()),
+        Just("(a - 1)".to_string()),
+        expr(),
+    ];
+    (near, op, any::<bool>())
+        .prop_map(|(e, op, left)| {
+            if left {
+                format!("m {op} {e}")
+            } else {
+                format!("{e} {op} m")
+            }
+        })
+        .boxed()
+}
+
+/// Statements on the locals `a`, `b`, `t` and `m`; `in_loop`: `break` and
 /// `continue` may be among them.
 fn stmts(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
     let var = prop_oneof![Just("a"), Just("b"), Just("t")];
@@ -105,6 +137,8 @@ fn stmts(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
             .prop_map(|(v, op, e)| format!("{v} {op} {e};")),
         expr().prop_map(|e| format!("return {e};")),
         (cond_of(expr()), expr()).prop_map(|(c, e)| format!("if {c} {{ return {e}; }}")),
+        held().prop_map(|c| format!("if {c} {{ t += 1; }}")),
+        expr().prop_map(|e| format!("m = {e};")),
     ];
     let stmt: BoxedStrategy<String> = if in_loop {
         prop_oneof![
@@ -168,7 +202,7 @@ fn script() -> impl Strategy<Value = String> {
                 "fn h(a, b) {{ a - b }}\n\
                  fn g(a, b) {{ {g} }}\n\
                  fn p(a, b) {{ let q = a < b; q || a == 0 }}\n\
-                 fn f(a, b, n) {{ let t = 0; {body} if n > 0 {{ t += f(b, a, n - 1); }} {value} }}\n\
+                 fn f(a, b, n) {{ let t = 0; let m = if a > b {{ a }} else {{ \"t\" }}; {body} if n > 0 {{ t += f(b, a, n - 1); }} {value} }}\n\
                  fn step() {{ let v = f({x}, {y}, {depth}); end_game(\"a\", `${{v}}`); }}\n"
             )
         },
