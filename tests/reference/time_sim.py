@@ -5,6 +5,8 @@
     python3 tests/reference/time_sim.py target/release/tabula > tests/reference/sim_timing.json
     python3 tests/reference/time_sim.py NEW_BINARY OLD_BINARY > ...  (also the build before a change)
     python3 tests/reference/time_sim.py NEW@89ee001 OLD@93f7df4 > ...  (labelled in the JSON)
+    python3 tests/reference/time_sim.py BINARY --jit --only othello,pig > ...
+        (also `--jit`, native code; only the games named, not `--no-compile`)
 
 Each figure is the median of five runs (a run is a fraction of a second, and the machine is noisy). CI reads none of this: the JSON
 is committed data beside the script that made it.
@@ -109,10 +111,19 @@ def tabula_rate(tabula, path, sets, n, extra):
 
 
 def main():
+    args = sys.argv[1:]
+    # `--jit`: native code timed too; `--only a,b`: those games, without
+    # `--no-compile` (a quicker run).
+    jit = "--jit" in args
+    only = None
+    if "--only" in args:
+        only = set(args[args.index("--only") + 1].split(","))
+        del args[args.index("--only") : args.index("--only") + 2]
+    args = [a for a in args if a != "--jit"]
     # A binary may carry a label for the report (`path@label`: its commit).
-    tabula, _, after_label = sys.argv[1].partition("@")
+    tabula, _, after_label = args[0].partition("@")
     # An optional second binary, the build before a change, timed in the same run.
-    before, _, before_label = sys.argv[2].partition("@") if len(sys.argv) > 2 else (None, "", "")
+    before, _, before_label = args[1].partition("@") if len(args) > 1 else (None, "", "")
     report = {
         "_about": {
             "generator": "tests/reference/time_sim.py",
@@ -121,28 +132,44 @@ def main():
         }
     }
     for name, path, sets, gs, n in GAMES:
-        rows = {"openspiel_cpp": [], "tabula": [], "tabula_no_compile": []}
+        if only is not None and name not in only:
+            continue
+        rows = {"openspiel_cpp": [], "tabula": []}
+        if only is None:
+            rows["tabula_no_compile"] = []
+        if jit:
+            rows["tabula_jit"] = []
         if before:
             rows["tabula_before"] = []
         for _ in range(5):
             rows["openspiel_cpp"].append(openspiel_rate(gs, n))
             rows["tabula"].append(tabula_rate(tabula, path, sets, n, []))
-            rows["tabula_no_compile"].append(tabula_rate(tabula, path, sets, n, ["--no-compile"]))
+            if only is None:
+                rows["tabula_no_compile"].append(tabula_rate(tabula, path, sets, n, ["--no-compile"]))
+            if jit:
+                rows["tabula_jit"].append(tabula_rate(tabula, path, sets, n, ["--jit"]))
             if before:
                 r = tabula_rate(before, path, sets, n, [])
                 if r is not None:
                     rows["tabula_before"].append(r)
         med = {k: statistics.median(v) for k, v in rows.items() if v}
         med["ratio"] = med["tabula"] / med["openspiel_cpp"]
-        med["ratio_no_compile"] = med["tabula_no_compile"] / med["openspiel_cpp"]
+        if "tabula_no_compile" in med:
+            med["ratio_no_compile"] = med["tabula_no_compile"] / med["openspiel_cpp"]
+        if "tabula_jit" in med:
+            med["ratio_jit"] = med["tabula_jit"] / med["openspiel_cpp"]
         if "tabula_before" in med:
             med["ratio_before"] = med["tabula_before"] / med["openspiel_cpp"]
         report[name] = {k: round(v, 3) for k, v in med.items()}
         print(name, report[name], file=sys.stderr)
     ratios = [v["ratio"] for k, v in report.items() if not k.startswith("_")]
     report["_about"]["geometric_mean_ratio"] = round(statistics.geometric_mean(ratios), 3)
-    plain = [v["ratio_no_compile"] for k, v in report.items() if not k.startswith("_")]
-    report["_about"]["geometric_mean_ratio_no_compile"] = round(statistics.geometric_mean(plain), 3)
+    plain = [v["ratio_no_compile"] for k, v in report.items() if not k.startswith("_") and "ratio_no_compile" in v]
+    if plain:
+        report["_about"]["geometric_mean_ratio_no_compile"] = round(statistics.geometric_mean(plain), 3)
+    native = [v["ratio_jit"] for k, v in report.items() if not k.startswith("_") and "ratio_jit" in v]
+    if native:
+        report["_about"]["geometric_mean_ratio_jit"] = round(statistics.geometric_mean(native), 3)
     if before:
         # Over the games both builds play (a grid game is new).
         both = [v for k, v in report.items() if not k.startswith("_") and "ratio_before" in v]
