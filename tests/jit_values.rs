@@ -134,6 +134,7 @@ fn compared(x) { let m = held(x); let here = piece("b2"); let a = here == m; let
 fn ordered(x) { let m = if x > 5 { x } else { "t" }; let a = m < 7; let b = 3 >= m; let c = m == 6; let d = 6 != m; let e = m <= 6; let f = 7 > m; [a, b, c, d, e, f] }
 fn rewritten(x) { let m = if x > 0 { 3 } else { [1] }; let a = m == { m = 4; 4 }; [a, m] }
 fn named_args(p) { let i = 1; let w = if i > 0 { "v" } else { "x" }; let a = get_var(`v${i}`); set_var(`v${i}`, { i = 2; 9 }); let b = get_var("v1"); let c = get_var(`${w}1`) + stat(p, "score"); [a, b, c, i] }
+fn named_held(x) { let k = if x > 0 { 1 } else { "z" }; let a = get_var(`v${k}`); a }
 fn named_miss() { let i = 7; get_var(`v${i}`) }
 fn far_held() { let here = piece("b2"); let a = here == [1][3]; a }
 fn others(x) { let u = if x > 0 { () } else { [1] }; let t = if x > 0 { true } else { "t" }; let least = if x > 0 { -9223372036854775807 - 1 } else { "t" }; let a = offset("a1", -1, 0) == u; let b = (x > 1) == t; let c = least == -9223372036854775807 - 1; let d = piece("b2") == mark("stone"); let e = u == (); let f = () != u; [a, b, c, d, e, f] }
@@ -157,6 +158,8 @@ fn play_turn() {
     if c == 14 { far_held(); }
     if c == 15 { end_game(p, `${named_args(p)}`); return; }
     if c == 16 { named_miss(); }
+    if c == 17 { end_game(p, `${named_held(1)}`); return; }
+    if c == 18 { named_held(0); }
     end_game("");
 }
 "#;
@@ -201,7 +204,9 @@ script: ../scripts/api.rhai
 /// operand failing. A template of one part made in a register as an
 /// argument (15, 16): a symbol its table makes (of a number, of a
 /// symbol), read before a later argument sets its part (as in Rhai), and
-/// a text that is no symbol (built by the VM, the call's error).
+/// a text that is no symbol (built by the VM, the call's error); a
+/// template whose part is a local the VM holds (17, 18), read in the
+/// frame by the helper.
 #[test]
 fn api_calls_from_native_code_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
@@ -210,12 +215,12 @@ fn api_calls_from_native_code_run_as_in_rhai() {
         .map(|f| format!("{}/{}", f.name, f.arity))
         .collect();
     assert_eq!(listed, Vec::<String>::new());
-    let cases: Vec<i64> = (0..=16).collect();
-    // 2, 3, 4, 5, 7, 8, 10, 14 and 16 fail (7 and 8: `piece(())`, the
+    let cases: Vec<i64> = (0..=18).collect();
+    // 2, 3, 4, 5, 7, 8, 10, 14, 16 and 18 fail (7 and 8: `piece(())`, the
     // local read where the Rhai form's way reads it, in the frame; 14: the
-    // held operand of a comparison past a list's end; 16: a var a
+    // held operand of a comparison past a list's end; 16 and 18: a var a
     // template names that the game has not).
-    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 9);
+    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 10);
 }
 
 /// Case 12's comparisons of a value in a register with one the VM holds
@@ -248,8 +253,8 @@ fn comparisons_with_held_values_are_made_in_registers() {
 /// `later` in case 11 (a local in the frame read after an argument made
 /// in a register); `written` (case 11) has an argument after a local in
 /// the frame that writes it, so its arguments are made in order by the
-/// VM, the one call on the VM's stack. The templates of case 15 are
-/// made by their tables in the helper.
+/// VM, the one call on the VM's stack. The templates of cases 15 and 17
+/// are made by their tables in the helper.
 #[test]
 fn api_arguments_in_the_frame_are_read_by_the_helper() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
@@ -272,6 +277,8 @@ fn api_arguments_in_the_frame_are_read_by_the_helper() {
     };
     assert_eq!(pushed(9), 0);
     assert_eq!(pushed(11), 1);
-    // Templates whose tables make their symbols: none pushed.
+    // Templates whose tables make their symbols: none pushed, their part
+    // in a register (15) or in the frame (17).
     assert_eq!(pushed(15), 0);
+    assert_eq!(pushed(17), 0);
 }

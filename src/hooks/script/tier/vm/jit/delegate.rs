@@ -163,7 +163,7 @@ impl Emit<'_, '_> {
             // (an item, counted as it is read, only where the helper makes
             // every argument in order).
             let read_there = |arg: &Arg| match arg {
-                Arg::Frame(k) => by_helper || !writes(&args[i + 1..], *k),
+                Arg::Frame(k) | Arg::NamedFrame(_, k) => by_helper || !writes(&args[i + 1..], *k),
                 _ => by_helper,
             };
             if let Some(item) = self
@@ -205,7 +205,11 @@ impl Emit<'_, '_> {
             && (tags.iter()).all(|t| {
                 matches!(
                     t,
-                    Arg::Reg(_) | Arg::Frame(_) | Arg::Item(..) | Arg::Named(..)
+                    Arg::Reg(_)
+                        | Arg::Frame(_)
+                        | Arg::Item(..)
+                        | Arg::Named(..)
+                        | Arg::NamedFrame(..)
                 )
             });
         self.units.apis.push(ApiUnit {
@@ -237,11 +241,19 @@ impl Emit<'_, '_> {
     }
 
     /// An API call's argument the helper reads in the frame itself: a
-    /// local there, or `xs[i]` of one by a constant number.
+    /// local there, `xs[i]` of one by a constant number, or a template
+    /// of one part that is a local there.
     fn in_frame(&self, a: &X) -> Option<Arg> {
         let in_frame = |s: usize| self.typed.reg(s).is_none();
         match &a.kind {
             XKind::Local(s) | XKind::Move(s) if in_frame(*s) => Some(Arg::Frame(*s)),
+            // A template of one part that is a local in the frame.
+            XKind::Named(n) => match n.parts.get(n.var).map(|p| &p.kind) {
+                Some(XKind::Local(s) | XKind::Move(s)) if in_frame(*s) => {
+                    Some(Arg::NamedFrame(std::ptr::from_ref(&**n), *s))
+                }
+                _ => None,
+            },
             XKind::Item(c) => match (&c.root, c.steps.as_slice()) {
                 (Root::Local(s), [Step::Index(k, _)]) if in_frame(*s) => match &k.kind {
                     XKind::Const(V::Int(i)) => Some(Arg::Item(*s, *i)),

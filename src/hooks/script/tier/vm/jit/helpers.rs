@@ -383,6 +383,11 @@ fn plain(
                 let (n, v) = unsafe { (&*n, of_register(t, *args.add(i))) };
                 V::Sym(vm.named_sym(n, &v)?)
             }
+            Arg::NamedFrame(n, k) => {
+                let v = plain_value(vm.slot(k))?;
+                // SAFETY: as `eval`'s unit.
+                V::Sym(vm.named_sym(unsafe { &*n }, &v)?)
+            }
             _ => return None,
         };
         set(&mut vals[i], v);
@@ -438,7 +443,7 @@ fn pushed(
         let v = match tag {
             Arg::Reg(t) => of_register(*t, raw),
             Arg::Slot => std::mem::take(vm.slot(raw as usize)),
-            Arg::Eval | Arg::Frame(_) | Arg::Item(..) | Arg::Named(..) => {
+            Arg::Eval | Arg::Frame(_) | Arg::Item(..) | Arg::Named(..) | Arg::NamedFrame(..) => {
                 let made = match *tag {
                     // SAFETY: as `eval`'s unit.
                     Arg::Named(n, t) => vm.named_of(unsafe { &*n }, of_register(t, raw)),

@@ -248,6 +248,9 @@ pub(super) enum Arg {
     /// it, else its text built by the VM (never the part evaluated
     /// again).
     Named(*const super::ir::Named, Ty),
+    /// A template of one computed part that is a local in the frame, at
+    /// this slot: read as `Frame` reads it, then made as `Named` is.
+    NamedFrame(*const super::ir::Named, usize),
 }
 
 /// The native code of a script's functions.
