@@ -30,7 +30,7 @@ pub(crate) enum SKind {
     Counted,
     Assign(usize, X),
     /// `slot op= value`.
-    OpAssign(Box<(usize, Bin, X, Position, Helper)>),
+    OpAssign(Box<OpAssign>),
     /// `slot[key] = value` / `slot.name = value`, on a list or a map.
     SetPart(Box<SetPart>),
     If(Box<(X, Vec<S>, Vec<S>)>),
@@ -134,6 +134,10 @@ pub(crate) enum XKind {
     Block(Vec<S>),
     Log(Option<Box<X>>, Box<X>),
 }
+
+/// `slot op= value`: the local, the operator, the value, the operator's
+/// position, Rhai's function for it.
+pub(crate) type OpAssign = (usize, Bin, X, Position, Helper);
 
 /// A template with one computed part, `var`, the others written: the
 /// symbol it makes of each symbol is table `table` of `Vm::names`.

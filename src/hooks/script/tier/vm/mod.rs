@@ -39,9 +39,9 @@ mod value;
 use rhai::Position;
 
 #[cfg(feature = "jit")]
-pub(crate) use jit::{last_ops, without_native};
+pub use jit::{held_ops, native_calls, pushed_api_calls, vm_compares};
 #[cfg(feature = "jit")]
-pub use jit::{native_calls, pushed_api_calls, vm_compares};
+pub(crate) use jit::{last_ops, without_native};
 pub use run::rhai_forms;
 use value::V;
 

@@ -331,30 +331,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 Ok(V::Unit)
             }
             SKind::OpAssign(x) => {
-                let (slot, op, value, op_pos, helper) = &**x;
-                let v = self.expr(value)?;
-                if let (V::Int(a), V::Int(b)) = (&*self.slot(*slot), &v) {
-                    let (a, b) = (*a, *b);
-                    std::mem::forget(v);
-                    if let Some(r) = super::calls::int_fast(*op, a, b) {
-                        set(self.slot(*slot), r);
-                        return Ok(V::Unit);
-                    }
-                    if let Some(r) = int_op(*op, a, b) {
-                        let r = r.map_err(|e| at(e, *op_pos))?;
-                        *self.slot(*slot) = self.of(r);
-                        return Ok(V::Unit);
-                    }
-                    return self.op_assign_rhai(*slot, V::Int(b), helper, *op_pos);
-                }
-                if let (Bin::Add, V::List(_)) = (op, &*self.slot(*slot))
-                    && super::lists::adds(&v)
-                {
-                    let (syms, at) = (&self.vm.syms, self.base + *slot);
-                    super::lists::add_to(&mut self.stack[at], v, syms, *op_pos)?;
-                    return Ok(V::Unit);
-                }
-                self.op_assign_rhai(*slot, v, helper, *op_pos)
+                let v = self.expr(&x.2)?;
+                self.op_assign(x, v)
             }
             SKind::SetPart(x) => self.set_part(x),
             SKind::If(x) => {
@@ -422,6 +400,36 @@ impl<'r, 'a> VmRun<'r, 'a> {
                 ))
             }
         }
+    }
+
+    /// `slot op= v`, `v` made: on numbers where both are, a list's `+=`,
+    /// else Rhai's operator (native code's `op=` on a local the VM holds
+    /// comes here too, its value made in a register).
+    #[inline]
+    pub(super) fn op_assign(&mut self, x: &OpAssign, v: V) -> R<V> {
+        let (slot, op, _, op_pos, helper) = x;
+        if let (V::Int(a), V::Int(b)) = (&*self.slot(*slot), &v) {
+            let (a, b) = (*a, *b);
+            std::mem::forget(v);
+            if let Some(r) = super::calls::int_fast(*op, a, b) {
+                set(self.slot(*slot), r);
+                return Ok(V::Unit);
+            }
+            if let Some(r) = int_op(*op, a, b) {
+                let r = r.map_err(|e| at(e, *op_pos))?;
+                *self.slot(*slot) = self.of(r);
+                return Ok(V::Unit);
+            }
+            return self.op_assign_rhai(*slot, V::Int(b), helper, *op_pos);
+        }
+        if let (Bin::Add, V::List(_)) = (op, &*self.slot(*slot))
+            && super::lists::adds(&v)
+        {
+            let (syms, at) = (&self.vm.syms, self.base + *slot);
+            super::lists::add_to(&mut self.stack[at], v, syms, *op_pos)?;
+            return Ok(V::Unit);
+        }
+        self.op_assign_rhai(*slot, v, helper, *op_pos)
     }
 
     /// `slot op= v` by Rhai's operator.

@@ -109,13 +109,7 @@ impl VmRun<'_, '_> {
     /// Template `n` with its computed part's value `v` (evaluated once,
     /// already): its table's symbol, else its text built.
     pub(super) fn named_of(&mut self, n: &Named, v: V) -> R<V> {
-        let table = &self.vm.names[n.table];
-        let made = match v {
-            V::Sym(s) => table.syms.get(&s),
-            V::Int(i) => table.ints.get(&i),
-            _ => None,
-        };
-        if let Some(&made) = made {
+        if let Some(made) = self.named_sym(n, &v) {
             return Ok(V::Sym(made));
         }
         self.interp_given(&n.parts, Some((n.var, v)))

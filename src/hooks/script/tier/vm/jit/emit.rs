@@ -50,6 +50,7 @@ pub(super) struct Refs {
     pub api: FuncRef,
     pub same: FuncRef,
     pub mixed: FuncRef,
+    pub held_op: FuncRef,
     /// By the tier's index: the functions it calls.
     pub fns: Vec<Option<FuncRef>>,
 }
@@ -260,6 +261,10 @@ impl<'b, 'p> Emit<'b, 'p> {
             }
             SKind::OpAssign(x) => {
                 let (slot, op, value, op_pos, _) = &**x;
+                if self.typed.reg(*slot).is_none() {
+                    self.held_op(s, value);
+                    return None;
+                }
                 let v = self.expr(value);
                 let a = self.b.use_var(self.vars[*slot]);
                 let r = self.arith(*op, a, v, *op_pos);

@@ -4,11 +4,13 @@
 //! a register where it is of the register's type, and by the VM's own
 //! `binary` on both values otherwise. Values typed only as the script
 //! runs: nothing is decided by a type proven at load but the register's.
+//! And `x op= v` on a local `x` the VM holds, `v` made in a register:
+//! the VM's own `op=` on the two (`held_op`).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{BlockArg, InstBuilder, Value, types::I64};
 
-use super::super::ir::{X, XKind};
+use super::super::ir::{S, SKind, X, XKind};
 use super::super::run::VmRun;
 use super::super::value::V;
 use super::emit::Emit;
@@ -113,6 +115,22 @@ impl Emit<'_, '_> {
         out
     }
 
+    /// `x op= value` on a local `x` in the frame, `value` made in a
+    /// register first (as the VM makes it before it reads `x`).
+    pub(super) fn held_op(&mut self, s: &S, value: &X) {
+        let ty = match &value.kind {
+            XKind::Local(k) | XKind::Move(k) => self.typed.reg(*k).unwrap_or(Ty::Unit),
+            _ => self.typed.of(value),
+        };
+        let ty = if ty == Ty::Unit { Ty::Sym } else { ty };
+        let v = self.expr(value);
+        self.units.ss.push(std::ptr::from_ref(s));
+        let u = self.b.ins().iconst(I64, (self.units.ss.len() - 1) as i64);
+        let t = self.b.ins().iconst(I64, ty as i64);
+        let r = self.helper(self.refs.held_op, &[u, t, v]);
+        self.fail_to_err(r);
+    }
+
     /// The slot the held operand is read in: its local's, or one the VM
     /// makes it into.
     fn held_slot(&mut self, held: &X, local: Option<usize>) -> usize {
@@ -165,22 +183,42 @@ fn compare(
     k: usize,
 ) -> Result<bool, super::super::run::Flow> {
     let (XKind::Binary(b) | XKind::Simple(b)) = &x.kind else {
-        return Err(not_compared(x));
+        return Err(never("a comparison native code did not hand over", x.pos));
     };
     let (op, _, _, helper) = &**b;
     let (r, held) = (of_register(u.ty, reg), vm.slot(k).copy());
     let (a, c) = if u.reg_left { (r, held) } else { (held, r) };
     match vm.binary(*op, a, c, helper, x.pos)? {
         V::Bool(b) => Ok(b),
-        _ => Err(not_compared(x)),
+        _ => Err(never("a comparison gave no truth value", x.pos)),
     }
 }
 
 /// Never expected: types.rs hands `mixed` only comparisons, which give
-/// truth values.
+/// truth values, and `held_op` only `op=`.
 #[cold]
-fn not_compared(x: &X) -> super::super::run::Flow {
-    super::super::run::Flow::Err(
-        rhai::EvalAltResult::ErrorRuntime("a comparison gave no truth value".into(), x.pos).into(),
-    )
+fn never(what: &str, pos: rhai::Position) -> super::super::run::Flow {
+    super::super::run::Flow::Err(rhai::EvalAltResult::ErrorRuntime(what.into(), pos).into())
+}
+
+/// Statement `unit` (of the units), `x op= value`, by the VM's `op=` on
+/// the local `x` in the frame and `value`, of type `t`, made in a
+/// register: 0, or 1 on an error.
+pub(super) extern "C" fn held_op(ctx: *mut Ctx, unit: i64, t: i64, v: i64) -> i64 {
+    // SAFETY: called only by native code, with its context.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    // SAFETY: the units point into the VM's forms, alive and unchanged
+    // while the native code is.
+    let s = unsafe { &*cx.jit().units.ss[unit as usize] };
+    super::bump(&super::HELD_OPS);
+    let SKind::OpAssign(x) = &s.kind else {
+        return failed(cx, never("an `op=` native code did not hand over", s.pos));
+    };
+    match vm.op_assign(x, of_register(Ty::of_code(t), v)) {
+        Ok(v) => {
+            super::super::run::discard(v);
+            0
+        }
+        Err(f) => failed(cx, f),
+    }
 }

@@ -50,6 +50,9 @@ thread_local! {
     /// Comparisons native code left to the VM (`mixed::mixed`), while
     /// `vm_compares` counts them.
     static COMPARED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// `op=` on a local the VM holds that native code handed the VM
+    /// (`mixed::held_op`), while `held_ops` counts them.
+    static HELD_OPS: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 thread_local! {
@@ -136,6 +139,12 @@ pub fn vm_compares<T>(f: impl FnOnce() -> T) -> (T, u64) {
 /// One more comparison left to the VM, where `vm_compares` counts.
 fn note_compared() {
     bump(&COMPARED);
+}
+
+/// `f`'s value, and how many `x op= v` on a local `x` the VM holds native
+/// code handed the VM with `v` made in a register, on this thread.
+pub fn held_ops<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    counting(&HELD_OPS, f)
 }
 
 /// What native code is given: where the run's count, its next check and
@@ -282,7 +291,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 13] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 14] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -313,6 +322,7 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
         ("tabula_api", helpers::api as *const u8, sig(3, true)),
         ("tabula_same", mixed::same as *const u8, sig(3, true)),
         ("tabula_mixed", mixed::mixed as *const u8, sig(4, true)),
+        ("tabula_held_op", mixed::held_op as *const u8, sig(4, true)),
     ]
 }
 
@@ -461,6 +471,7 @@ impl Jit {
                 api: next()?,
                 same: next()?,
                 mixed: next()?,
+                held_op: next()?,
                 fns: ids
                     .iter()
                     .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))

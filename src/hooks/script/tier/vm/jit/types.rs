@@ -478,7 +478,13 @@ impl Check<'_> {
                     && self.seed[*slot] != Slot::Is(Ty::Val)
                     && self.fits(T::Param(*slot), Ty::Int)
                     && self.fits(t, Ty::Int);
-                if !native {
+                // On a local the VM holds, a plain value made in a
+                // register: the VM's `op=` on the two (mixed.rs).
+                let held = self.seed[*slot] == Slot::Is(Ty::Val)
+                    && matches!(t, T::Known(Ty::Int | Ty::Bool | Ty::Sym | Ty::Unit));
+                if held {
+                    self.set(*slot, VAL);
+                } else if !native {
                     return self.whole(s);
                 }
                 Ty::Unit
