@@ -5,7 +5,8 @@
 //! and with an empty body, `while`, `loop` and `do` loops (`while` and
 //! `until`) with `break` and `continue`, early returns, calls of a second
 //! function and of itself, recursion past the call levels' limit,
-//! comparisons of numbers with a local the VM holds, a number or a text),
+//! comparisons of numbers with a local the VM holds, a number or a text,
+//! and `op=` on it),
 //! and each is played with native code checked against Rhai and the VM
 //! (`Compile::CheckJit`): the same value, or the same error at the same
 //! place, and the same count. A bounded fuzz run, in every `cargo test`.
@@ -139,6 +140,8 @@ fn stmts(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
         (cond_of(expr()), expr()).prop_map(|(c, e)| format!("if {c} {{ return {e}; }}")),
         held().prop_map(|c| format!("if {c} {{ t += 1; }}")),
         expr().prop_map(|e| format!("m = {e};")),
+        (prop_oneof![Just("+="), Just("-="), Just("*=")], expr())
+            .prop_map(|(op, e)| format!("m {op} {e};")),
     ];
     let stmt: BoxedStrategy<String> = if in_loop {
         prop_oneof![

@@ -166,6 +166,8 @@ fn rewritten(x) { let m = if x > 0 { 3 } else { [1] }; let a = m == { m = 4; 4 }
 fn named_args(p) { let i = 1; let w = if i > 0 { "v" } else { "x" }; let a = get_var(`v${i}`); set_var(`v${i}`, { i = 2; 9 }); let b = get_var("v1"); let c = get_var(`${w}1`) + stat(p, "score"); [a, b, c, i] }
 fn named_held(x) { let k = if x > 0 { 1 } else { "z" }; let a = get_var(`v${k}`); a }
 fn named_miss() { let i = 7; get_var(`v${i}`) }
+fn named_edges(x) { let pc = piece("a1"); let d = get_var(`v${pc}`); let k = if x > 0 { 1 } else { [x] }; set_var(`v${k}`, 2 * x); let e = get_var("v1"); [d, e] }
+fn named_less() { let n = 0 - 1; get_var(`v${n}`) }
 fn far_held() { let here = piece("b2"); let a = here == [1][3]; a }
 fn others(x) { let u = if x > 0 { () } else { [1] }; let t = if x > 0 { true } else { "t" }; let least = if x > 0 { -9223372036854775807 - 1 } else { "t" }; let a = offset("a1", -1, 0) == u; let b = (x > 1) == t; let c = least == -9223372036854775807 - 1; let d = piece("b2") == mark("stone"); let e = u == (); let f = () != u; [a, b, c, d, e, f] }
 fn play_turn() {
@@ -190,6 +192,9 @@ fn play_turn() {
     if c == 16 { named_miss(); }
     if c == 17 { end_game(p, `${named_held(1)}`); return; }
     if c == 18 { named_held(0); }
+    if c == 19 { end_game(p, `${named_edges(3)}`); return; }
+    if c == 20 { named_less(); }
+    if c == 21 { named_edges(0); }
     end_game("");
 }
 "#;
@@ -236,7 +241,9 @@ script: ../scripts/api.rhai
 /// symbol), read before a later argument sets its part (as in Rhai), and
 /// a text that is no symbol (built by the VM, the call's error); a
 /// template whose part is a local the VM holds (17, 18), read in the
-/// frame by the helper.
+/// frame by the helper; `()` as a part (its text empty, built by the
+/// VM), a held part with a later argument made natively, a negative
+/// number (19-21).
 #[test]
 fn api_calls_from_native_code_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
@@ -245,12 +252,12 @@ fn api_calls_from_native_code_run_as_in_rhai() {
         .map(|f| format!("{}/{}", f.name, f.arity))
         .collect();
     assert_eq!(listed, Vec::<String>::new());
-    let cases: Vec<i64> = (0..=18).collect();
-    // 2, 3, 4, 5, 7, 8, 10, 14, 16 and 18 fail (7 and 8: `piece(())`, the
-    // local read where the Rhai form's way reads it, in the frame; 14: the
-    // held operand of a comparison past a list's end; 16 and 18: a var a
-    // template names that the game has not).
-    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 10);
+    let cases: Vec<i64> = (0..=21).collect();
+    // 2, 3, 4, 5, 7, 8, 10, 14, 16, 18, 20 and 21 fail (7 and 8:
+    // `piece(())`, the local read where the Rhai form's way reads it, in
+    // the frame; 14: the held operand of a comparison past a list's end;
+    // 16, 18, 20 and 21: a var a template names that the game has not).
+    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 12);
 }
 
 /// Case 12's comparisons of a value in a register with one the VM holds
@@ -284,7 +291,8 @@ fn comparisons_with_held_values_are_made_in_registers() {
 /// in a register); `written` (case 11) has an argument after a local in
 /// the frame that writes it, so its arguments are made in order by the
 /// VM, the one call on the VM's stack. The templates of cases 15 and 17
-/// are made by their tables in the helper.
+/// are made by their tables in the helper, where every argument after
+/// them is a local or a constant.
 #[test]
 fn api_arguments_in_the_frame_are_read_by_the_helper() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
@@ -307,8 +315,10 @@ fn api_arguments_in_the_frame_are_read_by_the_helper() {
     };
     assert_eq!(pushed(9), 0);
     assert_eq!(pushed(11), 1);
-    // Templates whose tables make their symbols: none pushed, their part
-    // in a register (15) or in the frame (17).
-    assert_eq!(pushed(15), 0);
+    // Templates whose tables make their symbols, their part in a register
+    // (15) or in the frame (17): none pushed, but `set_var(`v${i}`, { i =
+    // 2; 9 })`, whose later argument is made natively (its template then
+    // made in order, into the frame).
+    assert_eq!(pushed(15), 1);
     assert_eq!(pushed(17), 0);
 }

@@ -153,7 +153,11 @@ impl Emit<'_, '_> {
             .all(|a| (self.typed.of(a) == Ty::Val && self.named(a).is_none()) || a.in_place());
         for (i, a) in args.iter().enumerate() {
             let t = self.typed.of(a);
-            if let Some((n, part, pt)) = self.named(a) {
+            // A template the helper makes may count or fail where its
+            // table has no symbol (its text built): only after arguments
+            // that do neither (locals, constants), as the VM makes it.
+            let rest_read = args[i + 1..].iter().all(X::in_place);
+            if let Some((n, part, pt)) = self.named(a).filter(|_| rest_read) {
                 tags.push(Arg::Named(std::ptr::from_ref(n), pt));
                 vals.push(self.expr(part));
                 continue;
@@ -163,7 +167,8 @@ impl Emit<'_, '_> {
             // (an item, counted as it is read, only where the helper makes
             // every argument in order).
             let read_there = |arg: &Arg| match arg {
-                Arg::Frame(k) | Arg::NamedFrame(_, k) => by_helper || !writes(&args[i + 1..], *k),
+                Arg::Frame(k) => by_helper || !writes(&args[i + 1..], *k),
+                Arg::NamedFrame(..) => by_helper || rest_read,
                 _ => by_helper,
             };
             if let Some(item) = self

@@ -254,11 +254,14 @@ pub(super) enum Arg {
     Item(usize, i64),
     /// A template of one computed part (`` `pit-${i}` ``), the part's
     /// value in a register of this type: the symbol its table makes of
-    /// it, else its text built by the VM (never the part evaluated
-    /// again).
+    /// it, else its text built by the VM in the helper (never the part
+    /// evaluated again; only where every later argument is a local or a
+    /// constant, so that building it, which may count, comes in order).
     Named(*const super::ir::Named, Ty),
     /// A template of one computed part that is a local in the frame, at
-    /// this slot: read as `Frame` reads it, then made as `Named` is.
+    /// this slot: read by the helper, then made as `Named` is (where the
+    /// helper makes every argument, or every later one is a local or a
+    /// constant).
     NamedFrame(*const super::ir::Named, usize),
 }
 

@@ -62,7 +62,8 @@ pub(crate) struct Typed {
     /// The type of each expression checked, by its address.
     pub exprs: FxHashMap<usize, Ty>,
     /// The statements the VM runs whole (by address): a part set, a
-    /// `switch`, a `throw`, an `op=` not on numbers.
+    /// `switch`, a `throw`, an `op=` not on numbers (but on a local the
+    /// VM holds with a plain value: mixed.rs's `held_op`).
     pub whole: FxHashSet<usize>,
     /// How many expressions native code makes itself.
     pub natives: usize,
