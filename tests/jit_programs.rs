@@ -65,21 +65,22 @@ fn expr() -> BoxedStrategy<String> {
     .boxed()
 }
 
+/// A comparison's operator.
+fn cmp_op() -> BoxedStrategy<&'static str> {
+    prop_oneof![
+        Just("<"),
+        Just("<="),
+        Just(">"),
+        Just(">="),
+        Just("=="),
+        Just("!=")
+    ]
+    .boxed()
+}
+
 /// A truth value of numbers made by `e`.
 fn cond_of(e: BoxedStrategy<String>) -> BoxedStrategy<String> {
-    let cmp = (
-        e.clone(),
-        prop_oneof![
-            Just("<"),
-            Just("<="),
-            Just(">"),
-            Just(">="),
-            Just("=="),
-            Just("!=")
-        ],
-        e.clone(),
-    )
-        .prop_map(|(x, op, y)| format!("{x} {op} {y}"));
+    let cmp = (e.clone(), cmp_op(), e.clone()).prop_map(|(x, op, y)| format!("{x} {op} {y}"));
     // A truth value a function gives, beside the comparisons.
     let call = (e.clone(), e).prop_map(|(x, y)| format!("p({x}, {y})"));
     let cmp = prop_oneof![3 => cmp, 1 => call];
@@ -96,14 +97,7 @@ fn cond_of(e: BoxedStrategy<String>) -> BoxedStrategy<String> {
 /// A comparison of a number with `m`, which the VM holds (a number or a
 /// text: mixed.rs), on either side.
 fn held() -> BoxedStrategy<String> {
-    let op = prop_oneof![
-        Just("<"),
-        Just("<="),
-        Just(">"),
-        Just(">="),
-        Just("=="),
-        Just("!=")
-    ];
+    let op = cmp_op();
     // Numbers near `m` (set from `a`) often, so that an answer off by
     // one shows.
     let near = prop_oneof![

@@ -7,6 +7,21 @@
 use crate::common;
 use crate::tier::fails_alike;
 
+/// Game `path` (in its folder) loaded with native code and parameter
+/// `case` set, for a test that counts the path a case takes.
+fn with_case(path: &std::path::Path, case: i64) -> tabula::Game {
+    let dir = path.parent().unwrap().to_path_buf();
+    let settings = tabula::Settings {
+        variants: vec![],
+        sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
+    };
+    let build = tabula::Build {
+        memo: false,
+        compile: tabula::Compile::Jit,
+    };
+    tabula::Game::load_path(path, &dir, &settings, build).unwrap()
+}
+
 const VALUES_SCRIPT: &str = r#"
 fn total(xs) { let t = 0; for x in xs { t += x; } t }
 fn count_in(xs) { let n = 0; for x in xs { n += 1; } n }
@@ -121,16 +136,7 @@ fn values_in_the_frame_run_as_in_rhai() {
 #[test]
 fn op_assign_on_held_locals_takes_values_in_registers() {
     let (_tmp, path) = common::game_folder("values", VALUES_YAML, VALUES_SCRIPT);
-    let dir = path.parent().unwrap().to_path_buf();
-    let settings = tabula::Settings {
-        variants: vec![],
-        sets: vec![("case".into(), tabula::format::ParamValue::Int(20))],
-    };
-    let build = tabula::Build {
-        memo: false,
-        compile: tabula::Compile::Jit,
-    };
-    let game = tabula::Game::load_path(&path, &dir, &settings, build).unwrap();
+    let game = with_case(&path, 20);
     let (played, n) =
         tabula::hooks::script::held_ops(|| crate::every_game::play_random(&game, 1, false));
     assert!(played.is_ok(), "{played:?}");
@@ -269,16 +275,7 @@ fn api_calls_from_native_code_run_as_in_rhai() {
 #[test]
 fn comparisons_with_held_values_are_made_in_registers() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
-    let dir = path.parent().unwrap().to_path_buf();
-    let settings = tabula::Settings {
-        variants: vec![],
-        sets: vec![("case".into(), tabula::format::ParamValue::Int(12))],
-    };
-    let build = tabula::Build {
-        memo: false,
-        compile: tabula::Compile::Jit,
-    };
-    let game = tabula::Game::load_path(&path, &dir, &settings, build).unwrap();
+    let game = with_case(&path, 12);
     let (played, n) =
         tabula::hooks::script::vm_compares(|| crate::every_game::play_random(&game, 1, false));
     assert!(played.is_ok(), "{played:?}");
@@ -296,17 +293,8 @@ fn comparisons_with_held_values_are_made_in_registers() {
 #[test]
 fn api_arguments_in_the_frame_are_read_by_the_helper() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
-    let dir = path.parent().unwrap().to_path_buf();
     let pushed = |case: i64| {
-        let settings = tabula::Settings {
-            variants: vec![],
-            sets: vec![("case".into(), tabula::format::ParamValue::Int(case))],
-        };
-        let build = tabula::Build {
-            memo: false,
-            compile: tabula::Compile::Jit,
-        };
-        let game = tabula::Game::load_path(&path, &dir, &settings, build).unwrap();
+        let game = with_case(&path, case);
         let (played, n) = tabula::hooks::script::pushed_api_calls(|| {
             crate::every_game::play_random(&game, 1, false)
         });
