@@ -38,12 +38,9 @@ impl Emit<'_, '_> {
             self.delegated(x, k as i64);
             return;
         }
-        let t = match &x.kind {
-            XKind::Local(s) | XKind::Move(s) => self.typed.reg(*s),
-            _ => Some(self.typed.of(x)),
-        };
+        let t = self.reg_ty(x);
         let v = self.expr(x);
-        self.put(k, t.unwrap_or(Ty::Unit), v);
+        self.put(k, t, v);
     }
 
     /// A value in a register written to slot `k` of the frame as the VM
@@ -188,11 +185,7 @@ impl Emit<'_, '_> {
                 tags.push(Arg::Slot);
                 vals.push(self.b.ins().iconst(I64, k as i64));
             } else {
-                let t = match &a.kind {
-                    XKind::Local(s) | XKind::Move(s) => self.typed.reg(*s).unwrap_or(t),
-                    _ => t,
-                };
-                tags.push(Arg::Reg(t));
+                tags.push(Arg::Reg(self.reg_ty(a)));
                 vals.push(self.expr(a));
             }
         }

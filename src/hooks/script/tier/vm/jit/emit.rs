@@ -103,6 +103,20 @@ const FLAGS: MemFlagsData = MemFlagsData::trusted();
 /// `offset` gives a cell or `()`), so it is no symbol's number.
 pub(super) const UNIT: i64 = -1;
 
+/// The condition of comparison `op` on numbers (and on truth values and
+/// symbols, `==` and `!=`), None for any other operator.
+pub(super) fn compare_cc(op: Bin) -> Option<IntCC> {
+    Some(match op {
+        Bin::Eq => IntCC::Equal,
+        Bin::Ne => IntCC::NotEqual,
+        Bin::Lt => IntCC::SignedLessThan,
+        Bin::Le => IntCC::SignedLessThanOrEqual,
+        Bin::Gt => IntCC::SignedGreaterThan,
+        Bin::Ge => IntCC::SignedGreaterThanOrEqual,
+        _ => return None,
+    })
+}
+
 impl<'b, 'p> Emit<'b, 'p> {
     /// Start `code`'s function: its parameters read into their locals,
     /// every other local 0 (each is set before it is read).
@@ -573,20 +587,19 @@ impl<'b, 'p> Emit<'b, 'p> {
         }
     }
 
+    /// The type `x`'s value has in a register: a local's, its register's
+    /// (`()` where it has none: such a local is never read into one).
+    pub(super) fn reg_ty(&self, x: &X) -> Ty {
+        match &x.kind {
+            XKind::Local(s) | XKind::Move(s) => self.typed.reg(*s).unwrap_or(Ty::Unit),
+            _ => self.typed.of(x),
+        }
+    }
+
     /// `a op c` on numbers (or on truth values, `==` and `!=`), an
     /// overflow or a division by zero an error as `int_op` words it.
     fn arith(&mut self, op: Bin, a: Value, c: Value, pos: Position) -> Value {
-        let cmp = |cc| Some(cc);
-        let cc = match op {
-            Bin::Eq => cmp(IntCC::Equal),
-            Bin::Ne => cmp(IntCC::NotEqual),
-            Bin::Lt => cmp(IntCC::SignedLessThan),
-            Bin::Le => cmp(IntCC::SignedLessThanOrEqual),
-            Bin::Gt => cmp(IntCC::SignedGreaterThan),
-            Bin::Ge => cmp(IntCC::SignedGreaterThanOrEqual),
-            _ => None,
-        };
-        if let Some(cc) = cc {
+        if let Some(cc) = compare_cc(op) {
             let t = self.b.ins().icmp(cc, a, c);
             return self.b.ins().uextend(I64, t);
         }

@@ -13,7 +13,7 @@ use cranelift_codegen::ir::{BlockArg, InstBuilder, Value, types::I64};
 use super::super::ir::{S, SKind, X, XKind};
 use super::super::run::VmRun;
 use super::super::value::V;
-use super::emit::Emit;
+use super::emit::{Emit, compare_cc};
 use super::helpers::{failed, of_register, vm_parts};
 use super::types::Ty;
 use super::walk::writes;
@@ -52,12 +52,7 @@ impl Emit<'_, '_> {
     pub(super) fn mixed(&mut self, x: &X, op: Bin, a: &X, c: &X) -> Value {
         let reg_left = self.typed.of(a) != Ty::Val;
         let (r, held) = if reg_left { (a, c) } else { (c, a) };
-        let ty = match &r.kind {
-            XKind::Local(s) | XKind::Move(s) => self.typed.reg(*s).unwrap_or(Ty::Unit),
-            _ => self.typed.of(r),
-        };
-        // `()` is held beside the symbols.
-        let ty = if ty == Ty::Unit { Ty::Sym } else { ty };
+        let ty = self.held_ty(r);
         let local = match &held.kind {
             XKind::Local(s) | XKind::Move(s) if self.typed.reg(*s).is_none() => Some(*s),
             _ => None,
@@ -84,15 +79,9 @@ impl Emit<'_, '_> {
         let out = self.b.append_block_param(join, I64);
         self.b.ins().brif(other, slow, &[], fast, &[]);
         self.go(fast);
-        let cc = match op {
-            Bin::Eq => IntCC::Equal,
-            Bin::Ne => IntCC::NotEqual,
-            Bin::Lt => IntCC::SignedLessThan,
-            Bin::Le => IntCC::SignedLessThanOrEqual,
-            Bin::Gt => IntCC::SignedGreaterThan,
-            _ => IntCC::SignedGreaterThanOrEqual,
-        };
         let (l, rr) = if reg_left { (rv, got) } else { (got, rv) };
+        // `compares` let only comparisons through.
+        let cc = compare_cc(op).unwrap_or(IntCC::Equal);
         let b = self.b.ins().icmp(cc, l, rr);
         let b = self.b.ins().uextend(I64, b);
         self.b.ins().jump(join, &[BlockArg::from(b)]);
@@ -118,17 +107,22 @@ impl Emit<'_, '_> {
     /// `x op= value` on a local `x` in the frame, `value` made in a
     /// register first (as the VM makes it before it reads `x`).
     pub(super) fn held_op(&mut self, s: &S, value: &X) {
-        let ty = match &value.kind {
-            XKind::Local(k) | XKind::Move(k) => self.typed.reg(*k).unwrap_or(Ty::Unit),
-            _ => self.typed.of(value),
-        };
-        let ty = if ty == Ty::Unit { Ty::Sym } else { ty };
+        let ty = self.held_ty(value);
         let v = self.expr(value);
         self.units.ss.push(std::ptr::from_ref(s));
         let u = self.b.ins().iconst(I64, (self.units.ss.len() - 1) as i64);
         let t = self.b.ins().iconst(I64, ty as i64);
         let r = self.helper(self.refs.held_op, &[u, t, v]);
         self.fail_to_err(r);
+    }
+
+    /// The type the helpers take `x`'s register as (`()` is held beside
+    /// the symbols).
+    fn held_ty(&self, x: &X) -> Ty {
+        match self.reg_ty(x) {
+            Ty::Unit => Ty::Sym,
+            t => t,
+        }
     }
 
     /// The slot the held operand is read in: its local's, or one the VM
