@@ -9,7 +9,7 @@ use crate::tier::fails_alike;
 
 /// Game `path` (in its folder) loaded with native code and parameter
 /// `case` set, for a test that counts the path a case takes.
-fn with_case(path: &std::path::Path, case: i64) -> tabula::Game {
+pub(crate) fn with_case(path: &std::path::Path, case: i64) -> tabula::Game {
     let dir = path.parent().unwrap().to_path_buf();
     let settings = tabula::Settings {
         variants: vec![],

@@ -48,6 +48,8 @@ mod hostile_play;
 #[cfg(feature = "jit")]
 mod jit;
 #[cfg(feature = "jit")]
+mod jit_calls;
+#[cfg(feature = "jit")]
 mod jit_programs;
 #[cfg(feature = "jit")]
 mod jit_values;

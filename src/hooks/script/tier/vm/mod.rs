@@ -39,7 +39,7 @@ mod value;
 use rhai::Position;
 
 #[cfg(feature = "jit")]
-pub use jit::{held_ops, native_calls, pushed_api_calls, vm_compares};
+pub use jit::{framed_native_calls, held_ops, native_calls, pushed_api_calls, vm_compares};
 #[cfg(feature = "jit")]
 pub(crate) use jit::{last_ops, without_native};
 pub use run::rhai_forms;

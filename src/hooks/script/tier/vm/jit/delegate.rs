@@ -54,8 +54,15 @@ impl Emit<'_, '_> {
     }
 
     /// Expression `x` run by the VM, its value put in slot `dest` (or
-    /// dropped, at -1).
+    /// dropped, at -1): a call by the VM's call, its arguments made here
+    /// where types.rs says so (calls.rs).
     pub(super) fn delegated(&mut self, x: &X, dest: i64) {
+        if let XKind::Script(ix, args) = &x.kind
+            && self.typed.by_vm_call(x)
+        {
+            self.vm_call(x, *ix, args, dest);
+            return;
+        }
         self.spill_x(x);
         let u = self.unit_x(x);
         let d = self.b.ins().iconst(I64, dest);

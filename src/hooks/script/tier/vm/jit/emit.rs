@@ -51,6 +51,7 @@ pub(super) struct Refs {
     pub same: FuncRef,
     pub mixed: FuncRef,
     pub held_op: FuncRef,
+    pub call: FuncRef,
     /// By the tier's index: the functions it calls.
     pub fns: Vec<Option<FuncRef>>,
 }
@@ -577,6 +578,7 @@ impl<'b, 'p> Emit<'b, 'p> {
                 self.go(join);
                 out
             }
+            XKind::Script(ix, args) if self.typed.by_vm_call(x) => self.vm_call(x, *ix, args, -1),
             XKind::Script(ix, args) if self.typed.of(x) != Ty::Val => self.call(*ix, args, x.pos),
             XKind::Api(a) => self.api(x, &a.args, a.first_local),
             XKind::Block(b) => match self.block(b, Want::Value) {

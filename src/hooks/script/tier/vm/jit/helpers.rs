@@ -137,7 +137,7 @@ pub(super) fn failed(cx: &mut Ctx, f: Flow) -> i64 {
 }
 
 /// A value put in slot `dest` of the frame (dropped at -1).
-fn keep(vm: &mut VmRun<'_, '_>, dest: i64, v: V) {
+pub(super) fn keep(vm: &mut VmRun<'_, '_>, dest: i64, v: V) {
     match usize::try_from(dest) {
         Ok(k) => set(vm.slot(k), v),
         Err(_) => discard(v),
@@ -487,7 +487,7 @@ fn on_stack(
 /// What the table of API values (types.rs) did not foresee: an error,
 /// never a value of another type in a register.
 #[cold]
-fn unexpected(what: &str, pos: rhai::Position) -> super::super::run::Error {
+pub(super) fn unexpected(what: &str, pos: rhai::Position) -> super::super::run::Error {
     EvalAltResult::ErrorRuntime(
         format!("native code: `{what}` gave a value of a type it did not expect").into(),
         pos,

@@ -4,8 +4,8 @@
 //! a register where it is of the register's type, and by the VM's own
 //! `binary` on both values otherwise. Values typed only as the script
 //! runs: nothing is decided by a type proven at load but the register's.
-//! And `x op= v` on a local `x` the VM holds, `v` made in a register:
-//! the VM's own `op=` on the two (`held_op`).
+//! And `x op= v` on a local `x` the VM holds, `v` made in a register (or
+//! a call's value, calls.rs): the VM's own `op=` on the two (`held_op`).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{BlockArg, InstBuilder, Value, types::I64};
@@ -105,13 +105,21 @@ impl Emit<'_, '_> {
     }
 
     /// `x op= value` on a local `x` in the frame, `value` made in a
-    /// register first (as the VM makes it before it reads `x`).
+    /// register first (as the VM makes it before it reads `x`), or a
+    /// call's value put in a slot.
     pub(super) fn held_op(&mut self, s: &S, value: &X) {
-        let ty = self.held_ty(value);
-        let v = self.expr(value);
+        let (ty, v) = if self.typed.of(value) == Ty::Val {
+            // A call's value (calls.rs), put in a slot of its own.
+            let k = self.ret_slot + 1 + self.tmps;
+            self.tmps += 1;
+            self.delegated(value, k as i64);
+            (IN_SLOT, self.b.ins().iconst(I64, k as i64))
+        } else {
+            (self.held_ty(value) as i64, self.expr(value))
+        };
         self.units.ss.push(std::ptr::from_ref(s));
         let u = self.b.ins().iconst(I64, (self.units.ss.len() - 1) as i64);
-        let t = self.b.ins().iconst(I64, ty as i64);
+        let t = self.b.ins().iconst(I64, ty);
         let r = self.helper(self.refs.held_op, &[u, t, v]);
         self.fail_to_err(r);
     }
@@ -195,9 +203,13 @@ fn never(what: &str, pos: rhai::Position) -> super::super::run::Flow {
     super::super::run::Flow::Err(rhai::EvalAltResult::ErrorRuntime(what.into(), pos).into())
 }
 
+/// `held_op`'s type code for a value in a slot of the frame (taken).
+const IN_SLOT: i64 = -1;
+
 /// Statement `unit` (of the units), `x op= value`, by the VM's `op=` on
 /// the local `x` in the frame and `value`, of type `t`, made in a
-/// register: 0, or 1 on an error.
+/// register (or in the slot `v`, where `t` is `IN_SLOT`): 0, or 1 on an
+/// error.
 pub(super) extern "C" fn held_op(ctx: *mut Ctx, unit: i64, t: i64, v: i64) -> i64 {
     // SAFETY: called only by native code, with its context.
     let (cx, vm) = unsafe { vm_parts(ctx) };
@@ -208,7 +220,12 @@ pub(super) extern "C" fn held_op(ctx: *mut Ctx, unit: i64, t: i64, v: i64) -> i6
     let SKind::OpAssign(x) = &s.kind else {
         return failed(cx, never("an `op=` native code did not hand over", s.pos));
     };
-    match vm.op_assign(x, of_register(Ty::of_code(t), v)) {
+    let value = if t == IN_SLOT {
+        std::mem::take(vm.slot(v as usize))
+    } else {
+        of_register(Ty::of_code(t), v)
+    };
+    match vm.op_assign(x, value) {
         Ok(v) => {
             super::super::run::discard(v);
             0

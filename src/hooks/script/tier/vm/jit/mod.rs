@@ -9,6 +9,7 @@
 //! and checks call levels as the VM does, and makes each error with the
 //! VM's own words and position.
 
+mod calls;
 mod delegate;
 mod emit;
 mod helpers;
@@ -53,6 +54,10 @@ thread_local! {
     /// `op=` on a local the VM holds that native code handed the VM
     /// (`mixed::held_op`), while `held_ops` counts them.
     static HELD_OPS: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// Calls native code made through the VM's call that ran the callee's
+    /// native code in the caller's context (calls.rs), while
+    /// `framed_native_calls` counts them.
+    static FRAMED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 thread_local! {
@@ -147,6 +152,13 @@ pub fn held_ops<T>(f: impl FnOnce() -> T) -> (T, u64) {
     counting(&HELD_OPS, f)
 }
 
+/// `f`'s value, and how many calls native code made through the VM's call
+/// (of a function with a frame, or on arguments not all of its types)
+/// that ran the callee's native code without the VM, on this thread.
+pub fn framed_native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    counting(&FRAMED, f)
+}
+
 /// What native code is given: where the run's count, its next check and
 /// its call level are, where an error goes, and the run and the code's
 /// tables for the helpers. Native code reads and writes the first four
@@ -218,6 +230,7 @@ pub(super) struct Units {
     /// registers hold them (read by the code where they are).
     pub tables: Vec<Box<[i64]>>,
     pub mixed: Vec<mixed::MixedUnit>,
+    pub calls: Vec<calls::CallUnit>,
 }
 
 /// An API call native code makes through the `api` helper.
@@ -294,7 +307,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 14] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 15] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -326,6 +339,7 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
         ("tabula_same", mixed::same as *const u8, sig(3, true)),
         ("tabula_mixed", mixed::mixed as *const u8, sig(4, true)),
         ("tabula_held_op", mixed::held_op as *const u8, sig(4, true)),
+        ("tabula_call", calls::call as *const u8, sig(4, true)),
     ]
 }
 
@@ -475,6 +489,7 @@ impl Jit {
                 same: next()?,
                 mixed: next()?,
                 held_op: next()?,
+                call: next()?,
                 fns: ids
                     .iter()
                     .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))

@@ -10,6 +10,8 @@
 //! types runs in the VM. A function with no `Val` at all has no frame
 //! and is called directly by native code.
 
+mod calls;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::ir::*;
@@ -67,6 +69,9 @@ pub(crate) struct Typed {
     pub whole: FxHashSet<usize>,
     /// How many expressions native code makes itself.
     pub natives: usize,
+    /// The calls made through the VM's call, their arguments made by
+    /// native code (calls.rs), by address.
+    pub vm_calls: FxHashSet<usize>,
 }
 
 impl Typed {
@@ -74,6 +79,11 @@ impl Typed {
     /// VM as part of a larger one).
     pub fn of(&self, x: &X) -> Ty {
         self.exprs.get(&addr(x)).copied().unwrap_or(Ty::Val)
+    }
+
+    /// Whether call `x` is made through the VM's call (calls.rs).
+    pub fn by_vm_call(&self, x: &X) -> bool {
+        self.vm_calls.contains(&addr(x))
     }
 
     pub fn is_whole(&self, s: &S) -> bool {
@@ -226,6 +236,7 @@ fn check(
             param_reads: Vec::new(),
             natives: 0,
             whole: FxHashSet::default(),
+            vm_calls: FxHashSet::default(),
         };
         let found = c.function(code, arity);
         if matches!(found, Found::Refused(_)) || c.slots == seed {
@@ -280,6 +291,7 @@ struct Check<'a> {
     /// The expressions native code makes itself (not the VM's parts).
     natives: usize,
     whole: FxHashSet<usize>,
+    vm_calls: FxHashSet<usize>,
 }
 
 type Res<T> = Result<T, String>;
@@ -337,6 +349,7 @@ impl Check<'_> {
             exprs,
             whole: std::mem::take(&mut self.whole),
             natives: self.natives,
+            vm_calls: std::mem::take(&mut self.vm_calls),
         };
         Found::Typed(Some(t), self.pending)
     }
@@ -481,8 +494,10 @@ impl Check<'_> {
                     && self.fits(t, Ty::Int);
                 // On a local the VM holds, a plain value made in a
                 // register: the VM's `op=` on the two (mixed.rs).
+                // Or a value a call through the VM's call puts in a slot.
                 let held = self.seed[*slot] == Slot::Is(Ty::Val)
-                    && matches!(t, T::Known(Ty::Int | Ty::Bool | Ty::Sym | Ty::Unit));
+                    && (matches!(t, T::Known(Ty::Int | Ty::Bool | Ty::Sym | Ty::Unit))
+                        || (t == VAL && self.vm_calls.contains(&addr(value))));
                 if held {
                     self.set(*slot, VAL);
                 } else if !native {
@@ -623,6 +638,12 @@ impl Check<'_> {
         let before = self.natives;
         let t = self.typed(x)?;
         let t = match t {
+            // A call through the VM's call, its arguments made natively.
+            T::Known(Ty::Val) if self.vm_calls.contains(&addr(x)) => {
+                self.natives += 1;
+                self.frame = true;
+                VAL
+            }
             T::Known(Ty::Val) => {
                 // Its parts are the VM's too.
                 self.natives = before;
@@ -708,57 +729,8 @@ impl Check<'_> {
                 }
                 if fit { T::Known(Ty::Bool) } else { VAL }
             }
-            XKind::Script(_, _) if self.refused_call(x) => VAL,
-            XKind::Script(ix, args) => {
-                let sig = self.sigs[*ix].clone();
-                let mut fit = true;
-                for (i, a) in args.iter().enumerate() {
-                    let t = self.expr(a)?;
-                    if sig.as_ref().is_some_and(|s| s.frame) {
-                        // Called by the VM, which takes any value: its
-                        // parameters' types ask nothing of these.
-                        continue;
-                    }
-                    match sig.as_ref().map(|s| s.params.get(i).copied().flatten()) {
-                        Some(Some(want)) => fit &= self.fits(t, want),
-                        // Not read by native code: only a plain value
-                        // passes without a frame.
-                        Some(None) => fit &= matches!(t, T::Known(Ty::Int | Ty::Bool | Ty::Sym)),
-                        None => self.pending = true,
-                    }
-                }
-                match sig {
-                    Some(s) if s.frame || !fit => VAL,
-                    Some(s) => T::Known(s.ret),
-                    None => {
-                        self.pending = true;
-                        T::Any
-                    }
-                }
-            }
-            XKind::Api(a) => match api_value(&a.name, a.args.len()) {
-                // By its typed entry point, its arguments where they are
-                // made (in registers, or by the VM in the frame).
-                Some(t) if a.typed.is_some() && !(a.first_local.is_some() && a.writes_first) => {
-                    for arg in &a.args {
-                        // A template of a local number or symbol: its part
-                        // in a register, the rest the helper's (its table).
-                        match &arg.kind {
-                            XKind::Named(n) if self.plain_local(n.parts.get(n.var)) => {
-                                self.expr(&n.parts[n.var])?;
-                            }
-                            _ => {
-                                self.expr(arg)?;
-                            }
-                        }
-                    }
-                    // The Rhai form's way reads a local first argument
-                    // in the frame (written there first).
-                    self.frame |= a.first_local.is_some();
-                    T::Known(t)
-                }
-                _ => VAL,
-            },
+            XKind::Script(ix, args) => self.script(x, *ix, args)?,
+            XKind::Api(a) => self.api(a)?,
             XKind::Block(b) => {
                 // A block as a value (an `if` as an expression): no way
                 // out of it but its end.

@@ -1,0 +1,187 @@
+//! Calls native code makes through the VM's own call (`call_pushed`):
+//! of a function with a frame, of one with no native code, or of one
+//! whose arguments are not all of its types. The arguments are made
+//! where they are (in registers, read in the frame, or made by the VM
+//! into a slot), in the order written; the call then counts, checks its
+//! level and runs native code or the VM exactly as a call in the VM does.
+//! Its value comes back in a register where types.rs knows its type,
+//! else in a slot of the frame.
+
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types::I64};
+use rhai::Position;
+
+use super::super::ir::{X, XKind};
+use super::super::run::{Error, Flow, discard, in_function};
+use super::super::value::V;
+use super::emit::{Emit, UNIT};
+use super::helpers::{failed, keep, of_register, unexpected, vm_parts};
+use super::types::Ty;
+use super::walk::writes;
+use super::{CTX_ERR, Ctx, Jit};
+
+const FLAGS: MemFlagsData = MemFlagsData::trusted();
+
+/// Where an argument of a call through the VM is.
+#[derive(Clone, Copy)]
+pub(crate) enum CallArg {
+    /// In a register, of this type.
+    Reg(Ty),
+    /// A local in the frame, at this slot: copied, as the VM reads it.
+    Frame(usize),
+    /// In this slot of the frame, taken: a local at its last use (as the
+    /// VM moves it), or a value the VM made there for the call.
+    Take(usize),
+}
+
+/// A call native code makes through the `call` helper.
+pub(crate) struct CallUnit {
+    /// The function called, by the tier's index.
+    pub ix: usize,
+    pub args: Vec<CallArg>,
+    /// Its value's type (`Val`: put in the slot the code names).
+    pub ret: Ty,
+    pub pos: Position,
+}
+
+impl Emit<'_, '_> {
+    /// Call `x` (of function `ix` on `args`) through the VM's call: its
+    /// value in a register, or put in slot `dest` where it is `Val`.
+    pub(super) fn vm_call(&mut self, x: &X, ix: usize, args: &[X], dest: i64) -> Value {
+        let mut tags = Vec::with_capacity(args.len());
+        let mut vals = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            if self.typed.of(a) != Ty::Val {
+                tags.push(CallArg::Reg(self.reg_ty(a)));
+                vals.push(self.expr(a));
+                continue;
+            }
+            // A local in the frame is read there by the helper, after the
+            // arguments after it are made: where none of them writes it.
+            let tag = match &a.kind {
+                XKind::Local(k) if self.typed.reg(*k).is_none() && !writes(&args[i + 1..], *k) => {
+                    CallArg::Frame(*k)
+                }
+                XKind::Move(k) if self.typed.reg(*k).is_none() && !writes(&args[i + 1..], *k) => {
+                    CallArg::Take(*k)
+                }
+                _ => {
+                    let k = self.ret_slot + 1 + self.tmps;
+                    self.tmps += 1;
+                    self.delegated(a, k as i64);
+                    CallArg::Take(k)
+                }
+            };
+            tags.push(tag);
+            vals.push(self.b.ins().iconst(I64, 0));
+        }
+        let argp = self.array(&vals);
+        self.units.calls.push(CallUnit {
+            ix,
+            args: tags,
+            ret: self.typed.of(x),
+            pos: x.pos,
+        });
+        let u = self
+            .b
+            .ins()
+            .iconst(I64, (self.units.calls.len() - 1) as i64);
+        let d = self.b.ins().iconst(I64, dest);
+        let r = self.helper(self.refs.call, &[u, argp, d]);
+        let e = self.b.ins().load(I64, FLAGS, self.ctx, CTX_ERR);
+        self.fail_to_err(e);
+        r
+    }
+}
+
+/// Call `unit` (of the units) on the arguments at `args`, by the VM's
+/// `call_pushed` (by the callee's native code in this context where its
+/// arguments are of its types): its value in a register of the unit's
+/// type, or put in slot `dest` where that is `Val`; or the error kept.
+pub(super) extern "C" fn call(ctx: *mut Ctx, unit: i64, args: *const i64, dest: i64) -> i64 {
+    // SAFETY: called only by native code, with its context; the Jit
+    // outlives the call.
+    let jit = unsafe { &*(*ctx).jit };
+    let u = &jit.units.calls[unit as usize];
+    let r = {
+        // SAFETY: as above; this borrow ends before the callee runs.
+        let (_, vm) = unsafe { vm_parts(ctx) };
+        // Above the caller's frame, as the VM's `push_args` pushes them.
+        let base = vm.stack.len();
+        for (i, a) in u.args.iter().enumerate() {
+            let v = match *a {
+                // SAFETY: native code passes one value for each argument.
+                CallArg::Reg(t) => of_register(t, unsafe { *args.add(i) }),
+                CallArg::Frame(k) => vm.slot(k).copy(),
+                CallArg::Take(k) => std::mem::take(vm.slot(k)),
+            };
+            vm.stack.push(v);
+        }
+        match jit.args(u.ix, &vm.stack[base..]) {
+            Some(raw) => native(ctx, jit, u, base, &raw),
+            None => vm.call_pushed(u.ix, base, u.pos),
+        }
+    };
+    // SAFETY: as above; the callee has returned.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let v = match r {
+        Ok(v) => v,
+        Err(e) => return failed(cx, Flow::Err(e)),
+    };
+    let n = match (u.ret, &v) {
+        (Ty::Val, _) => {
+            keep(vm, dest, v);
+            return 0;
+        }
+        (Ty::Int, V::Int(n)) => *n,
+        (Ty::Bool, V::Bool(b)) => i64::from(*b),
+        (Ty::Sym, V::Sym(s)) => i64::from(*s),
+        (Ty::Sym | Ty::Unit, V::Unit) => UNIT,
+        _ => {
+            discard(v);
+            return failed(cx, Flow::Err(unexpected(&jit.names[u.ix], u.pos)));
+        }
+    };
+    discard(v);
+    n
+}
+
+/// Call `u` by its native code, on its arguments pushed at `base` (`raw`
+/// as `Jit::args` made them), as the VM's `call_pushed` and `Jit::call`
+/// make it (its level, its count, its frame, its error in the function)
+/// but in the caller's context: native code calling native code.
+fn native(ctx: *mut Ctx, jit: &Jit, u: &CallUnit, base: usize, raw: &[i64]) -> Result<V, Error> {
+    let Some(e) = jit.entries[u.ix].as_ref() else {
+        unreachable!("`Jit::args` gives arguments only to a function with native code")
+    };
+    super::bump(&super::FRAMED);
+    // SAFETY: as `call`'s; each borrow ends before the callee runs.
+    let outer = {
+        let (_, vm) = unsafe { vm_parts(ctx) };
+        vm.run.level += 1;
+        if let Err(err) = vm.enter(u.pos) {
+            vm.run.level -= 1;
+            vm.pop_to(base);
+            return Err(err);
+        }
+        while vm.stack.len() < base + e.frame {
+            vm.stack.push(V::Unit);
+        }
+        std::mem::replace(&mut vm.base, base)
+    };
+    // SAFETY: the code was compiled for this context (the caller's, which
+    // `Jit::call` made for this run) and these arguments.
+    let r = unsafe { (e.f)(ctx, raw.as_ptr()) };
+    // SAFETY: as above; the callee has returned.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    vm.base = outer;
+    vm.run.level -= 1;
+    let v = match cx.err.take() {
+        Some(err) => Err(in_function(&jit.names[u.ix], err, u.pos)),
+        None => Ok(match e.sig.ret {
+            Ty::Val => std::mem::take(&mut vm.stack[base + e.ret_slot]),
+            t => of_register(t, r),
+        }),
+    };
+    vm.pop_to(base);
+    v
+}

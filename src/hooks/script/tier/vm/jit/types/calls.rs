@@ -1,0 +1,91 @@
+//! The types of calls: of script functions (native code calls a
+//! function with no frame directly, any other through the VM's call,
+//! calls.rs) and of the API (by its typed entry point, helpers.rs).
+
+use super::super::super::ir::*;
+use super::{Check, Res, T, Ty, VAL, addr, api_value};
+
+impl Check<'_> {
+    /// Call `x` of script function `ix` on `args`.
+    pub(super) fn script(&mut self, x: &X, ix: usize, args: &[X]) -> Res<T> {
+        let refused = self.refused_call(x);
+        let sig = if refused { None } else { self.sigs[ix].clone() };
+        let framed = refused || sig.as_ref().is_some_and(|s| s.frame);
+        let mut fit = true;
+        // Whether each argument is now of its parameter's type (a
+        // call through the VM's call then runs native code).
+        let mut exact = !refused;
+        for (i, a) in args.iter().enumerate() {
+            let t = self.expr(a)?;
+            if framed {
+                // Called through the VM's call, which takes any
+                // value: its parameters' types ask nothing of these.
+                exact &= match sig
+                    .as_ref()
+                    .and_then(|s| s.params.get(i).copied().flatten())
+                {
+                    None | Some(Ty::Val) => true,
+                    Some(want) => {
+                        let now = self.now(t);
+                        now == Some(want) || (now, want) == (Some(Ty::Unit), Ty::Sym)
+                    }
+                };
+                continue;
+            }
+            match sig.as_ref().map(|s| s.params.get(i).copied().flatten()) {
+                Some(Some(want)) => fit &= self.fits(t, want),
+                // Not read by native code: only a plain value
+                // passes without a frame.
+                Some(None) => fit &= matches!(t, T::Known(Ty::Int | Ty::Bool | Ty::Sym)),
+                None => self.pending = true,
+            }
+        }
+        Ok(match sig {
+            // Through the VM's call (calls.rs): of its type where
+            // it runs native code, which its arguments' types say.
+            _ if framed => {
+                self.vm_calls.insert(addr(x));
+                match sig {
+                    Some(s) if exact && !matches!(s.ret, Ty::Val | Ty::Never) => T::Known(s.ret),
+                    _ => VAL,
+                }
+            }
+            Some(_) if !fit => {
+                self.vm_calls.insert(addr(x));
+                VAL
+            }
+            Some(s) => T::Known(s.ret),
+            None => {
+                self.pending = true;
+                T::Any
+            }
+        })
+    }
+
+    /// API call `a`.
+    pub(super) fn api(&mut self, a: &Api) -> Res<T> {
+        Ok(match api_value(&a.name, a.args.len()) {
+            // By its typed entry point, its arguments where they are
+            // made (in registers, or by the VM in the frame).
+            Some(t) if a.typed.is_some() && !(a.first_local.is_some() && a.writes_first) => {
+                for arg in &a.args {
+                    // A template of a local number or symbol: its part
+                    // in a register, the rest the helper's (its table).
+                    match &arg.kind {
+                        XKind::Named(n) if self.plain_local(n.parts.get(n.var)) => {
+                            self.expr(&n.parts[n.var])?;
+                        }
+                        _ => {
+                            self.expr(arg)?;
+                        }
+                    }
+                }
+                // The Rhai form's way reads a local first argument
+                // in the frame (written there first).
+                self.frame |= a.first_local.is_some();
+                T::Known(t)
+            }
+            _ => VAL,
+        })
+    }
+}
