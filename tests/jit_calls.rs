@@ -22,6 +22,7 @@ fn twice(n) { n * 2 }
 fn retyped(x) { let v = if x > 0 { x } else { "t" }; twice(v) }
 fn maybe(n) { let l = [n]; if n > 1 { 3 } }
 fn units(n) { let a = maybe(n); let b = maybe(n + 5); [a == (), b == 3] }
+fn size2(k) { let l = [k, k]; l.len() }
 fn step() {
     let c = param("case");
     if c == 0 {
@@ -41,6 +42,7 @@ fn step() {
     if c == 5 { let r = retyped(4) + 1; end_game("a", `${r}`); return; }
     if c == 6 { let r = retyped(0); }
     if c == 7 { let u = units(1); end_game("a", `${u}`); return; }
+    if c == 8 { let n = 1; set_var("v", size2({ n = 5; 1 })); end_game("a", `${n}`); return; }
     end_game("b");
 }
 "#;
@@ -48,6 +50,8 @@ fn step() {
 const CALLS_YAML: &str = "id: calls
 name: Calls
 players: [{id: a, name: A}, {id: b, name: B}]
+vars:
+  v: {name: V, start: 0}
 params:
   case: {default: 0, min: 0, max: 99}
 flow:
@@ -64,7 +68,8 @@ script: ../scripts/calls.rhai
 /// wrapped (2); the operations' limit in a call (3); a function of
 /// numbers called on a value the
 /// VM holds, a number (5) or a text (6, Rhai's error); a function that
-/// gives a number or `()` (7).
+/// gives a number or `()` (7); a call the API helper makes whole, whose
+/// argument writes a local (8: the local is then the VM's).
 #[test]
 fn calls_through_the_vm_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("calls", CALLS_YAML, CALLS_SCRIPT);
@@ -72,8 +77,8 @@ fn calls_through_the_vm_run_as_in_rhai() {
     let listed: Vec<String> = (game.native_fallbacks().unwrap().unwrap().iter())
         .map(|f| format!("{}/{}", f.name, f.arity))
         .collect();
-    assert_eq!(listed, ["size/1"]);
-    let cases: Vec<i64> = [0, 1, 2, 3, 5, 6, 7].into();
+    assert_eq!(listed, ["size/1", "size2/1"]);
+    let cases: Vec<i64> = [0, 1, 2, 3, 5, 6, 7, 8].into();
     // 1, 2, 3 and 6 fail.
     assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 4);
 }

@@ -29,7 +29,9 @@ pub(crate) enum CallArg {
     /// A local in the frame, at this slot: copied, as the VM reads it.
     Frame(usize),
     /// In this slot of the frame, taken: a local at its last use (as the
-    /// VM moves it), or a value the VM made there for the call.
+    /// VM moves it: lasts.rs makes a move only where the statement names
+    /// the local once, so no later argument reads it), or a value the VM
+    /// made there for the call.
     Take(usize),
 }
 
@@ -103,7 +105,9 @@ pub(super) extern "C" fn call(ctx: *mut Ctx, unit: i64, args: *const i64, dest: 
     let jit = unsafe { &*(*ctx).jit };
     let u = &jit.units.calls[unit as usize];
     let r = {
-        // SAFETY: as above; this borrow ends before the callee runs.
+        // SAFETY: as above; on the native arm this borrow is not used
+        // once the callee runs (`native` makes its own); on the VM's arm
+        // the callee runs through it, as any call in the VM does.
         let (_, vm) = unsafe { vm_parts(ctx) };
         // Above the caller's frame, as the VM's `push_args` pushes them.
         let base = vm.stack.len();
@@ -153,7 +157,6 @@ fn native(ctx: *mut Ctx, jit: &Jit, u: &CallUnit, base: usize, raw: &[i64]) -> R
     let Some(e) = jit.entries[u.ix].as_ref() else {
         unreachable!("`Jit::args` gives arguments only to a function with native code")
     };
-    super::bump(&super::FRAMED);
     // SAFETY: as `call`'s; each borrow ends before the callee runs.
     let outer = {
         let (_, vm) = unsafe { vm_parts(ctx) };
@@ -163,6 +166,7 @@ fn native(ctx: *mut Ctx, jit: &Jit, u: &CallUnit, base: usize, raw: &[i64]) -> R
             vm.pop_to(base);
             return Err(err);
         }
+        super::bump(&super::FRAMED);
         while vm.stack.len() < base + e.frame {
             vm.stack.push(V::Unit);
         }

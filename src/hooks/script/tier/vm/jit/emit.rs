@@ -578,6 +578,7 @@ impl<'b, 'p> Emit<'b, 'p> {
                 self.go(join);
                 out
             }
+            // (A `Val` call never reaches here: the check above.)
             XKind::Script(ix, args) if self.typed.by_vm_call(x) => self.vm_call(x, *ix, args, -1),
             XKind::Script(ix, args) if self.typed.of(x) != Ty::Val => self.call(*ix, args, x.pos),
             XKind::Api(a) => self.api(x, &a.args, a.first_local),

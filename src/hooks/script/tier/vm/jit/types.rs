@@ -6,9 +6,11 @@
 //! and each expression or statement on one is run by the VM (a
 //! "delegated" unit, through a helper). A parameter's type is the one
 //! its uses ask for (a number unless it is used as a truth value or
-//! compared with a symbol); a call whose arguments are not of those
-//! types runs in the VM. A function with no `Val` at all has no frame
-//! and is called directly by native code.
+//! compared with a symbol). A function with no `Val` at all has no frame
+//! and is called directly by native code where the arguments are of
+//! its parameters' types; any other call goes through the VM's call
+//! (calls.rs), which runs the callee's native code where the values
+//! passed are of those types, and the VM otherwise.
 
 mod calls;
 
@@ -638,10 +640,13 @@ impl Check<'_> {
         let before = self.natives;
         let t = self.typed(x)?;
         let t = match t {
-            // A call through the VM's call, its arguments made natively.
+            // A call through the VM's call, its arguments made natively
+            // (calls.rs). Where the VM makes it whole instead (an API
+            // call's argument the helper makes), every local it may write
+            // is `Val` all the same.
             T::Known(Ty::Val) if self.vm_calls.contains(&addr(x)) => {
+                self.handed(|f| walk_x(x, f), "an expression")?;
                 self.natives += 1;
-                self.frame = true;
                 VAL
             }
             T::Known(Ty::Val) => {

@@ -12,8 +12,10 @@ impl Check<'_> {
         let sig = if refused { None } else { self.sigs[ix].clone() };
         let framed = refused || sig.as_ref().is_some_and(|s| s.frame);
         let mut fit = true;
-        // Whether each argument is now of its parameter's type (a
-        // call through the VM's call then runs native code).
+        // Whether each argument is now of its parameter's type (a call
+        // through the VM's call then runs the callee's native code,
+        // where it has some; where not, the VM gives a value of the same
+        // type).
         let mut exact = !refused;
         for (i, a) in args.iter().enumerate() {
             let t = self.expr(a)?;
