@@ -6,7 +6,8 @@
 //! `until`) with `break` and `continue`, early returns, calls of a second
 //! function and of itself, recursion past the call levels' limit,
 //! comparisons of numbers with a local the VM holds, a number or a text,
-//! and `op=` on it),
+//! and `op=` on it, calls of a function with a frame whose value is a
+//! list or a number, and `op=` of their values),
 //! and each is played with native code checked against Rhai and the VM
 //! (`Compile::CheckJit`): the same value, or the same error at the same
 //! place, and the same count. A bounded fuzz run, in every `cargo test`.
@@ -58,6 +59,9 @@ fn expr() -> BoxedStrategy<String> {
                 .prop_map(|(x, op, y)| format!("({x} {op} {y})")),
             inner.clone().prop_map(|x| format!("-({x})")),
             (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("g({x}, {y})")),
+            // A function with a frame (a list), called through the VM's
+            // call, its value one the VM holds.
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("l({x}, {y})")),
             (cond_of(inner.clone()), inner.clone(), inner)
                 .prop_map(|(c, x, y)| format!("if {c} {{ {x} }} else {{ {y} }}")),
         ]
@@ -136,6 +140,9 @@ fn stmts(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
         expr().prop_map(|e| format!("m = {e};")),
         (prop_oneof![Just("+="), Just("-="), Just("*=")], expr())
             .prop_map(|(op, e)| format!("m {op} {e};")),
+        // `op=` of a call's value the VM holds (a number or a list).
+        (prop_oneof![Just("+="), Just("-=")], expr(), expr())
+            .prop_map(|(op, x, y)| format!("m {op} l({x}, {y});")),
     ];
     let stmt: BoxedStrategy<String> = if in_loop {
         prop_oneof![
@@ -194,9 +201,10 @@ fn stmts(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
 fn script() -> impl Strategy<Value = String> {
     (expr(), stmts(2, false), expr(), 0i64..60, number(), number()).prop_map(
         |(g, body, value, depth, x, y)| {
-            let g = g.replace("g(", "h(").replace('t', "a");
+            let g = g.replace("g(", "h(").replace("l(", "h(").replace('t', "a");
             format!(
                 "fn h(a, b) {{ a - b }}\n\
+                 fn l(a, b) {{ let x = [a, b]; if a > b {{ x }} else {{ x.len() + a }} }}\n\
                  fn g(a, b) {{ {g} }}\n\
                  fn p(a, b) {{ let q = a < b; q || a == 0 }}\n\
                  fn f(a, b, n) {{ let t = 0; let m = if a > b {{ a }} else {{ \"t\" }}; {body} if n > 0 {{ t += f(b, a, n - 1); }} {value} }}\n\
