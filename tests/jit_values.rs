@@ -9,7 +9,7 @@ use crate::tier::fails_alike;
 
 /// Game `path` (in its folder) loaded with native code and parameter
 /// `case` set, for a test that counts the path a case takes.
-pub(crate) fn with_case(path: &std::path::Path, case: i64) -> tabula::Game {
+fn with_case(path: &std::path::Path, case: i64) -> tabula::Game {
     let dir = path.parent().unwrap().to_path_buf();
     let settings = tabula::Settings {
         variants: vec![],
@@ -20,6 +20,22 @@ pub(crate) fn with_case(path: &std::path::Path, case: i64) -> tabula::Game {
         compile: tabula::Compile::Jit,
     };
     tabula::Game::load_path(path, &dir, &settings, build).unwrap()
+}
+
+type Played = Result<(String, u32), String>;
+
+/// Case `case` of game `path` played once with native code inside
+/// `counter` (one of the counts that show the path taken): how far it
+/// moved, the case played to its end.
+pub(crate) fn counted(
+    path: &std::path::Path,
+    case: i64,
+    counter: impl FnOnce(&dyn Fn() -> Played) -> (Played, u64),
+) -> u64 {
+    let game = with_case(path, case);
+    let (played, n) = counter(&|| crate::every_game::play_random(&game, 1, false));
+    assert!(played.is_ok(), "case {case}: {played:?}");
+    n
 }
 
 const VALUES_SCRIPT: &str = r#"
@@ -134,10 +150,7 @@ fn values_in_the_frame_run_as_in_rhai() {
 #[test]
 fn op_assign_on_held_locals_takes_values_in_registers() {
     let (_tmp, path) = common::game_folder("values", VALUES_YAML, VALUES_SCRIPT);
-    let game = with_case(&path, 20);
-    let (played, n) =
-        tabula::hooks::script::held_ops(|| crate::every_game::play_random(&game, 1, false));
-    assert!(played.is_ok(), "{played:?}");
+    let n = counted(&path, 20, |play| tabula::hooks::script::held_ops(play));
     assert_eq!(n, 10);
 }
 
@@ -270,10 +283,7 @@ fn api_calls_from_native_code_run_as_in_rhai() {
 #[test]
 fn comparisons_with_held_values_are_made_in_registers() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
-    let game = with_case(&path, 12);
-    let (played, n) =
-        tabula::hooks::script::vm_compares(|| crate::every_game::play_random(&game, 1, false));
-    assert!(played.is_ok(), "{played:?}");
+    let n = counted(&path, 12, |play| tabula::hooks::script::vm_compares(play));
     assert_eq!(n, 12);
 }
 
@@ -289,12 +299,9 @@ fn comparisons_with_held_values_are_made_in_registers() {
 fn api_arguments_in_the_frame_are_read_by_the_helper() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
     let pushed = |case: i64| {
-        let game = with_case(&path, case);
-        let (played, n) = tabula::hooks::script::pushed_api_calls(|| {
-            crate::every_game::play_random(&game, 1, false)
-        });
-        assert!(played.is_ok(), "case {case}: {played:?}");
-        n
+        counted(&path, case, |play| {
+            tabula::hooks::script::pushed_api_calls(play)
+        })
     };
     assert_eq!(pushed(9), 0);
     assert_eq!(pushed(11), 1);

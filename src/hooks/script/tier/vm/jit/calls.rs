@@ -13,8 +13,8 @@ use rhai::Position;
 use super::super::ir::{X, XKind};
 use super::super::run::{Error, Flow, discard, in_function};
 use super::super::value::V;
-use super::emit::{Emit, UNIT};
-use super::helpers::{failed, keep, of_register, unexpected, vm_parts};
+use super::emit::Emit;
+use super::helpers::{failed, in_register, keep, of_register, unexpected, vm_parts};
 use super::types::Ty;
 use super::walk::writes;
 use super::{CTX_ERR, Ctx, Jit};
@@ -66,12 +66,7 @@ impl Emit<'_, '_> {
                 XKind::Move(k) if self.typed.reg(*k).is_none() && !writes(&args[i + 1..], *k) => {
                     CallArg::Take(*k)
                 }
-                _ => {
-                    let k = self.ret_slot + 1 + self.tmps;
-                    self.tmps += 1;
-                    self.delegated(a, k as i64);
-                    CallArg::Take(k)
-                }
+                _ => CallArg::Take(self.delegated_to_tmp(a)),
             };
             tags.push(tag);
             vals.push(self.b.ins().iconst(I64, 0));
@@ -131,19 +126,13 @@ pub(super) extern "C" fn call(ctx: *mut Ctx, unit: i64, args: *const i64, dest: 
         Ok(v) => v,
         Err(e) => return failed(cx, Flow::Err(e)),
     };
-    let n = match (u.ret, &v) {
-        (Ty::Val, _) => {
-            keep(vm, dest, v);
-            return 0;
-        }
-        (Ty::Int, V::Int(n)) => *n,
-        (Ty::Bool, V::Bool(b)) => i64::from(*b),
-        (Ty::Sym, V::Sym(s)) => i64::from(*s),
-        (Ty::Sym | Ty::Unit, V::Unit) => UNIT,
-        _ => {
-            discard(v);
-            return failed(cx, Flow::Err(unexpected(&jit.names[u.ix], u.pos)));
-        }
+    if u.ret == Ty::Val {
+        keep(vm, dest, v);
+        return 0;
+    }
+    let Some(n) = in_register(u.ret, &v) else {
+        discard(v);
+        return failed(cx, Flow::Err(unexpected(&jit.names[u.ix], u.pos)));
     };
     discard(v);
     n
@@ -167,10 +156,7 @@ fn native(ctx: *mut Ctx, jit: &Jit, u: &CallUnit, base: usize, raw: &[i64]) -> R
             return Err(err);
         }
         super::bump(&super::FRAMED);
-        while vm.stack.len() < base + e.frame {
-            vm.stack.push(V::Unit);
-        }
-        std::mem::replace(&mut vm.base, base)
+        e.enter_frame(vm, base)
     };
     // SAFETY: the code was compiled for this context (the caller's, which
     // `Jit::call` made for this run) and these arguments.
@@ -181,10 +167,7 @@ fn native(ctx: *mut Ctx, jit: &Jit, u: &CallUnit, base: usize, raw: &[i64]) -> R
     vm.run.level -= 1;
     let v = match cx.err.take() {
         Some(err) => Err(in_function(&jit.names[u.ix], err, u.pos)),
-        None => Ok(match e.sig.ret {
-            Ty::Val => std::mem::take(&mut vm.stack[base + e.ret_slot]),
-            t => of_register(t, r),
-        }),
+        None => Ok(e.value(vm, base, r)),
     };
     vm.pop_to(base);
     v

@@ -90,8 +90,7 @@ impl Emit<'_, '_> {
     /// a slot of the frame, each put in the loop's variable in turn (as
     /// the VM's `for_loop` runs it).
     pub(super) fn for_items(&mut self, f: &For, pos: Position) {
-        let tmp = self.ret_slot + 1 + self.tmps;
-        self.tmps += 1;
+        let tmp = self.tmp_slot();
         self.spill_x(&f.iter);
         self.units.fors.push(std::ptr::from_ref(f));
         let u = self.b.ins().iconst(I64, (self.units.fors.len() - 1) as i64);
@@ -186,9 +185,7 @@ impl Emit<'_, '_> {
                 tags.push(Arg::Eval);
                 vals.push(self.b.ins().iconst(I64, 0));
             } else if t == Ty::Val {
-                let k = self.ret_slot + 1 + self.tmps;
-                self.tmps += 1;
-                self.delegated(a, k as i64);
+                let k = self.delegated_to_tmp(a);
                 tags.push(Arg::Slot);
                 vals.push(self.b.ins().iconst(I64, k as i64));
             } else {

@@ -208,6 +208,20 @@ impl<'b, 'p> Emit<'b, 'p> {
         self.broken.map_or(Ok(slots), Err)
     }
 
+    /// A slot of the frame of its own (after the value's), for a value
+    /// native code hands the VM or the VM hands it.
+    pub(super) fn tmp_slot(&mut self) -> usize {
+        self.tmps += 1;
+        self.ret_slot + self.tmps
+    }
+
+    /// Expression `x` made by the VM into a slot of its own: that slot.
+    pub(super) fn delegated_to_tmp(&mut self, x: &X) -> usize {
+        let k = self.tmp_slot();
+        self.delegated(x, k as i64);
+        k
+    }
+
     /// Note what types.rs should have refused; a value to go on with.
     fn broken(&mut self, why: &'static str) -> Value {
         self.broken.get_or_insert(why);

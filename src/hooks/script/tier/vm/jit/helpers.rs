@@ -308,6 +308,19 @@ pub(super) extern "C" fn for_next(
     1
 }
 
+/// A value the VM holds as a register of type `t` holds it (`()` beside
+/// the symbols), None where it is of another type.
+#[inline(always)]
+pub(super) fn in_register(t: Ty, v: &V) -> Option<i64> {
+    Some(match (t, v) {
+        (Ty::Int, V::Int(n)) => *n,
+        (Ty::Bool, V::Bool(b)) => i64::from(*b),
+        (Ty::Sym, V::Sym(s)) => i64::from(*s),
+        (Ty::Sym | Ty::Unit, V::Unit) => super::emit::UNIT,
+        _ => return None,
+    })
+}
+
 /// A symbol in a register as the VM holds it (`()` where it is `UNIT`).
 pub(super) fn sym(r: i64) -> V {
     u32::try_from(r).map_or(V::Unit, V::Sym)
@@ -333,15 +346,9 @@ pub(super) extern "C" fn api(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 
         Ok(v) => v,
         Err(f) => return failed(cx, f),
     };
-    let n = match (u.ret, &v) {
-        (Ty::Int, V::Int(n)) => *n,
-        (Ty::Bool, V::Bool(b)) => i64::from(*b),
-        (Ty::Sym, V::Sym(s)) => i64::from(*s),
-        (Ty::Sym | Ty::Unit, V::Unit) => super::emit::UNIT,
-        _ => {
-            discard(v);
-            return failed(cx, Flow::Err(unexpected(&a.name, x.pos)));
-        }
+    let Some(n) = in_register(u.ret, &v) else {
+        discard(v);
+        return failed(cx, Flow::Err(unexpected(&a.name, x.pos)));
     };
     discard(v);
     n

@@ -13,11 +13,11 @@ use cranelift_codegen::ir::{BlockArg, InstBuilder, Value, types::I64};
 use super::super::ir::{S, SKind, X, XKind};
 use super::super::run::VmRun;
 use super::super::value::V;
+use super::Ctx;
 use super::emit::{Emit, compare_cc};
-use super::helpers::{failed, of_register, vm_parts};
+use super::helpers::{failed, in_register, of_register, vm_parts};
 use super::types::Ty;
 use super::walk::writes;
-use super::{Ctx, emit::UNIT};
 use crate::hooks::script::tier::tree::Bin;
 
 /// What `same` gives where the value is not of the type asked (a number
@@ -110,9 +110,7 @@ impl Emit<'_, '_> {
     pub(super) fn held_op(&mut self, s: &S, value: &X) {
         let (ty, v) = if self.typed.of(value) == Ty::Val {
             // A call's value (calls.rs), put in a slot of its own.
-            let k = self.ret_slot + 1 + self.tmps;
-            self.tmps += 1;
-            self.delegated(value, k as i64);
+            let k = self.delegated_to_tmp(value);
             (IN_SLOT, self.b.ins().iconst(I64, k as i64))
         } else {
             (self.held_ty(value) as i64, self.expr(value))
@@ -136,13 +134,10 @@ impl Emit<'_, '_> {
     /// The slot the held operand is read in: its local's, or one the VM
     /// makes it into.
     fn held_slot(&mut self, held: &X, local: Option<usize>) -> usize {
-        if let Some(s) = local {
-            return s;
+        match local {
+            Some(s) => s,
+            None => self.delegated_to_tmp(held),
         }
-        let k = self.ret_slot + 1 + self.tmps;
-        self.tmps += 1;
-        self.delegated(held, k as i64);
-        k
     }
 }
 
@@ -151,13 +146,7 @@ impl Emit<'_, '_> {
 pub(super) extern "C" fn same(ctx: *mut Ctx, k: i64, t: i64) -> i64 {
     // SAFETY: called only by native code, with its context.
     let (_, vm) = unsafe { vm_parts(ctx) };
-    match (Ty::of_code(t), &*vm.slot(k as usize)) {
-        (Ty::Int, V::Int(n)) => *n,
-        (Ty::Bool, V::Bool(b)) => i64::from(*b),
-        (Ty::Sym, V::Sym(s)) => i64::from(*s),
-        (Ty::Sym, V::Unit) => UNIT,
-        _ => OTHER,
-    }
+    in_register(Ty::of_code(t), vm.slot(k as usize)).unwrap_or(OTHER)
 }
 
 /// Comparison `unit` (of the units) by the VM's `binary`, on the

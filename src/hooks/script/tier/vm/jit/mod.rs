@@ -217,6 +217,30 @@ struct Entry {
     ret_slot: usize,
 }
 
+impl Entry {
+    /// Its frame made at `base` where it has one (the arguments pushed
+    /// there, every other slot `()`): the VM's base before, to put back.
+    fn enter_frame(&self, vm: &mut VmRun<'_, '_>, base: usize) -> usize {
+        let outer = vm.base;
+        if self.frame > 0 {
+            // Pushes, not `resize` (a few slots, as `call_inner` makes them).
+            while vm.stack.len() < base + self.frame {
+                vm.stack.push(V::Unit);
+            }
+            vm.base = base;
+        }
+        outer
+    }
+
+    /// Its value, once its code (its frame at `base`) returned `r`.
+    fn value(&self, vm: &mut VmRun<'_, '_>, base: usize, r: i64) -> V {
+        match self.sig.ret {
+            Ty::Val => std::mem::take(&mut vm.stack[base + self.ret_slot]),
+            t => helpers::of_register(t, r),
+        }
+    }
+}
+
 /// What native code hands the VM to run, by number: expressions,
 /// statements and `for` loops of the VM's forms (in `Vm::codes`, which
 /// are never changed once compiled and live as long as the native code).
@@ -570,15 +594,7 @@ impl Jit {
             unreachable!("Jit::call only where `args` made them")
         };
         bump(&CALLS);
-        // The frame: the arguments pushed, every other slot `()`.
-        let outer = vm.base;
-        if e.frame > 0 {
-            // Pushes, not `resize` (a few slots, as `call_inner` makes them).
-            while vm.stack.len() < base + e.frame {
-                vm.stack.push(V::Unit);
-            }
-            vm.base = base;
-        }
+        let outer = e.enter_frame(vm, base);
         let vmp: *mut VmRun<'_, '_> = vm;
         // SAFETY: field pointers of the live run, all made from one
         // pointer to the VM's run.
@@ -604,9 +620,6 @@ impl Jit {
         if let Some(err) = cx.err {
             return Err(in_function(&self.names[ix], err, pos));
         }
-        Ok(match e.sig.ret {
-            Ty::Val => std::mem::take(&mut vm.stack[base + e.ret_slot]),
-            t => helpers::of_register(t, r),
-        })
+        Ok(e.value(vm, base, r))
     }
 }

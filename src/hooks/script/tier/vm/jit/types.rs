@@ -298,6 +298,12 @@ struct Check<'a> {
 
 type Res<T> = Result<T, String>;
 
+/// Whether a value of type `k` is one of type `want` in a register (`()`
+/// is among the symbols).
+fn passes(k: Ty, want: Ty) -> bool {
+    (k == want && k != Ty::Val) || (k, want) == (Ty::Unit, Ty::Sym)
+}
+
 /// The type of a value both branches may give.
 fn join(a: Ty, b: Ty) -> Ty {
     match (a, b) {
@@ -398,7 +404,7 @@ impl Check<'_> {
     /// becomes one); where not, the expression using it is run by the VM.
     fn fits(&mut self, t: T, want: Ty) -> bool {
         match t {
-            T::Known(k) => (k == want && k != Ty::Val) || (k, want) == (Ty::Unit, Ty::Sym),
+            T::Known(k) => passes(k, want),
             T::Param(_) if want == Ty::Val => false,
             T::Param(p) => match self.slots[p] {
                 Slot::Free | Slot::Unset => {

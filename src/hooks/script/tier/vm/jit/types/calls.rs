@@ -3,7 +3,7 @@
 //! calls.rs) and of the API (by its typed entry point, helpers.rs).
 
 use super::super::super::ir::*;
-use super::{Check, Res, T, Ty, VAL, addr, api_value};
+use super::{Check, Res, T, Ty, VAL, addr, api_value, passes};
 
 impl Check<'_> {
     /// Call `x` of script function `ix` on `args`.
@@ -27,10 +27,7 @@ impl Check<'_> {
                     .and_then(|s| s.params.get(i).copied().flatten())
                 {
                     None | Some(Ty::Val) => true,
-                    Some(want) => {
-                        let now = self.now(t);
-                        now == Some(want) || (now, want) == (Some(Ty::Unit), Ty::Sym)
-                    }
+                    Some(want) => self.now(t).is_some_and(|k| passes(k, want)),
                 };
                 continue;
             }
