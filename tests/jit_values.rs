@@ -187,6 +187,9 @@ fn named_edges(x) { let pc = piece("a1"); let d = get_var(`v${pc}`); let k = if 
 fn named_less() { let n = 0 - 1; get_var(`v${n}`) }
 fn far_held() { let here = piece("b2"); let a = here == [1][3]; a }
 fn others(x) { let u = if x > 0 { () } else { [1] }; let t = if x > 0 { true } else { "t" }; let least = if x > 0 { -9223372036854775807 - 1 } else { "t" }; let a = offset("a1", -1, 0) == u; let b = (x > 1) == t; let c = least == -9223372036854775807 - 1; let d = piece("b2") == mark("stone"); let e = u == (); let f = () != u; [a, b, c, d, e, f] }
+fn not_cell(p) { piece(p) }
+fn not_a_stat(p) { stat(p, "v") }
+fn item_refused(xs) { offset(xs[0], 1, 0) }
 fn play_turn() {
     let c = param("case");
     let p = active();
@@ -212,6 +215,9 @@ fn play_turn() {
     if c == 19 { end_game(p, `${named_edges(3)}`); return; }
     if c == 20 { named_less(); }
     if c == 21 { named_edges(0); }
+    if c == 22 { not_cell(p); }
+    if c == 23 { not_a_stat(p); }
+    if c == 24 { item_refused([p]); }
     end_game("");
 }
 "#;
@@ -260,18 +266,44 @@ script: ../scripts/api.rhai
 /// template whose part is a local the VM holds (17, 18), read in the
 /// frame by the helper; `()` as a part (its text empty, built by the
 /// VM), a held part with a later argument made natively, a negative
-/// number (19-21).
+/// number (19-21). A form on registers refusing its arguments, each of
+/// its kind but naming nothing it takes (22-24: a player for a cell, a
+/// var for a stat, a list's item read in the frame), then the Rhai
+/// form's error.
 #[test]
 fn api_calls_from_native_code_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
     let (_t, game) = common::load_folder("api", API_YAML, API_SCRIPT);
     assert_eq!(crate::jit::no_native(&game, false), Vec::<String>::new());
-    let cases: Vec<i64> = (0..=21).collect();
-    // 2, 3, 4, 5, 7, 8, 10, 14, 16, 18, 20 and 21 fail (7 and 8:
-    // `piece(())`, the local read where the Rhai form's way reads it, in
-    // the frame; 14: the held operand of a comparison past a list's end;
-    // 16, 18, 20 and 21: a var a template names that the game has not).
-    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 12);
+    let cases: Vec<i64> = (0..=24).collect();
+    // 2, 3, 4, 5, 7, 8, 10, 14, 16, 18, 20, 21, 22, 23 and 24 fail (7 and
+    // 8: `piece(())`, the local read where the Rhai form's way reads it,
+    // in the frame; 14: the held operand of a comparison past a list's
+    // end; 16, 18, 20 and 21: a var a template names that the game has
+    // not).
+    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 15);
+}
+
+/// API calls whose arguments are all in registers of their parameters'
+/// types, or read in the frame by the helper, go by their forms on
+/// registers (api_regs.rs), none by the general helper: `offset`,
+/// `piece`, stats, vars and `turn` in cases 0 and 1, items of a list in
+/// the frame in cases 6 and 9, and `later`'s in case 11 (a local in the
+/// frame, a number made in a register). `written`'s (case 11) has an
+/// argument the VM makes (a block that writes a local before it): the
+/// general helper's.
+#[test]
+fn api_calls_go_by_forms_on_registers() {
+    let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
+    let general = |case: i64| {
+        counted(&path, case, |play| {
+            tabula::hooks::script::general_api_calls(play)
+        })
+    };
+    for case in [0, 1, 6, 9] {
+        assert_eq!(general(case), 0, "case {case}");
+    }
+    assert_eq!(general(11), 1);
 }
 
 /// Case 12's comparisons of a value in a register with one the VM holds

@@ -6,11 +6,11 @@
 //! of another type): the call then goes the Rhai form's way, which says
 //! what is wrong in its own words.
 
-use crate::core::ops::{Read, Write, ix};
 use crate::definition::CardIx;
 use crate::hooks::script::api::{Spot, grid};
 use crate::hooks::script::{Ctx, Fallible};
 
+use super::api_regs::{Kind, cell_of, held, player_of, stat_of};
 use super::syms::{NONE, Syms};
 use super::value::V;
 
@@ -28,24 +28,13 @@ pub(crate) fn tested(name: &str, method: &str) -> Option<Typed> {
 
 /// The typed entry point of API function `name` of `arity`, if it has one.
 pub(crate) fn typed(name: &str, arity: usize) -> Option<Typed> {
+    if let Some(f) = super::api_regs::on_vals(name, arity) {
+        return Some(f);
+    }
     Some(match (name, arity) {
-        ("stat", 2) => stat,
-        ("set_stat", 3) => set_stat,
-        ("add_stat", 3) => add_stat,
-        ("get_var", 1) => get_var,
-        ("set_var", 2) => set_var,
-        ("add_var", 2) => add_var,
-        ("active", 0) => active,
-        ("set_active", 1) => set_active,
-        ("opponent" | "next_player", 1) => next_player,
         ("players", 0) => players,
-        ("turn", 0) => turn,
         ("columns", 0) => columns,
         ("cells", 0) => cells,
-        ("drop_cell", 1) => drop_cell,
-        ("piece", 1) => piece,
-        ("offset", 3) => offset,
-        ("in_a_row", 1) => in_a_row,
         ("empty_cells", 0) => empty_cells,
         ("ask", 4 | 5) => super::ask::ask,
         ("move_card", 5) => move_card,
@@ -58,82 +47,12 @@ pub(crate) fn typed(name: &str, arity: usize) -> Option<Typed> {
 }
 
 pub(super) fn player(syms: &Syms, v: &V) -> Option<usize> {
-    match v {
-        V::Sym(s) => Some(syms.kinds(*s).player)
-            .filter(|&p| p != NONE)
-            .map(|p| p as usize),
-        _ => None,
-    }
-}
-
-fn int(v: &V) -> Option<i64> {
-    match v {
-        V::Int(i) => Some(*i),
-        _ => None,
-    }
+    player_of(syms, held(Kind::Sym, v)?)
 }
 
 /// The index of a player's stat.
 pub(super) fn stat_ix(cx: &Ctx, syms: &Syms, p: &V, s: &V) -> Option<usize> {
-    let p = player(syms, p)?;
-    let V::Sym(s) = s else { return None };
-    let s = syms.kinds(*s).stat;
-    (s != NONE).then(|| p * cx.def.stats.len() + s as usize)
-}
-
-fn var_ix(syms: &Syms, v: &V) -> Option<usize> {
-    let V::Sym(s) = v else { return None };
-    let v = syms.kinds(*s).var;
-    (v != NONE).then_some(v as usize)
-}
-
-fn unit(r: Fallible<()>) -> Option<Fallible<V>> {
-    Some(r.map(|()| V::Unit))
-}
-
-fn stat(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let i = stat_ix(cx, syms, &a[0], &a[1])?;
-    Some(Ok(V::Int(cx.read_int(Read::Stat(ix(i))))))
-}
-
-fn set_stat(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let (i, v) = (stat_ix(cx, syms, &a[0], &a[1])?, int(&a[2])?);
-    unit(cx.write(Write::SetStat(i, v)))
-}
-
-fn add_stat(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let (i, d) = (stat_ix(cx, syms, &a[0], &a[1])?, int(&a[2])?);
-    unit(cx.write(Write::AddStat(i, d)))
-}
-
-fn get_var(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let i = var_ix(syms, &a[0])?;
-    Some(Ok(V::Int(cx.read_int(Read::Var(ix(i))))))
-}
-
-fn set_var(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let (i, v) = (var_ix(syms, &a[0])?, int(&a[1])?);
-    unit(cx.write(Write::SetVar(i, v)))
-}
-
-fn add_var(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let (i, d) = (var_ix(syms, &a[0])?, int(&a[1])?);
-    unit(cx.write(Write::AddVar(i, d)))
-}
-
-fn active(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
-    let p = cx.read_int(Read::Active) as usize;
-    Some(Ok(V::Sym(syms.players[p])))
-}
-
-fn set_active(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let p = player(syms, &a[0])?;
-    unit(cx.write(Write::SetActive(p)))
-}
-
-fn next_player(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let p = player(syms, &a[0])?;
-    Some(Ok(V::Sym(syms.players[(p + 1) % cx.def.nplayers()])))
+    stat_of(cx, syms, held(Kind::Sym, p)?, held(Kind::Sym, s)?)
 }
 
 /// A list the API builds, charged as its Rhai form charges it.
@@ -145,10 +64,6 @@ fn list(name: &str, items: impl Iterator<Item = u32>) -> Fallible<V> {
 
 fn players(_: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
     Some(list("players", syms.players.iter().copied()))
-}
-
-fn turn(cx: &mut Ctx, _: &Syms, _: &[V]) -> Option<Fallible<V>> {
-    Some(Ok(V::Int(cx.read_int(Read::Turn))))
 }
 
 fn columns(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
@@ -164,48 +79,7 @@ fn cells(cx: &mut Ctx, syms: &Syms, _: &[V]) -> Option<Fallible<V>> {
 
 /// The cell a symbol names, on the game's grid.
 pub(super) fn cell(syms: &Syms, v: &V) -> Option<usize> {
-    let V::Sym(s) = v else { return None };
-    let c = syms.kinds(*s).cell;
-    (c != NONE).then_some(c as usize)
-}
-
-fn drop_cell(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let V::Sym(s) = &a[0] else { return None };
-    let col = syms.kinds(*s).column;
-    if col == NONE {
-        return None;
-    }
-    let def = cx.def.clone();
-    let g = def.grid.as_ref()?;
-    let at = g.drop_cell(col as usize, |c| grid::empty(cx, g, c));
-    Some(Ok(at.map_or(V::Unit, |c| V::Sym(syms.cells[c]))))
-}
-
-fn piece(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let c = cell(syms, &a[0])?;
-    let def = cx.def.clone();
-    let g = def.grid.as_ref()?;
-    let top = grid::top(cx, g, c);
-    Some(Ok(top.map_or(V::Unit, |p| V::Sym(syms.cards[p as usize]))))
-}
-
-fn offset(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let (c, dc, dr) = (cell(syms, &a[0])?, int(&a[1])?, int(&a[2])?);
-    let g = cx.def.grid.as_ref()?;
-    Some(Ok(g
-        .step(c, dc, dr)
-        .map_or(V::Unit, |n| V::Sym(syms.cells[n]))))
-}
-
-fn in_a_row(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
-    let c = cell(syms, &a[0])?;
-    let def = cx.def.clone();
-    let g = def.grid.as_ref()?;
-    let (run, looked) = grid::in_a_row(cx, g, c);
-    Some(
-        crate::hooks::script::budget::charge("in_a_row", looked, "cells it looked at")
-            .map(|()| V::Int(run as i64)),
-    )
+    cell_of(syms, held(Kind::Sym, v)?)
 }
 
 /// `empty_cells().is_empty()` and `.len()`: the count, the list not built
@@ -244,12 +118,9 @@ fn move_card(cx: &mut Ctx, syms: &Syms, a: &[V]) -> Option<Fallible<V>> {
         return None;
     }
     let names = [syms.text(*fo).as_str(), syms.text(*f).as_str()];
-    unit(crate::hooks::script::api::cards::move_card_at(
-        cx,
-        card as CardIx,
-        (from, names),
-        to,
-    ))
+    let moved =
+        crate::hooks::script::api::cards::move_card_at(cx, card as CardIx, (from, names), to);
+    Some(moved.map(|()| V::Unit))
 }
 
 /// `owner`'s copy of `zone`, as `Ctx::spot` finds it by their texts (the

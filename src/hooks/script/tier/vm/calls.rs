@@ -305,9 +305,20 @@ pub(super) fn typed_on(
     vals: &[V],
     pos: Position,
 ) -> R<Option<V>> {
+    counted_call(run, pos, |cx| typed(cx, syms, vals))
+}
+
+/// A typed form's call `f` on the running hook's context, counted as one
+/// operation at `pos` (given back where the form refuses its arguments:
+/// the Rhai form's way counts the call), its error placed there.
+#[inline(always)]
+pub(super) fn counted_call<T>(
+    run: &mut super::super::run::Run<'_>,
+    pos: Position,
+    f: impl FnOnce(&mut crate::hooks::script::Ctx) -> Option<crate::hooks::script::Fallible<T>>,
+) -> R<Option<T>> {
     run.track(pos)?;
-    let r = crate::hooks::script::with_live(run.ops, |cx| typed(cx, syms, vals));
-    match r {
+    match crate::hooks::script::with_live(run.ops, f) {
         Some(Some(Ok(v))) => Ok(Some(v)),
         Some(Some(Err(e))) => Err(Flow::Err(at(e, pos))),
         Some(None) => {

@@ -16,6 +16,7 @@ mod api;
 mod api_board;
 mod api_cards;
 mod api_game;
+mod api_regs;
 mod ask;
 mod ask_data;
 mod calls;
@@ -39,7 +40,9 @@ mod value;
 use rhai::Position;
 
 #[cfg(feature = "jit")]
-pub use jit::{framed_native_calls, held_ops, native_calls, pushed_api_calls, vm_compares};
+pub use jit::{
+    framed_native_calls, general_api_calls, held_ops, native_calls, pushed_api_calls, vm_compares,
+};
 #[cfg(feature = "jit")]
 pub(crate) use jit::{last_ops, without_native};
 pub use run::rhai_forms;

@@ -8,6 +8,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, Value, types::I64};
 use rhai::Position;
 
+use super::super::api_regs::{Kind, Regs, regs};
 use super::super::ir::*;
 use super::super::value::V;
 use super::emit::{Emit, Want};
@@ -214,15 +215,25 @@ impl Emit<'_, '_> {
                         | Arg::NamedFrame(..)
                 )
             });
+        let regs = on_regs(x, &tags);
+        let by_regs = regs.is_some();
         self.units.apis.push(ApiUnit {
             x: std::ptr::from_ref(x),
-            args: tags,
             ret: self.typed.of(x),
             plain,
+            in_regs: tags.iter().all(|t| matches!(t, Arg::Reg(_))),
             first,
+            regs,
+            pos: x.pos,
+            args: tags,
         });
         let u = self.b.ins().iconst(I64, (self.units.apis.len() - 1) as i64);
-        let r = self.helper(self.refs.api, &[u, argp]);
+        let helper = if by_regs {
+            self.refs.api_regs
+        } else {
+            self.refs.api
+        };
+        let r = self.helper(helper, &[u, argp]);
         let e = self.b.ins().load(I64, FLAGS, self.ctx, CTX_ERR);
         self.fail_to_err(e);
         r
@@ -309,4 +320,24 @@ impl Emit<'_, '_> {
         self.b.ins().brif(bad, self.err, &[], on, &[]);
         self.b.switch_to_block(on);
     }
+}
+
+/// The form on registers of API call `x` where every argument is where
+/// it can take it: in a register of its parameter's type (a symbol's
+/// register may hold `()`, which the form refuses), read in the frame by
+/// the helper (and of its type there, else the helper's other way), or
+/// a template's symbol the helper makes by its table.
+fn on_regs(x: &X, tags: &[Arg]) -> Option<&'static Regs> {
+    let XKind::Api(a) = &x.kind else { return None };
+    let r = a.typed.and(regs(&a.name, a.args.len()))?;
+    let fits = |(tag, k): (&Arg, Kind)| {
+        matches!(
+            (tag, k),
+            (Arg::Reg(Ty::Int), Kind::Int)
+                | (Arg::Reg(Ty::Sym | Ty::Unit), Kind::Sym)
+                | (Arg::Frame(_) | Arg::Item(..), _)
+                | (Arg::Named(..) | Arg::NamedFrame(..), Kind::Sym)
+        )
+    };
+    (tags.len() == r.arity && tags.iter().zip(r.params).all(fits)).then_some(r)
 }

@@ -8,7 +8,8 @@ use std::ops::{Range, RangeInclusive};
 
 use rhai::EvalAltResult;
 
-use super::super::calls::typed_on;
+use super::super::api_regs::{MOST, held};
+use super::super::calls::{counted_call, typed_on};
 use super::super::ir::{Api, For, XKind};
 use super::super::run::{Flow, VmRun, discard, in_function, set};
 use super::super::value::V;
@@ -326,10 +327,100 @@ pub(super) fn sym(r: i64) -> V {
     u32::try_from(r).map_or(V::Unit, V::Sym)
 }
 
+/// API call `unit` (of the units) by its form on registers
+/// (`ApiUnit::regs`, where native code calls this), else as `api` makes
+/// it. Apart from `api`: this way is short.
+pub(super) extern "C" fn api_regs(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
+    // SAFETY: as `eval`.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let u = &cx.jit().units.apis[unit as usize];
+    let Some(r) = u.regs else {
+        return api(ctx, unit, args);
+    };
+    if !u.in_regs {
+        return read_regs(ctx, unit, args);
+    }
+    // SAFETY: native code passes one value for each argument.
+    let regs = unsafe { std::slice::from_raw_parts(args, u.args.len()) };
+    let syms = &vm.vm.syms;
+    match counted_call(vm.run, u.pos, |cx| (r.f)(cx, syms, regs)) {
+        Ok(Some(n)) => n,
+        Err(f) => failed(cx, f),
+        Ok(None) => api(ctx, unit, args),
+    }
+}
+
+/// `api_regs` where an argument is read in the frame (`Frame`, `Item`)
+/// or made by its template's table (`Named`, `NamedFrame`):
+/// the call on them where each is of its parameter's kind there and the
+/// form takes them, else as `api` makes it (nothing counted before).
+#[inline(never)]
+fn read_regs(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
+    // SAFETY: as `eval`.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let u = &cx.jit().units.apis[unit as usize];
+    let Some(r) = u.regs else {
+        return api(ctx, unit, args);
+    };
+    let mut regs = [0; MOST];
+    let mut items = 0;
+    for (i, (tag, k)) in u.args.iter().zip(r.params).enumerate() {
+        let held = match *tag {
+            // SAFETY: native code passes one value for each argument.
+            Arg::Reg(_) => Some(unsafe { *args.add(i) }),
+            Arg::Frame(s) => held(k, vm.slot(s)),
+            Arg::Item(s, at) => {
+                items += 1;
+                match &*vm.slot(s) {
+                    V::List(l) => {
+                        super::super::lists::at(l.len(), at).and_then(|at| held(k, l.get(at)?))
+                    }
+                    _ => None,
+                }
+            }
+            // A template's symbol, by its table (`regs` only where its
+            // parameter takes a symbol).
+            Arg::Named(n, t) => {
+                // SAFETY: as `eval`'s unit; one value for each argument.
+                let (n, v) = unsafe { (&*n, of_register(t, *args.add(i))) };
+                vm.named_sym(n, &v).map(i64::from)
+            }
+            Arg::NamedFrame(n, s) => plain_value(vm.slot(s))
+                // SAFETY: as `eval`'s unit.
+                .and_then(|v| vm.named_sym(unsafe { &*n }, &v))
+                .map(i64::from),
+            // Never: `regs` is only where each is one of those.
+            _ => None,
+        };
+        let Some(n) = held else {
+            return api(ctx, unit, args);
+        };
+        regs[i] = n;
+    }
+    // Each item counted as the VM's `item` counts it, then the call.
+    for _ in 0..items {
+        if let Err(e) = vm.run.track(rhai::Position::NONE) {
+            return failed(cx, Flow::Err(e));
+        }
+    }
+    let syms = &vm.vm.syms;
+    match counted_call(vm.run, u.pos, |cx| (r.f)(cx, syms, &regs[..u.args.len()])) {
+        Ok(Some(n)) => n,
+        Err(f) => failed(cx, f),
+        Ok(None) => {
+            // Refused: the items' count given back, for `api`'s ways.
+            vm.run.set_ops(vm.run.ops - items);
+            api(ctx, unit, args)
+        }
+    }
+}
+
 /// API call `unit` (of the units) on the arguments at `args`, by the
 /// VM's way (its typed entry point, else its Rhai form): its value in a
 /// register as types.rs's table types it, or the error kept.
+#[inline(never)]
 pub(super) extern "C" fn api(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
+    super::note_general();
     // SAFETY: as `eval`.
     let (cx, vm) = unsafe { vm_parts(ctx) };
     let u = &cx.jit().units.apis[unit as usize];

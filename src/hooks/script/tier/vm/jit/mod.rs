@@ -48,6 +48,10 @@ thread_local! {
     /// API calls from native code whose arguments the VM made or pushed
     /// (`helpers::pushed`), while `pushed_api_calls` counts them.
     static PUSHED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// API calls from native code by the `api` helper, not by a form on
+    /// registers (`helpers::api_regs`), while `general_api_calls` counts
+    /// them.
+    static GENERAL: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
     /// Comparisons native code left to the VM (`mixed::mixed`), while
     /// `vm_compares` counts them.
     static COMPARED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
@@ -126,6 +130,19 @@ pub fn native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
 /// (`helpers::plain`): what tests see of the API path taken.
 pub fn pushed_api_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
     counting(&PUSHED, f)
+}
+
+/// `f`'s value, and how many API calls native code made on this thread
+/// by the `api` helper rather than by a form on registers (api_regs.rs):
+/// what tests see of the API path taken.
+pub fn general_api_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    counting(&GENERAL, f)
+}
+
+/// One more API call by the `api` helper, where `general_api_calls`
+/// counts.
+fn note_general() {
+    bump(&GENERAL);
 }
 
 /// One more API call by the VM's stack, where `pushed_api_calls` counts.
@@ -271,6 +288,15 @@ pub(super) struct ApiUnit {
     /// The first argument's local, in a register of this type, that the
     /// Rhai form's way reads in the frame: written there before it.
     pub first: Option<(usize, Ty)>,
+    /// The form on registers, where every argument is in a register of
+    /// its parameter's type or made by the helper (`Frame`, `Item`,
+    /// `Named`, `NamedFrame`): the helper calls it on them as they are.
+    pub regs: Option<&'static super::api_regs::Regs>,
+    /// Whether each argument is in a register (`regs` then takes them
+    /// from native code's array as they are).
+    pub in_regs: bool,
+    /// The call's position.
+    pub pos: Position,
 }
 
 /// Where an argument of an API call from native code is.
@@ -331,7 +357,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 15] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 16] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -360,6 +386,11 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
             sig(6, true),
         ),
         ("tabula_api", helpers::api as *const u8, sig(3, true)),
+        (
+            "tabula_api_regs",
+            helpers::api_regs as *const u8,
+            sig(3, true),
+        ),
         ("tabula_same", mixed::same as *const u8, sig(3, true)),
         ("tabula_mixed", mixed::mixed as *const u8, sig(4, true)),
         ("tabula_held_op", mixed::held_op as *const u8, sig(4, true)),
@@ -510,6 +541,7 @@ impl Jit {
                 for_begin: next()?,
                 for_next: next()?,
                 api: next()?,
+                api_regs: next()?,
                 same: next()?,
                 mixed: next()?,
                 held_op: next()?,

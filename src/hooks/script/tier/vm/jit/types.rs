@@ -762,16 +762,17 @@ impl Check<'_> {
 
 /// The type of the value API function `name` of `arity` gives, for those
 /// with a typed entry point (api.rs) whose every outcome is of one type
-/// (or an error); None for the others, which the VM runs whole. A value
-/// of another type is an error in the helper (never a wrong value).
+/// (or an error): a form on registers (api_regs.rs), or `move_card`;
+/// None for the others, which the VM runs whole. A value of another type
+/// is an error in the helper (never a wrong value).
 fn api_value(name: &str, arity: usize) -> Option<Ty> {
-    Some(match (name, arity) {
-        ("stat", 2) | ("get_var", 1) | ("turn", 0) | ("row_of", 1) | ("distance", 2) => Ty::Int,
-        ("board_size", 0) => Ty::Int,
-        ("active", 0) | ("opponent" | "next_player" | "piece" | "drop_cell", 1) => Ty::Sym,
-        ("offset", 3) | ("column_of", 1) => Ty::Sym,
-        ("set_stat" | "add_stat", 3) | ("set_var" | "add_var", 2) | ("set_active", 1) => Ty::Unit,
-        ("move_card", 5) => Ty::Unit,
-        _ => return None,
-    })
+    use super::super::api_regs::{Kind, regs};
+    if let Some(r) = regs(name, arity) {
+        return Some(match r.ret {
+            Kind::Int => Ty::Int,
+            Kind::Sym => Ty::Sym,
+            Kind::Unit => Ty::Unit,
+        });
+    }
+    (name == "move_card" && arity == 5).then_some(Ty::Unit)
 }
