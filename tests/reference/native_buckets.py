@@ -24,7 +24,7 @@ import tempfile
 RULES = [
     ("sizes checked against the limits", r"V::sizes|map_sizes|V::limit|builtins::limit|sizes_of"),
     ("API calls (helper and typed forms)",
-     r"helpers::api|vm::api|api_board|api_cards|api_game|script::api::|definition::grid|with_live|typed_on"),
+     r"helpers::(api|read_regs)|vm::api|api_board|api_cards|api_game|script::api::|definition::grid|with_live|typed_on"),
     ("calls (call helper, VM entry)",
      r"jit::calls::call|Jit::call|call_pushed|call_native|call_inner|push_args|VmRun::enter|VmRun::body"),
     ("units the VM runs (eval, exec, truth, for, op=)",

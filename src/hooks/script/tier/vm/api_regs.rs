@@ -190,55 +190,66 @@ fn done(r: Fallible<()>) -> Option<Fallible<i64>> {
     Some(r.map(|()| UNIT))
 }
 
+#[inline(always)]
 fn stat(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let i = stat_of(cx, syms, a[0], a[1])?;
     Some(Ok(cx.read_int(Read::Stat(ix(i)))))
 }
 
+#[inline(always)]
 fn set_stat(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let i = stat_of(cx, syms, a[0], a[1])?;
     done(cx.write(Write::SetStat(i, a[2])))
 }
 
+#[inline(always)]
 fn add_stat(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let i = stat_of(cx, syms, a[0], a[1])?;
     done(cx.write(Write::AddStat(i, a[2])))
 }
 
+#[inline(always)]
 fn get_var(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let i = var_of(syms, a[0])?;
     Some(Ok(cx.read_int(Read::Var(ix(i)))))
 }
 
+#[inline(always)]
 fn set_var(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let i = var_of(syms, a[0])?;
     done(cx.write(Write::SetVar(i, a[1])))
 }
 
+#[inline(always)]
 fn add_var(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let i = var_of(syms, a[0])?;
     done(cx.write(Write::AddVar(i, a[1])))
 }
 
+#[inline(always)]
 fn active(cx: &mut Ctx, syms: &Syms, _: &[i64]) -> Option<Fallible<i64>> {
     let p = cx.read_int(Read::Active) as usize;
     Some(Ok(i64::from(syms.players[p])))
 }
 
+#[inline(always)]
 fn set_active(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let p = player_of(syms, a[0])?;
     done(cx.write(Write::SetActive(p)))
 }
 
+#[inline(always)]
 fn next_player(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let p = player_of(syms, a[0])?;
     Some(Ok(i64::from(syms.players[(p + 1) % cx.def.nplayers()])))
 }
 
+#[inline(always)]
 fn turn(cx: &mut Ctx, _: &Syms, _: &[i64]) -> Option<Fallible<i64>> {
     Some(Ok(cx.read_int(Read::Turn)))
 }
 
+#[inline(always)]
 fn drop_cell(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let col = syms.kinds(sym(a[0])?).column;
     if col == NONE {
@@ -250,6 +261,7 @@ fn drop_cell(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     Some(Ok(sym_or_unit(at.map(|c| syms.cells[c]))))
 }
 
+#[inline(always)]
 fn piece(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let c = cell_of(syms, a[0])?;
     let def = cx.def.clone();
@@ -258,6 +270,7 @@ fn piece(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     Some(Ok(sym_or_unit(top.map(|p| syms.cards[p as usize]))))
 }
 
+#[inline(always)]
 fn offset(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let c = cell_of(syms, a[0])?;
     let g = cx.def.grid.as_ref()?;
@@ -266,6 +279,7 @@ fn offset(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     )))
 }
 
+#[inline(always)]
 fn in_a_row(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let c = cell_of(syms, a[0])?;
     let def = cx.def.clone();
@@ -277,6 +291,7 @@ fn in_a_row(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     )
 }
 
+#[inline(always)]
 fn row_of(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let c = cell_of(syms, a[0])?;
     let g = cx.def.grid.as_ref()?;
@@ -284,6 +299,7 @@ fn row_of(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
 }
 
 /// The column's letter: the symbol of the column (`Keys::columns`).
+#[inline(always)]
 fn column_of(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let c = cell_of(syms, a[0])?;
     let g = cx.def.grid.as_ref()?;
@@ -291,12 +307,14 @@ fn column_of(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     Some(Ok(i64::from(*syms.columns.get(col)?)))
 }
 
+#[inline(always)]
 fn distance(cx: &mut Ctx, syms: &Syms, a: &[i64]) -> Option<Fallible<i64>> {
     let (x, y) = (cell_of(syms, a[0])?, cell_of(syms, a[1])?);
     let g = cx.def.grid.as_ref()?;
     Some(Ok(g.distance(x, y)))
 }
 
+#[inline(always)]
 fn board_size(cx: &mut Ctx, _: &Syms, _: &[i64]) -> Option<Fallible<i64>> {
     Some(Ok(cx
         .def
