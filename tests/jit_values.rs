@@ -304,6 +304,15 @@ fn api_calls_go_by_forms_on_registers() {
         assert_eq!(general(case), 0, "case {case}");
     }
     assert_eq!(general(11), 1);
+    // And made by the forms (counted where debug assertions are on, as
+    // in the tests): in case 0, `play_turn`'s `active()`, `piece` in
+    // each `top` and `offset` in `edge` (two for "b2", one for "c3").
+    // `walk`'s `offset`s and the one handed to `same` (an argument the
+    // VM makes) are made by the VM whole: neither helper counts them.
+    if cfg!(debug_assertions) {
+        let regs = counted(&path, 0, |play| tabula::hooks::script::regs_api_calls(play));
+        assert_eq!(regs, 6);
+    }
 }
 
 /// Case 12's comparisons of a value in a register with one the VM holds

@@ -324,9 +324,10 @@ impl Emit<'_, '_> {
 
 /// The form on registers of API call `x` where every argument is where
 /// it can take it: in a register of its parameter's type (a symbol's
-/// register may hold `()`, which the form refuses), read in the frame by
-/// the helper (and of its type there, else the helper's other way), or
-/// a template's symbol the helper makes by its table.
+/// register may hold `()`, which the form refuses; a register of `()`
+/// alone goes the general way), read in the frame by the helper (and of
+/// its type there, else the helper's other way), or a template's symbol
+/// the helper makes by its table.
 fn on_regs(x: &X, tags: &[Arg]) -> Option<&'static Regs> {
     let XKind::Api(a) = &x.kind else { return None };
     let r = a.typed.and(regs(&a.name, a.args.len()))?;
@@ -334,7 +335,7 @@ fn on_regs(x: &X, tags: &[Arg]) -> Option<&'static Regs> {
         matches!(
             (tag, k),
             (Arg::Reg(Ty::Int), Kind::Int)
-                | (Arg::Reg(Ty::Sym | Ty::Unit), Kind::Sym)
+                | (Arg::Reg(Ty::Sym), Kind::Sym)
                 | (Arg::Frame(_) | Arg::Item(..), _)
                 | (Arg::Named(..) | Arg::NamedFrame(..), Kind::Sym)
         )

@@ -344,7 +344,10 @@ pub(super) extern "C" fn api_regs(ctx: *mut Ctx, unit: i64, args: *const i64) ->
     let regs = unsafe { std::slice::from_raw_parts(args, u.args.len()) };
     let syms = &vm.vm.syms;
     match counted_call(vm.run, u.pos, |cx| (r.f)(cx, syms, regs)) {
-        Ok(Some(n)) => n,
+        Ok(Some(n)) => {
+            super::note_regs();
+            n
+        }
         Err(f) => failed(cx, f),
         Ok(None) => api(ctx, unit, args),
     }
@@ -353,7 +356,8 @@ pub(super) extern "C" fn api_regs(ctx: *mut Ctx, unit: i64, args: *const i64) ->
 /// `api_regs` where an argument is read in the frame (`Frame`, `Item`)
 /// or made by its template's table (`Named`, `NamedFrame`):
 /// the call on them where each is of its parameter's kind there and the
-/// form takes them, else as `api` makes it (nothing counted before).
+/// form takes them, else as `api` makes it (with nothing counted: on a
+/// refusal the items' count and the call's are given back).
 #[inline(never)]
 fn read_regs(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
     // SAFETY: as `eval`.
@@ -365,7 +369,7 @@ fn read_regs(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
     let mut regs = [0; MOST];
     let mut items = 0;
     for (i, (tag, k)) in u.args.iter().zip(r.params).enumerate() {
-        let held = match *tag {
+        let read = match *tag {
             // SAFETY: native code passes one value for each argument.
             Arg::Reg(_) => Some(unsafe { *args.add(i) }),
             Arg::Frame(s) => held(k, vm.slot(s)),
@@ -392,7 +396,7 @@ fn read_regs(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
             // Never: `regs` is only where each is one of those.
             _ => None,
         };
-        let Some(n) = held else {
+        let Some(n) = read else {
             return api(ctx, unit, args);
         };
         regs[i] = n;
@@ -405,7 +409,10 @@ fn read_regs(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
     }
     let syms = &vm.vm.syms;
     match counted_call(vm.run, u.pos, |cx| (r.f)(cx, syms, &regs[..u.args.len()])) {
-        Ok(Some(n)) => n,
+        Ok(Some(n)) => {
+            super::note_regs();
+            n
+        }
         Err(f) => failed(cx, f),
         Ok(None) => {
             // Refused: the items' count given back, for `api`'s ways.

@@ -48,10 +48,13 @@ thread_local! {
     /// API calls from native code whose arguments the VM made or pushed
     /// (`helpers::pushed`), while `pushed_api_calls` counts them.
     static PUSHED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
-    /// API calls from native code by the `api` helper, not by a form on
-    /// registers (`helpers::api_regs`), while `general_api_calls` counts
-    /// them.
+    /// API calls from native code by the `api` helper (not by a form on
+    /// registers, `helpers::api_regs`, or refused by it), while
+    /// `general_api_calls` counts them.
     static GENERAL: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// API calls from native code made by a form on registers, while
+    /// `regs_api_calls` counts them (in builds with debug assertions).
+    static REGS: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
     /// Comparisons native code left to the VM (`mixed::mixed`), while
     /// `vm_compares` counts them.
     static COMPARED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
@@ -137,6 +140,22 @@ pub fn pushed_api_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
 /// what tests see of the API path taken.
 pub fn general_api_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
     counting(&GENERAL, f)
+}
+
+/// `f`'s value, and how many API calls native code made on this thread
+/// by a form on registers (api_regs.rs): what tests see of the API path
+/// taken. Counted only in builds with debug assertions (the tests'),
+/// where a count costs nothing on the short way of release builds.
+pub fn regs_api_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    counting(&REGS, f)
+}
+
+/// One more API call by a form on registers, where `regs_api_calls`
+/// counts (in builds with debug assertions).
+#[inline(always)]
+fn note_regs() {
+    #[cfg(debug_assertions)]
+    bump(&REGS);
 }
 
 /// One more API call by the `api` helper, where `general_api_calls`
