@@ -103,7 +103,7 @@ const FLAGS: MemFlagsData = MemFlagsData::trusted();
 
 /// `()` in a register: a symbol's type holds it beside the symbols (as
 /// `offset` gives a cell or `()`), so it is no symbol's number.
-pub(super) const UNIT: i64 = super::super::api_regs::UNIT;
+pub(super) use super::super::api_regs::UNIT;
 
 /// The condition of comparison `op` on numbers (and on truth values and
 /// symbols, `==` and `!=`), None for any other operator.

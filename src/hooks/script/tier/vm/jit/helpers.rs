@@ -8,7 +8,7 @@ use std::ops::{Range, RangeInclusive};
 
 use rhai::EvalAltResult;
 
-use super::super::api_regs::{MOST, held};
+use super::super::api_regs::{MOST, Regs, held};
 use super::super::calls::{counted_call, typed_on};
 use super::super::ir::{Api, For, XKind};
 use super::super::run::{Flow, VmRun, discard, in_function, set};
@@ -338,7 +338,7 @@ pub(super) extern "C" fn api_regs(ctx: *mut Ctx, unit: i64, args: *const i64) ->
         return api(ctx, unit, args);
     };
     if !u.in_regs {
-        return read_regs(ctx, unit, args);
+        return read_regs(ctx, unit, args, r);
     }
     // SAFETY: native code passes one value for each argument.
     let regs = unsafe { std::slice::from_raw_parts(args, u.args.len()) };
@@ -359,53 +359,26 @@ pub(super) extern "C" fn api_regs(ctx: *mut Ctx, unit: i64, args: *const i64) ->
 /// form takes them, else as `api` makes it (with nothing counted: on a
 /// refusal the items' count and the call's are given back).
 #[inline(never)]
-fn read_regs(ctx: *mut Ctx, unit: i64, args: *const i64) -> i64 {
+fn read_regs(ctx: *mut Ctx, unit: i64, args: *const i64, r: &Regs) -> i64 {
     // SAFETY: as `eval`.
     let (cx, vm) = unsafe { vm_parts(ctx) };
     let u = &cx.jit().units.apis[unit as usize];
-    let Some(r) = u.regs else {
-        return api(ctx, unit, args);
-    };
     let mut regs = [0; MOST];
     let mut items = 0;
     for (i, (tag, k)) in u.args.iter().zip(r.params).enumerate() {
         let read = match *tag {
             // SAFETY: native code passes one value for each argument.
             Arg::Reg(_) => Some(unsafe { *args.add(i) }),
-            Arg::Frame(s) => held(k, vm.slot(s)),
-            Arg::Item(s, at) => {
-                items += 1;
-                match &*vm.slot(s) {
-                    V::List(l) => {
-                        super::super::lists::at(l.len(), at).and_then(|at| held(k, l.get(at)?))
-                    }
-                    _ => None,
-                }
-            }
-            // A template's symbol, by its table (`regs` only where its
-            // parameter takes a symbol).
-            Arg::Named(n, t) => {
-                // SAFETY: as `eval`'s unit; one value for each argument.
-                let (n, v) = unsafe { (&*n, of_register(t, *args.add(i))) };
-                vm.named_sym(n, &v).map(i64::from)
-            }
-            Arg::NamedFrame(n, s) => plain_value(vm.slot(s))
-                // SAFETY: as `eval`'s unit.
-                .and_then(|v| vm.named_sym(unsafe { &*n }, &v))
-                .map(i64::from),
-            // Never: `regs` is only where each is one of those.
-            _ => None,
+            // `regs` takes a template only where its parameter is a symbol.
+            _ => read_arg(vm, *tag, (args, i), &mut items, |v| held(k, v)),
         };
         let Some(n) = read else {
             return api(ctx, unit, args);
         };
         regs[i] = n;
     }
-    // Each item counted as the VM's `item` counts it, then the call.
-    for _ in 0..items {
-        if let Err(e) = vm.run.track(rhai::Position::NONE) {
-            return failed(cx, Flow::Err(e));
-        }
+    if let Err(e) = track_items(vm, items) {
+        return failed(cx, Flow::Err(e));
     }
     let syms = &vm.vm.syms;
     match counted_call(vm.run, u.pos, |cx| (r.f)(cx, syms, &regs[..u.args.len()])) {
@@ -475,33 +448,12 @@ fn plain(
         let v = match *tag {
             // SAFETY: native code passes one value for each argument.
             Arg::Reg(t) => of_register(t, unsafe { *args.add(i) }),
-            Arg::Frame(k) => plain_value(vm.slot(k))?,
-            Arg::Item(k, at) => {
-                items += 1;
-                let V::List(l) = &*vm.slot(k) else {
-                    return None;
-                };
-                plain_value(l.get(super::super::lists::at(l.len(), at)?)?)?
-            }
-            Arg::Named(n, t) => {
-                // SAFETY: as `eval`'s unit; one value for each argument.
-                let (n, v) = unsafe { (&*n, of_register(t, *args.add(i))) };
-                V::Sym(vm.named_sym(n, &v)?)
-            }
-            Arg::NamedFrame(n, k) => {
-                let v = plain_value(vm.slot(k))?;
-                // SAFETY: as `eval`'s unit.
-                V::Sym(vm.named_sym(unsafe { &*n }, &v)?)
-            }
-            _ => return None,
+            _ => read_arg(vm, *tag, (args, i), &mut items, plain_value)?,
         };
         set(&mut vals[i], v);
     }
-    // Each item counted as the VM's `item` counts it, then the call.
-    for _ in 0..items {
-        if let Err(e) = vm.run.track(rhai::Position::NONE) {
-            return Some(Err(Flow::Err(e)));
-        }
+    if let Err(e) = track_items(vm, items) {
+        return Some(Err(Flow::Err(e)));
     }
     Some(
         match typed_on(vm.run, &vm.vm.syms, typed, &vals[..u.args.len()], pos) {
@@ -516,6 +468,55 @@ fn plain(
             }
         },
     )
+}
+
+/// Argument `i` where the helper reads it (`Frame`, `Item`, `Named`,
+/// `NamedFrame`; `args[i]` a template's part), as `take` makes it of the
+/// value there (`plain`'s copy, `read_regs`' register): None where `take`
+/// does not (or it is made otherwise), before anything is counted. Each
+/// item read is added to `items`.
+#[inline(always)]
+fn read_arg<T>(
+    vm: &mut VmRun<'_, '_>,
+    tag: Arg,
+    (args, i): (*const i64, usize),
+    items: &mut u64,
+    take: impl Fn(&V) -> Option<T>,
+) -> Option<T> {
+    match tag {
+        Arg::Frame(k) => take(vm.slot(k)),
+        Arg::Item(k, at) => {
+            *items += 1;
+            let V::List(l) = &*vm.slot(k) else {
+                return None;
+            };
+            take(l.get(super::super::lists::at(l.len(), at)?)?)
+        }
+        Arg::Named(n, t) => {
+            // A register's value owns nothing: no drop to call.
+            // SAFETY: native code passes one value for each argument.
+            let part = std::mem::ManuallyDrop::new(of_register(t, unsafe { *args.add(i) }));
+            // SAFETY: as `eval`'s unit.
+            let s = vm.named_sym(unsafe { &*n }, &part)?;
+            take(&V::Sym(s))
+        }
+        Arg::NamedFrame(n, k) => {
+            let part = std::mem::ManuallyDrop::new(plain_value(vm.slot(k))?);
+            // SAFETY: as `eval`'s unit.
+            let s = vm.named_sym(unsafe { &*n }, &part)?;
+            take(&V::Sym(s))
+        }
+        _ => None,
+    }
+}
+
+/// The `items` read counted, each as the VM's `item` counts it.
+#[inline(always)]
+fn track_items(vm: &mut VmRun<'_, '_>, items: u64) -> Result<(), super::super::run::Error> {
+    for _ in 0..items {
+        vm.run.track(rhai::Position::NONE)?;
+    }
+    Ok(())
 }
 
 /// A copy of `v` where it owns nothing (one match: `is_plain` then
