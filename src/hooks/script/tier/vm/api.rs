@@ -1,7 +1,10 @@
-//! The API's typed entry points: the hot functions of the script API
-//! (stats, vars, players, the grid) on symbols and numbers, answering from
-//! the state's own data through the same traced reads and writes as their
-//! Rhai forms (so the memo replays either). Each gives None where its
+//! The API's typed entry points: the hot functions of the script API on
+//! symbols and numbers, answering from the state's own data through the
+//! same traced reads and writes as their Rhai forms (so the memo replays
+//! either). Their table is here; those whose arguments and value are
+//! numbers and symbols are forms on registers (api_regs.rs), the lists
+//! and `move_card` below, the rest in api_cards.rs, api_board.rs and
+//! api_game.rs. Each gives None where its
 //! arguments are not what it types (a text that names nothing, a value
 //! of another type): the call then goes the Rhai form's way, which says
 //! what is wrong in its own words.
