@@ -14,6 +14,7 @@ use super::super::ir::{X, XKind};
 use super::super::run::{Error, Flow, discard, in_function};
 use super::super::value::V;
 use super::emit::Emit;
+use super::emit::UNIT;
 use super::helpers::{failed, in_register, keep, of_register, unexpected, vm_parts};
 use super::types::Ty;
 use super::walk::writes;
@@ -43,6 +44,28 @@ pub(crate) struct CallUnit {
     /// Its value's type (`Val`: put in the slot the code names).
     pub ret: Ty,
     pub pos: Position,
+    /// Whether every argument is where the callee's native code takes
+    /// it, and its value of this call's type (set once every function is
+    /// compiled, `settle`): then no argument is checked or converted.
+    pub exact: bool,
+}
+
+impl CallUnit {
+    /// Whether this call's arguments are each of callee `e`'s types as
+    /// they are (a register of its parameter's type; any value for a
+    /// parameter its frame holds) and its value of this call's type.
+    pub(super) fn settle(&mut self, e: Option<&super::Entry>) {
+        self.exact = e.is_some_and(|e| {
+            e.sig.params.len() == self.args.len()
+                && (e.sig.ret == self.ret || self.ret == Ty::Val)
+                && self.ret != Ty::Never
+                && (e.sig.params.iter().zip(&self.args)).all(|(want, a)| match (want, a) {
+                    (None | Some(Ty::Val), _) => true,
+                    (Some(t), CallArg::Reg(k)) => t == k,
+                    _ => false,
+                })
+        });
+    }
 }
 
 impl Emit<'_, '_> {
@@ -77,6 +100,7 @@ impl Emit<'_, '_> {
             args: tags,
             ret: self.typed.of(x),
             pos: x.pos,
+            exact: false,
         });
         let u = self
             .b
@@ -99,6 +123,9 @@ pub(super) extern "C" fn call(ctx: *mut Ctx, unit: i64, args: *const i64, dest: 
     // outlives the call.
     let jit = unsafe { &*(*ctx).jit };
     let u = &jit.units.calls[unit as usize];
+    if u.exact {
+        return exact(ctx, jit, u, args, dest);
+    }
     let r = {
         // SAFETY: as above; on the native arm this borrow is not used
         // once the callee runs (`native` makes its own); on the VM's arm
@@ -171,4 +198,80 @@ fn native(ctx: *mut Ctx, jit: &Jit, u: &CallUnit, base: usize, raw: &[i64]) -> R
     };
     vm.pop_to(base);
     v
+}
+
+/// Call `u`, whose arguments are each where its callee's native code
+/// takes them (`CallUnit::exact`), as `native` makes it: the registers
+/// handed over as native code passed them, the callee's frame made with
+/// its arguments in their slots, its value in a register as it gave it.
+fn exact(ctx: *mut Ctx, jit: &Jit, u: &CallUnit, args: *const i64, dest: i64) -> i64 {
+    let Some(e) = jit.entries[u.ix].as_ref() else {
+        unreachable!("an exact call is of a function with native code")
+    };
+    // SAFETY: as `call`'s; each borrow ends before the callee runs.
+    let (base, outer) = {
+        let (cx, vm) = unsafe { vm_parts(ctx) };
+        vm.run.level += 1;
+        if let Err(err) = vm.enter(u.pos) {
+            vm.run.level -= 1;
+            return failed(cx, Flow::Err(err));
+        }
+        super::bump(&super::FRAMED);
+        super::note_exact();
+        let base = vm.stack.len();
+        let outer = vm.base;
+        if e.frame > 0 {
+            // Its arguments in its first slots, as `call_pushed` has
+            // them: a register's as the VM holds it (native code reads
+            // it in its register; the VM, once it is written there).
+            vm.stack.reserve(e.frame.max(u.args.len()));
+            for (i, a) in u.args.iter().enumerate() {
+                let v = match *a {
+                    // SAFETY: native code passes one value for each argument.
+                    CallArg::Reg(t) => of_register(t, unsafe { *args.add(i) }),
+                    CallArg::Frame(k) => vm.slot(k).copy(),
+                    CallArg::Take(k) => std::mem::take(vm.slot(k)),
+                };
+                vm.stack.push(v);
+            }
+            while vm.stack.len() < base + e.frame {
+                vm.stack.push(V::Unit);
+            }
+            vm.base = base;
+        } else {
+            // No frame: a value taken from the caller's is dropped, as
+            // the callee's frame would drop it.
+            for a in &u.args {
+                if let CallArg::Take(k) = *a {
+                    discard(std::mem::take(vm.slot(k)));
+                }
+            }
+        }
+        (base, outer)
+    };
+    // SAFETY: the code was compiled for this context and arguments of
+    // these types (`settle`), which native code passes as registers.
+    let r = unsafe { (e.f)(ctx, args) };
+    // SAFETY: as above; the callee has returned.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    vm.base = outer;
+    vm.run.level -= 1;
+    if let Some(err) = cx.err.take() {
+        vm.pop_to(base);
+        return failed(cx, Flow::Err(in_function(&jit.names[u.ix], err, u.pos)));
+    }
+    if u.ret == Ty::Val {
+        let v = e.value(vm, base, r);
+        vm.pop_to(base);
+        keep(vm, dest, v);
+        return 0;
+    }
+    vm.pop_to(base);
+    match u.ret {
+        // As `of_register` then `in_register` give it.
+        Ty::Bool => i64::from(r != 0),
+        Ty::Sym if u32::try_from(r).is_err() => UNIT,
+        Ty::Unit => UNIT,
+        _ => r,
+    }
 }

@@ -65,6 +65,10 @@ thread_local! {
     /// native code in the caller's context (calls.rs), while
     /// `framed_native_calls` counts them.
     static FRAMED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// Those of them whose arguments were each where the callee takes
+    /// them (calls.rs `exact`), while `exact_native_calls` counts them
+    /// (in builds with debug assertions).
+    static EXACT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 thread_local! {
@@ -193,6 +197,22 @@ pub fn held_ops<T>(f: impl FnOnce() -> T) -> (T, u64) {
 /// that ran the callee's native code without the VM, on this thread.
 pub fn framed_native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
     counting(&FRAMED, f)
+}
+
+/// `f`'s value, and how many of the calls `framed_native_calls` counts
+/// took the short way, their arguments handed over as they are (calls.rs
+/// `exact`), on this thread. Counted only in builds with debug
+/// assertions (the tests').
+pub fn exact_native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    counting(&EXACT, f)
+}
+
+/// One more call by the short way, where `exact_native_calls` counts (in
+/// builds with debug assertions).
+#[inline(always)]
+fn note_exact() {
+    #[cfg(debug_assertions)]
+    bump(&EXACT);
 }
 
 /// What native code is given: where the run's count, its next check and
@@ -604,6 +624,9 @@ impl Jit {
                 frame: frames[i],
                 ret_slot: codes[i].as_ref().map_or(0, |c| c.slots),
             });
+        }
+        for u in &mut self.units.calls {
+            u.settle(self.entries[u.ix].as_ref());
         }
         Ok(())
     }

@@ -222,12 +222,13 @@ fn check(
         s
     };
     let mut seed = fresh(&[]);
-    for _ in 0..4 * code.slots + 4 {
+    for pass in 0..4 * code.slots + 4 {
         let mut c = Check {
             never_unit,
             blocks: 0,
             slots: fresh(&seed),
             seed: seed.clone(),
+            first: pass == 0,
             sigs,
             refused,
             loops: 0,
@@ -273,6 +274,10 @@ impl Slot {
 struct Check<'a> {
     /// The locals' types this pass: what their reads are.
     seed: Vec<Slot>,
+    /// Whether this is the first pass, whose reads of a local see no
+    /// type yet: not known (the next pass knows), rather than `Val`,
+    /// which would hold for good (`let s = 0; s = f(s)`).
+    first: bool,
     /// The locals' types as this pass sets them.
     slots: Vec<Slot>,
     sigs: &'a [Option<Sig>],
@@ -687,7 +692,12 @@ impl Check<'_> {
             XKind::Local(s) | XKind::Move(s) => match self.seed[*s] {
                 Slot::Is(t) => T::Known(t),
                 Slot::Free => T::Param(*s),
-                // Set later in this pass (the next pass knows), or never.
+                // Not set in the last pass: the first sees no type yet
+                // (the next pass knows); else never set before a read.
+                Slot::Unset if self.first => {
+                    self.pending = true;
+                    T::Any
+                }
                 Slot::Unset => VAL,
             },
             XKind::Binary(b) | XKind::Simple(b) => {

@@ -27,6 +27,9 @@ impl Check<'_> {
                     .and_then(|s| s.params.get(i).copied().flatten())
                 {
                     None | Some(Ty::Val) => true,
+                    // Not known in this pass (the next one knows): not
+                    // taken to be of another type for good.
+                    Some(_) if t == T::Any => true,
                     Some(want) => self.now(t).is_some_and(|k| passes(k, want)),
                 };
                 continue;
