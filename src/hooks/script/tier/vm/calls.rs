@@ -254,6 +254,7 @@ impl VmRun<'_, '_> {
             return Ok(v);
         }
         super::run::note_rhai_form(&api.name);
+        self.forget_from(base);
         let vals: Vec<V> = self.stack.drain(base..).collect();
         let mut args: super::super::run::Args = vals.into_iter().map(|v| self.dynamic(v)).collect();
         let tier = self.run.tier;

@@ -10,6 +10,7 @@ use super::super::tree::Helper;
 use super::ir::{Chain, Root, Step};
 use super::run::{Args, Error, R, VmRun};
 use super::value::V;
+use super::value::{list_sizes, pushed_sizes};
 
 impl VmRun<'_, '_> {
     /// `a.b[c].d(e)`: the steps' arguments first, then the root, then each
@@ -93,6 +94,7 @@ impl VmRun<'_, '_> {
             let on_var = if i == 0 { root } else { None };
             value = match step {
                 Step::Index(_, pos) => {
+                    self.forget_from(from);
                     let k = std::mem::take(&mut self.stack[from]);
                     let target = match on_var {
                         Some(s) => &self.stack[self.base + s],
@@ -144,6 +146,18 @@ impl VmRun<'_, '_> {
                     closure,
                     ..
                 } => {
+                    if let Some(s) = on_var
+                        && closure.is_none()
+                        && to == from + 1
+                        && name == "push"
+                        && matches!(self.stack[self.base + s], V::List(_))
+                    {
+                        self.forget_from(from);
+                        let x = std::mem::take(&mut self.stack[from]);
+                        self.push_local(self.base + s, x, *pos)?;
+                        value = V::Unit;
+                        continue;
+                    }
                     let mut this = match on_var {
                         Some(s) => std::mem::take(self.slot(s)),
                         None => std::mem::take(&mut value),
@@ -168,6 +182,35 @@ impl VmRun<'_, '_> {
             };
         }
         Ok(value)
+    }
+
+    /// `local.push(x)` on the list in stack slot `at`, checked against
+    /// Rhai's limits as Rhai checks it (the whole list's sizes after):
+    /// counted from the sizes the last push onto this slot kept, where
+    /// nothing has reached the slot since (`VmRun::pushed`), else whole.
+    /// A list or item with a value Rhai shares is counted whole each time
+    /// and keeps nothing.
+    fn push_local(&mut self, at: usize, x: V, pos: Position) -> Result<(), Error> {
+        let kept = self.pushed.filter(|(p, _)| *p == at).map(|(_, s)| s);
+        self.pushed = None;
+        let syms = &self.vm.syms;
+        let V::List(l) = &mut self.stack[at] else {
+            unreachable!("`push_local` is called on a list")
+        };
+        let before = match kept {
+            Some(b) => Some(b),
+            None => l.iter().all(V::unshared).then(|| list_sizes(l, syms)),
+        };
+        let after = before
+            .filter(|_| x.unshared())
+            .map(|b| pushed_sizes(b, &x, syms));
+        l.push(x);
+        let sizes = after.unwrap_or_else(|| list_sizes(l, syms));
+        super::super::builtins::limit(sizes, pos)?;
+        if after.is_some() {
+            self.pushed = Some((at, sizes));
+        }
+        Ok(())
     }
 
     /// `target[k]` where the VM answers it on the value in place: a list

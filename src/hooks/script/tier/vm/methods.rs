@@ -112,6 +112,7 @@ impl VmRun<'_, '_> {
         helper: &Helper,
         native: Option<usize>,
     ) -> R<V> {
+        self.forget_from(captured.start);
         let values: Args = (self.stack[captured].iter_mut())
             .map(std::mem::take)
             .collect();
@@ -160,6 +161,7 @@ impl VmRun<'_, '_> {
                 Ok(()) => {
                     // The captured values afresh: the body may have moved
                     // one out as its value (`|x| p`).
+                    self.forget_from(base);
                     for (i, v) in curry.iter().enumerate() {
                         super::run::set(&mut self.stack[base + i], v.copy());
                     }

@@ -41,6 +41,11 @@ pub(crate) struct VmRun<'r, 'a> {
     pub(super) vm: &'a Vm,
     pub(super) stack: Vec<V>,
     pub(super) base: usize,
+    /// The slot (on the stack) of the list the last `local.push(x)` was
+    /// on, and the sizes Rhai's limits count in it after: kept while
+    /// nothing else reaches that slot (every way to it but `read` forgets
+    /// it), so a list built by pushes is not counted whole each time.
+    pub(super) pushed: Option<(usize, super::super::builtins::Sizes)>,
     /// Whether native code runs (jit/): not where the check sets it aside.
     #[cfg(feature = "jit")]
     native: bool,
@@ -151,6 +156,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             vm,
             stack: STACK.with(std::cell::Cell::take),
             base: 0,
+            pushed: None,
             #[cfg(feature = "jit")]
             native: vm.jit.is_some() && super::jit::native_on(),
         }
@@ -288,7 +294,20 @@ impl<'r, 'a> VmRun<'r, 'a> {
 
     #[inline]
     pub(super) fn slot(&mut self, s: usize) -> &mut V {
-        &mut self.stack[self.base + s]
+        let at = self.base + s;
+        if self.pushed.is_some_and(|(p, _)| p == at) {
+            self.pushed = None;
+        }
+        &mut self.stack[at]
+    }
+
+    /// The sizes kept by the last push forgotten where its slot is `at`
+    /// or above (a slot about to change, or a frame left).
+    #[inline(always)]
+    pub(super) fn forget_from(&mut self, at: usize) {
+        if self.pushed.is_some_and(|(p, _)| p >= at) {
+            self.pushed = None;
+        }
     }
 
     fn block(&mut self, b: &[S]) -> R<V> {
@@ -425,8 +444,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
         if let (Bin::Add, V::List(_)) = (op, &*self.slot(*slot))
             && super::lists::adds(&v)
         {
-            let (syms, at) = (&self.vm.syms, self.base + *slot);
-            super::lists::add_to(&mut self.stack[at], v, syms, *op_pos)?;
+            let at = self.base + *slot;
+            self.pushed = None;
+            super::lists::add_to(&mut self.stack[at], v, &self.vm.syms, *op_pos)?;
             return Ok(V::Unit);
         }
         self.op_assign_rhai(*slot, v, helper, *op_pos)
@@ -502,6 +522,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
     /// tier's `set_fast` does it on Rhai's map: the value given back where
     /// it is not an operation on numbers that this decides.
     fn set_in_map(&mut self, x: &SetPart, k: u32, value: V) -> R<Option<V>> {
+        self.pushed = None;
         let syms = &self.vm.syms;
         let V::Map(m) = &mut self.stack[self.base + x.slot] else {
             return Ok(Some(value));
@@ -624,7 +645,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
         match &x.kind {
             XKind::Const(v) => Ok(v.copy()),
             XKind::Local(s) => Ok(self.stack[self.base + s].copy()),
-            XKind::Move(s) => Ok(std::mem::take(&mut self.stack[self.base + s])),
+            XKind::Move(s) => Ok(std::mem::take(self.slot(*s))),
             XKind::Simple(b) => self.simple(b, x.pos),
             XKind::Item(c) => self.item(c),
             _ => self.compound(x),
@@ -746,6 +767,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
     /// than the few values a call pushes).
     #[inline]
     pub(super) fn pop_to(&mut self, base: usize) {
+        self.forget_from(base);
         while self.stack.len() > base {
             if let Some(v) = self.stack.pop() {
                 discard(v);

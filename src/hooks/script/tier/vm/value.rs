@@ -49,7 +49,66 @@ fn map_sizes(acc: &mut super::super::builtins::Sizes, m: &[(u32, V)], syms: &Sym
     }
 }
 
+/// A list item's sizes added to `acc`, as `sizes` counts them in a list
+/// (the item itself apart).
+#[inline(always)]
+fn item_sizes(acc: &mut super::super::builtins::Sizes, x: &V, syms: &Syms) {
+    match x {
+        V::Unit | V::Bool(_) | V::Int(_) => {}
+        V::Sym(s) => acc.2 += syms.len(*s),
+        V::Map(m) => map_sizes(acc, m, syms),
+        V::Dyn(d) if d.is_string() => acc.2 += super::super::builtins::text_len(d),
+        _ => add(acc, x.sizes(syms)),
+    }
+}
+
+/// A list's sizes, as `sizes_of` counts an array.
+pub(super) fn list_sizes(l: &[V], syms: &Syms) -> super::super::builtins::Sizes {
+    let mut acc = (l.len(), 0, 0);
+    for x in l {
+        item_sizes(&mut acc, x, syms);
+    }
+    acc
+}
+
+/// A list's sizes once `x` is pushed on it, from its sizes `before`.
+pub(super) fn pushed_sizes(
+    before: super::super::builtins::Sizes,
+    x: &V,
+    syms: &Syms,
+) -> super::super::builtins::Sizes {
+    let mut acc = (before.0 + 1, before.1, before.2);
+    item_sizes(&mut acc, x, syms);
+    acc
+}
+
+/// Whether nothing in a Rhai value is shared (a closure's captured
+/// variable, which can change where this value is not reached).
+fn dyn_unshared(d: &Dynamic) -> bool {
+    if d.is_shared() {
+        return false;
+    }
+    if let Some(a) = d.read_lock::<Array>() {
+        return a.iter().all(dyn_unshared);
+    }
+    if let Some(m) = d.read_lock::<Map>() {
+        return m.values().all(dyn_unshared);
+    }
+    true
+}
+
 impl V {
+    /// Whether its sizes stay as counted while nothing reaches it: none
+    /// of it is shared with Rhai (`dyn_unshared`).
+    pub fn unshared(&self) -> bool {
+        match self {
+            V::List(l) => l.iter().all(V::unshared),
+            V::Map(m) => m.iter().all(|(_, x)| x.unshared()),
+            V::Dyn(d) => dyn_unshared(d),
+            _ => true,
+        }
+    }
+
     /// Whether it owns nothing (a number, a truth value, a symbol, `()`).
     #[inline(always)]
     pub fn is_plain(&self) -> bool {
@@ -115,19 +174,7 @@ impl V {
     pub fn sizes(&self, syms: &Syms) -> super::super::builtins::Sizes {
         match self {
             V::Sym(s) => (0, 0, syms.len(*s)),
-            V::List(l) => {
-                let mut acc = (l.len(), 0, 0);
-                for x in l {
-                    match x {
-                        V::Unit | V::Bool(_) | V::Int(_) => {}
-                        V::Sym(s) => acc.2 += syms.len(*s),
-                        V::Map(m) => map_sizes(&mut acc, m, syms),
-                        V::Dyn(d) if d.is_string() => acc.2 += super::super::builtins::text_len(d),
-                        _ => add(&mut acc, x.sizes(syms)),
-                    }
-                }
-                acc
-            }
+            V::List(l) => list_sizes(l, syms),
             V::Map(m) => {
                 let mut acc = (0, 0, 0);
                 map_sizes(&mut acc, m, syms);

@@ -291,7 +291,10 @@ impl Entry {
     /// Its value, once its code (its frame at `base`) returned `r`.
     fn value(&self, vm: &mut VmRun<'_, '_>, base: usize, r: i64) -> V {
         match self.sig.ret {
-            Ty::Val => std::mem::take(&mut vm.stack[base + self.ret_slot]),
+            Ty::Val => {
+                vm.forget_from(base);
+                std::mem::take(&mut vm.stack[base + self.ret_slot])
+            }
             t => helpers::of_register(t, r),
         }
     }
