@@ -25,6 +25,7 @@ fn units(n) { let a = maybe(n); let b = maybe(n + 5); [a == (), b == 3] }
 fn size2(k) { let l = [k, k]; l.len() }
 fn inc(n) { n + 1 }
 fn inc_framed(n) { let l = [n]; n + 1 }
+fn same_as(p) { let l = [p]; let me = active(); me == p }
 fn step() {
     let c = param("case");
     if c == 0 {
@@ -45,6 +46,7 @@ fn step() {
     if c == 6 { let r = retyped(0); }
     if c == 7 { let u = units(1); end_game("a", `${u}`); return; }
     if c == 8 { let n = 1; set_var("v", size2({ n = 5; 1 })); end_game("a", `${n}`); return; }
+    if c == 10 { let s = same_as("a"); end_game("a", `${s}`); return; }
     if c == 9 { let s = 0; s = inc(s); s = inc(s); s = inc_framed(s); end_game("a", `${s}`); return; }
     end_game("b");
 }
@@ -78,7 +80,7 @@ fn calls_through_the_vm_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("calls", CALLS_YAML, CALLS_SCRIPT);
     let (_t, game) = common::load_folder("calls", CALLS_YAML, CALLS_SCRIPT);
     assert_eq!(crate::jit::no_native(&game, false), ["size/1", "size2/1"]);
-    let cases: Vec<i64> = [0, 1, 2, 3, 5, 6, 7, 8, 9].into();
+    let cases: Vec<i64> = [0, 1, 2, 3, 5, 6, 7, 8, 9, 10].into();
     // 1, 2, 3 and 6 fail.
     assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 4);
 }
@@ -124,6 +126,19 @@ fn a_local_set_from_a_call_of_itself_stays_in_a_register() {
     });
     assert_eq!(framed, 1);
     let exact = crate::jit_values::counted(&path, 9, |play| {
+        tabula::hooks::script::exact_native_calls(play)
+    });
+    assert_eq!(exact, 1);
+}
+
+/// Case 10's `same_as(p)` compares `p` with a local (`me == p`) that its
+/// first pass reads before any type is known: `p` is then typed by the
+/// pass that knows `me` (a symbol), not taken for a number, and the call
+/// on a symbol takes the short way.
+#[test]
+fn a_parameter_compared_with_a_local_takes_the_locals_type() {
+    let (_tmp, path) = common::game_folder("calls", CALLS_YAML, CALLS_SCRIPT);
+    let exact = crate::jit_values::counted(&path, 10, |play| {
         tabula::hooks::script::exact_native_calls(play)
     });
     assert_eq!(exact, 1);

@@ -168,6 +168,7 @@ impl VmRun<'_, '_> {
                             self.method_closure(name, c, &mut this, from..to, p, h, *native)
                         }
                         None => {
+                            self.forget_from(from);
                             let args: Args = (self.stack[from..to].iter_mut())
                                 .map(std::mem::take)
                                 .collect();
@@ -187,12 +188,13 @@ impl VmRun<'_, '_> {
     /// `local.push(x)` on the list in stack slot `at`, checked against
     /// Rhai's limits as Rhai checks it (the whole list's sizes after):
     /// counted from the sizes the last push onto this slot kept, where
-    /// nothing has reached the slot since (`VmRun::pushed`), else whole.
+    /// nothing has reached the slot since (`VmRun::pushed_at`), else
+    /// whole.
     /// A list or item with a value Rhai shares is counted whole each time
     /// and keeps nothing.
     fn push_local(&mut self, at: usize, x: V, pos: Position) -> Result<(), Error> {
-        let kept = self.pushed.filter(|(p, _)| *p == at).map(|(_, s)| s);
-        self.pushed = None;
+        let kept = (self.pushed_at == at).then_some(self.pushed_sizes);
+        self.pushed_at = super::run::NOT_KEPT;
         let syms = &self.vm.syms;
         let V::List(l) = &mut self.stack[at] else {
             unreachable!("`push_local` is called on a list")
@@ -208,7 +210,7 @@ impl VmRun<'_, '_> {
         let sizes = after.unwrap_or_else(|| list_sizes(l, syms));
         super::super::builtins::limit(sizes, pos)?;
         if after.is_some() {
-            self.pushed = Some((at, sizes));
+            (self.pushed_at, self.pushed_sizes) = (at, sizes);
         }
         Ok(())
     }

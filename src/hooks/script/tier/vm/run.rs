@@ -42,14 +42,19 @@ pub(crate) struct VmRun<'r, 'a> {
     pub(super) stack: Vec<V>,
     pub(super) base: usize,
     /// The slot (on the stack) of the list the last `local.push(x)` was
-    /// on, and the sizes Rhai's limits count in it after: kept while
-    /// nothing else reaches that slot (every way to it but `read` forgets
-    /// it), so a list built by pushes is not counted whole each time.
-    pub(super) pushed: Option<(usize, super::super::builtins::Sizes)>,
+    /// on (`NOT_KEPT`: none), and the sizes Rhai's limits count in it
+    /// after: kept while nothing else reaches that slot (every way to it
+    /// but `read` forgets it), so a list built by pushes is not counted
+    /// whole each time.
+    pub(super) pushed_at: usize,
+    pub(super) pushed_sizes: super::super::builtins::Sizes,
     /// Whether native code runs (jit/): not where the check sets it aside.
     #[cfg(feature = "jit")]
     native: bool,
 }
+
+/// `VmRun::pushed_at` where no push's sizes are kept (above every slot).
+pub(super) const NOT_KEPT: usize = usize::MAX;
 
 /// An error in function `name` called at `pos`, as Rhai gives it: a
 /// system exception moved to the call, any other wrapped.
@@ -156,7 +161,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
             vm,
             stack: STACK.with(std::cell::Cell::take),
             base: 0,
-            pushed: None,
+            pushed_at: NOT_KEPT,
+            pushed_sizes: (0, 0, 0),
             #[cfg(feature = "jit")]
             native: vm.jit.is_some() && super::jit::native_on(),
         }
@@ -295,8 +301,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
     #[inline]
     pub(super) fn slot(&mut self, s: usize) -> &mut V {
         let at = self.base + s;
-        if self.pushed.is_some_and(|(p, _)| p == at) {
-            self.pushed = None;
+        if self.pushed_at == at {
+            self.pushed_at = NOT_KEPT;
         }
         &mut self.stack[at]
     }
@@ -305,8 +311,8 @@ impl<'r, 'a> VmRun<'r, 'a> {
     /// or above (a slot about to change, or a frame left).
     #[inline(always)]
     pub(super) fn forget_from(&mut self, at: usize) {
-        if self.pushed.is_some_and(|(p, _)| p >= at) {
-            self.pushed = None;
+        if self.pushed_at >= at {
+            self.pushed_at = NOT_KEPT;
         }
     }
 
@@ -445,7 +451,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             && super::lists::adds(&v)
         {
             let at = self.base + *slot;
-            self.pushed = None;
+            self.pushed_at = NOT_KEPT;
             super::lists::add_to(&mut self.stack[at], v, &self.vm.syms, *op_pos)?;
             return Ok(V::Unit);
         }
@@ -522,7 +528,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
     /// tier's `set_fast` does it on Rhai's map: the value given back where
     /// it is not an operation on numbers that this decides.
     fn set_in_map(&mut self, x: &SetPart, k: u32, value: V) -> R<Option<V>> {
-        self.pushed = None;
+        self.pushed_at = NOT_KEPT;
         let syms = &self.vm.syms;
         let V::Map(m) = &mut self.stack[self.base + x.slot] else {
             return Ok(Some(value));

@@ -245,8 +245,9 @@ fn check(
         if matches!(found, Found::Refused(_)) || c.slots == seed {
             return found;
         }
-        // Read as this pass set them (a local read before it was set
-        // was `Val` in this pass, which may have made others `Val`).
+        // Read as this pass set them (after the first, a local read
+        // before it was set was `Val` in this pass, which may have made
+        // others `Val`).
         seed = c.slots;
     }
     Found::Refused("the types of its locals do not settle".into())
@@ -714,6 +715,13 @@ impl Check<'_> {
                 let (want, out) = match op {
                     Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Rem => (Ty::Int, Ty::Int),
                     Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge => (Ty::Int, Ty::Bool),
+                    // A side not known in this pass (the next one knows):
+                    // the other side not typed by it (a parameter would
+                    // be taken for a number for good).
+                    Bin::Eq | Bin::Ne if ta == T::Any || tb == T::Any => {
+                        self.pending = true;
+                        return Ok(T::Known(Ty::Bool));
+                    }
                     Bin::Eq | Bin::Ne => {
                         // Of one type: the one either side is known to be.
                         let t = match (self.now(ta), self.now(tb)) {
