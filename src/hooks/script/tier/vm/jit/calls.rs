@@ -133,15 +133,7 @@ pub(super) extern "C" fn call(ctx: *mut Ctx, unit: i64, args: *const i64, dest: 
         let (_, vm) = unsafe { vm_parts(ctx) };
         // Above the caller's frame, as the VM's `push_args` pushes them.
         let base = vm.stack.len();
-        for (i, a) in u.args.iter().enumerate() {
-            let v = match *a {
-                // SAFETY: native code passes one value for each argument.
-                CallArg::Reg(t) => of_register(t, unsafe { *args.add(i) }),
-                CallArg::Frame(k) => vm.slot(k).copy(),
-                CallArg::Take(k) => std::mem::take(vm.slot(k)),
-            };
-            vm.stack.push(v);
-        }
+        push_args(vm, u, args);
         match jit.args(u.ix, &vm.stack[base..]) {
             Some(raw) => native(ctx, jit, u, base, &raw),
             None => vm.call_pushed(u.ix, base, u.pos),
@@ -163,6 +155,21 @@ pub(super) extern "C" fn call(ctx: *mut Ctx, unit: i64, args: *const i64, dest: 
     };
     discard(v);
     n
+}
+
+/// Call `u`'s arguments pushed on the VM's stack, each made where its
+/// tag says (a value taken from the caller's frame, or copied).
+#[inline(always)]
+fn push_args(vm: &mut super::super::run::VmRun<'_, '_>, u: &CallUnit, args: *const i64) {
+    for (i, a) in u.args.iter().enumerate() {
+        let v = match *a {
+            // SAFETY: native code passes one value for each argument.
+            CallArg::Reg(t) => of_register(t, unsafe { *args.add(i) }),
+            CallArg::Frame(k) => vm.slot(k).copy(),
+            CallArg::Take(k) => std::mem::take(vm.slot(k)),
+        };
+        vm.stack.push(v);
+    }
 }
 
 /// Call `u` by its native code, on its arguments pushed at `base` (`raw`
@@ -225,15 +232,7 @@ fn exact(ctx: *mut Ctx, jit: &Jit, u: &CallUnit, args: *const i64, dest: i64) ->
             // them: a register's as the VM holds it (native code reads
             // it in its register; the VM, once it is written there).
             vm.stack.reserve(e.frame.max(u.args.len()));
-            for (i, a) in u.args.iter().enumerate() {
-                let v = match *a {
-                    // SAFETY: native code passes one value for each argument.
-                    CallArg::Reg(t) => of_register(t, unsafe { *args.add(i) }),
-                    CallArg::Frame(k) => vm.slot(k).copy(),
-                    CallArg::Take(k) => std::mem::take(vm.slot(k)),
-                };
-                vm.stack.push(v);
-            }
+            push_args(vm, u, args);
             while vm.stack.len() < base + e.frame {
                 vm.stack.push(V::Unit);
             }
