@@ -10,7 +10,6 @@ use super::super::tree::Helper;
 use super::ir::{Chain, Root, Step};
 use super::run::{Args, Error, R, VmRun};
 use super::value::V;
-use super::value::{list_sizes, pushed_sizes};
 
 impl VmRun<'_, '_> {
     /// `a.b[c].d(e)`: the steps' arguments first, then the root, then each
@@ -183,36 +182,6 @@ impl VmRun<'_, '_> {
             };
         }
         Ok(value)
-    }
-
-    /// `local.push(x)` on the list in stack slot `at`, checked against
-    /// Rhai's limits as Rhai checks it (the whole list's sizes after):
-    /// counted from the sizes the last push onto this slot kept, where
-    /// nothing has reached the slot since (`VmRun::pushed_at`), else
-    /// whole.
-    /// A list or item with a value Rhai shares is counted whole each time
-    /// and keeps nothing.
-    fn push_local(&mut self, at: usize, x: V, pos: Position) -> Result<(), Error> {
-        let kept = (self.pushed_at == at).then_some(self.pushed_sizes);
-        self.pushed_at = super::run::NOT_KEPT;
-        let syms = &self.vm.syms;
-        let V::List(l) = &mut self.stack[at] else {
-            unreachable!("`push_local` is called on a list")
-        };
-        let before = match kept {
-            Some(b) => Some(b),
-            None => l.iter().all(V::unshared).then(|| list_sizes(l, syms)),
-        };
-        let after = before
-            .filter(|_| x.unshared())
-            .map(|b| pushed_sizes(b, &x, syms));
-        l.push(x);
-        let sizes = after.unwrap_or_else(|| list_sizes(l, syms));
-        super::super::builtins::limit(sizes, pos)?;
-        if after.is_some() {
-            (self.pushed_at, self.pushed_sizes) = (at, sizes);
-        }
-        Ok(())
     }
 
     /// `target[k]` where the VM answers it on the value in place: a list

@@ -28,6 +28,7 @@ mod lasts;
 mod lists;
 mod lower;
 mod methods;
+mod pushes;
 mod run;
 mod switch;
 mod syms;

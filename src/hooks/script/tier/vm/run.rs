@@ -42,19 +42,16 @@ pub(crate) struct VmRun<'r, 'a> {
     pub(super) stack: Vec<V>,
     pub(super) base: usize,
     /// The slot (on the stack) of the list the last `local.push(x)` was
-    /// on (`NOT_KEPT`: none), and the sizes Rhai's limits count in it
-    /// after: kept while nothing else reaches that slot (every way to it
-    /// but `read` forgets it), so a list built by pushes is not counted
-    /// whole each time.
+    /// on (`pushes::NOT_KEPT`: none), and the sizes Rhai's limits count
+    /// in it after: kept while nothing else reaches that slot (every way
+    /// to it but `read` forgets it), so a list built by pushes is not
+    /// counted whole each time (pushes.rs).
     pub(super) pushed_at: usize,
     pub(super) pushed_sizes: super::super::builtins::Sizes,
     /// Whether native code runs (jit/): not where the check sets it aside.
     #[cfg(feature = "jit")]
     native: bool,
 }
-
-/// `VmRun::pushed_at` where no push's sizes are kept (above every slot).
-pub(super) const NOT_KEPT: usize = usize::MAX;
 
 /// An error in function `name` called at `pos`, as Rhai gives it: a
 /// system exception moved to the call, any other wrapped.
@@ -161,7 +158,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             vm,
             stack: STACK.with(std::cell::Cell::take),
             base: 0,
-            pushed_at: NOT_KEPT,
+            pushed_at: super::pushes::NOT_KEPT,
             pushed_sizes: (0, 0, 0),
             #[cfg(feature = "jit")]
             native: vm.jit.is_some() && super::jit::native_on(),
@@ -302,18 +299,9 @@ impl<'r, 'a> VmRun<'r, 'a> {
     pub(super) fn slot(&mut self, s: usize) -> &mut V {
         let at = self.base + s;
         if self.pushed_at == at {
-            self.pushed_at = NOT_KEPT;
+            self.pushed_at = super::pushes::NOT_KEPT;
         }
         &mut self.stack[at]
-    }
-
-    /// The sizes kept by the last push forgotten where its slot is `at`
-    /// or above (a slot about to change, or a frame left).
-    #[inline(always)]
-    pub(super) fn forget_from(&mut self, at: usize) {
-        if self.pushed_at >= at {
-            self.pushed_at = NOT_KEPT;
-        }
     }
 
     fn block(&mut self, b: &[S]) -> R<V> {
@@ -451,7 +439,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             && super::lists::adds(&v)
         {
             let at = self.base + *slot;
-            self.pushed_at = NOT_KEPT;
+            self.pushed_at = super::pushes::NOT_KEPT;
             super::lists::add_to(&mut self.stack[at], v, &self.vm.syms, *op_pos)?;
             return Ok(V::Unit);
         }
@@ -528,7 +516,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
     /// tier's `set_fast` does it on Rhai's map: the value given back where
     /// it is not an operation on numbers that this decides.
     fn set_in_map(&mut self, x: &SetPart, k: u32, value: V) -> R<Option<V>> {
-        self.pushed_at = NOT_KEPT;
+        self.pushed_at = super::pushes::NOT_KEPT;
         let syms = &self.vm.syms;
         let V::Map(m) = &mut self.stack[self.base + x.slot] else {
             return Ok(Some(value));
