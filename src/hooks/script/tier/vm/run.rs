@@ -295,6 +295,12 @@ impl<'r, 'a> VmRun<'r, 'a> {
         }
     }
 
+    /// Local `s` read where it is: a read, so the sizes a push kept stay.
+    #[inline(always)]
+    pub(super) fn local(&self, s: usize) -> &V {
+        &self.stack[self.base + s]
+    }
+
     #[inline]
     pub(super) fn slot(&mut self, s: usize) -> &mut V {
         let at = self.base + s;

@@ -165,7 +165,7 @@ fn push_args(vm: &mut super::super::run::VmRun<'_, '_>, u: &CallUnit, args: *con
         let v = match *a {
             // SAFETY: native code passes one value for each argument.
             CallArg::Reg(t) => of_register(t, unsafe { *args.add(i) }),
-            CallArg::Frame(k) => vm.slot(k).copy(),
+            CallArg::Frame(k) => vm.local(k).copy(),
             CallArg::Take(k) => std::mem::take(vm.slot(k)),
         };
         vm.stack.push(v);

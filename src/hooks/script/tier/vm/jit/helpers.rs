@@ -484,10 +484,10 @@ fn read_arg<T>(
     take: impl Fn(&V) -> Option<T>,
 ) -> Option<T> {
     match tag {
-        Arg::Frame(k) => take(vm.slot(k)),
+        Arg::Frame(k) => take(vm.local(k)),
         Arg::Item(k, at) => {
             *items += 1;
-            let V::List(l) = &*vm.slot(k) else {
+            let V::List(l) = vm.local(k) else {
                 return None;
             };
             take(l.get(super::super::lists::at(l.len(), at)?)?)
@@ -501,7 +501,7 @@ fn read_arg<T>(
             take(&V::Sym(s))
         }
         Arg::NamedFrame(n, k) => {
-            let part = std::mem::ManuallyDrop::new(plain_value(vm.slot(k))?);
+            let part = std::mem::ManuallyDrop::new(plain_value(vm.local(k))?);
             // SAFETY: as `eval`'s unit.
             let s = vm.named_sym(unsafe { &*n }, &part)?;
             take(&V::Sym(s))

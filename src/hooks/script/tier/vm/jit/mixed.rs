@@ -146,7 +146,7 @@ impl Emit<'_, '_> {
 pub(super) extern "C" fn same(ctx: *mut Ctx, k: i64, t: i64) -> i64 {
     // SAFETY: called only by native code, with its context.
     let (_, vm) = unsafe { vm_parts(ctx) };
-    in_register(Ty::of_code(t), vm.slot(k as usize)).unwrap_or(OTHER)
+    in_register(Ty::of_code(t), vm.local(k as usize)).unwrap_or(OTHER)
 }
 
 /// Comparison `unit` (of the units) by the VM's `binary`, on the
@@ -177,7 +177,7 @@ fn compare(
         return Err(never("a comparison native code did not hand over", x.pos));
     };
     let (op, _, _, helper) = &**b;
-    let (r, held) = (of_register(u.ty, reg), vm.slot(k).copy());
+    let (r, held) = (of_register(u.ty, reg), vm.local(k).copy());
     let (a, c) = if u.reg_left { (r, held) } else { (held, r) };
     match vm.binary(*op, a, c, helper, x.pos)? {
         V::Bool(b) => Ok(b),
