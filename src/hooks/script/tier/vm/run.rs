@@ -296,6 +296,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
     }
 
     /// Local `s` read where it is: a read, so the sizes a push kept stay.
+    #[cfg(feature = "jit")]
     #[inline(always)]
     pub(super) fn local(&self, s: usize) -> &V {
         &self.stack[self.base + s]
