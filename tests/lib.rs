@@ -79,6 +79,8 @@ mod solve;
 mod spiel;
 mod static_checks;
 mod structure;
+#[cfg(feature = "jit")]
+mod templates;
 mod the_path;
 mod the_path_rewrite;
 mod tier;

@@ -128,6 +128,10 @@ pub(crate) enum XKind {
     /// A call, with no arguments, of a function whose body is one
     /// constant (a table written as a function): run.rs `const_fn`.
     ConstFn(Box<ConstFn>),
+    /// A call, with one argument, of a function whose body is one
+    /// template of its parameter (`fn disc(p) { `${p}-disc` }`):
+    /// templates.rs `template_fn`.
+    TemplateFn(Box<TemplateFn>),
     /// A chain `xs[k]` whose list and key are each a local or a constant:
     /// a list's item read where it is (chain.rs `item`).
     Item(Box<Chain>),
@@ -168,6 +172,17 @@ impl Root {
 pub(crate) struct ConstFn {
     pub name: ImmutableString,
     pub value: V,
+    /// Where the body's statement is.
+    pub at: Position,
+}
+
+/// A template function's call: its argument, and its body's template as
+/// the callee has it (its computed part, never evaluated, stands where
+/// the parameter is, for the positions of its errors).
+pub(crate) struct TemplateFn {
+    pub name: ImmutableString,
+    pub arg: X,
+    pub named: Named,
     /// Where the body's statement is.
     pub at: Position,
 }

@@ -95,6 +95,7 @@ fn reads(x: &X, s: usize) -> Option<usize> {
         XKind::Local(t) | XKind::Move(t) => is(*t, s),
         XKind::Interp(v) | XKind::Array(v) | XKind::And(v) | XKind::Or(v) => sum(v, s)?,
         XKind::Named(n) => sum(&n.parts, s)?,
+        XKind::TemplateFn(t) => reads(&t.arg, s)?,
         XKind::SymMap(m) => sum(m.fields.iter().map(|(_, x)| x), s)?,
         XKind::Binary(b) | XKind::Simple(b) => reads(&b.1, s)? + reads(&b.2, s)?,
         XKind::Unary(u) => reads(&u.1, s)?,

@@ -289,15 +289,52 @@ impl Lowering<'_> {
         })
     }
 
+    /// Function `ix` called with `args`, if it takes one and its body is
+    /// one template whose one computed part is its parameter (`fn
+    /// disc(p) { `${p}-disc` }`): its argument taken from `args`.
+    fn template_fn(&mut self, ix: usize, args: &mut Vec<ir::X>) -> Option<ir::TemplateFn> {
+        let tier = self.tier;
+        let f = tier.fns.get(ix)?.as_ref()?;
+        let ([_], [s], 1) = (args.as_slice(), f.body.0.as_slice(), f.slots) else {
+            return None;
+        };
+        let e = match &s.kind {
+            StmtKind::Expr(e) | StmtKind::Bare(e) | StmtKind::Return(Some(e)) => e,
+            _ => return None,
+        };
+        let ExprKind::Interp(parts) = &e.kind else {
+            return None;
+        };
+        let parts = self.exprs(parts).ok()?;
+        let XKind::Named(mut named) = self.template(parts) else {
+            return None;
+        };
+        let part = &mut named.parts[named.var];
+        if !matches!(part.kind, XKind::Local(0)) {
+            return None;
+        }
+        // Never evaluated (the argument is given): no local of the caller.
+        part.kind = XKind::Const(V::Unit);
+        Some(ir::TemplateFn {
+            name: f.name.clone(),
+            arg: args.pop()?,
+            named: *named,
+            at: s.pos,
+        })
+    }
+
     fn call(&mut self, c: &Call) -> Result<ir::X, Refusal> {
-        let args = self.exprs(&c.args)?;
+        let mut args = self.exprs(&c.args)?;
         let kind = match &c.target {
             Target::Script(ix) => match self.constant_fn(*ix, &args) {
                 Some(c) => XKind::ConstFn(Box::new(c)),
-                None => {
-                    self.calls.push(*ix);
-                    XKind::Script(*ix, args)
-                }
+                None => match self.template_fn(*ix, &mut args) {
+                    Some(t) => XKind::TemplateFn(Box::new(t)),
+                    None => {
+                        self.calls.push(*ix);
+                        XKind::Script(*ix, args)
+                    }
+                },
             },
             Target::Native(ix, helper) => {
                 if let Some(v) = self.folded(&c.name, &args) {

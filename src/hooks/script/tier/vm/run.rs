@@ -261,20 +261,6 @@ impl<'r, 'a> VmRun<'r, 'a> {
         }
     }
 
-    /// `XKind::ConstFn`: a call of a function whose body is one constant,
-    /// counted and checked as `call_pushed` runs it (the call, then the
-    /// statement), no frame made.
-    pub(super) fn const_fn(&mut self, c: &ConstFn, pos: Position) -> R<()> {
-        self.run.level += 1;
-        let r = self.enter(pos);
-        self.run.level -= 1;
-        r?;
-        if let Err(e) = self.run.track(c.at) {
-            return Err(Flow::Err(in_function(&c.name, e, pos)));
-        }
-        Ok(())
-    }
-
     /// A local's or a constant's value where it is; None for any other
     /// expression (`X::in_place`).
     #[inline(always)]
@@ -710,6 +696,7 @@ impl<'r, 'a> VmRun<'r, 'a> {
             XKind::Rhai(r) => self.rhai(r, x.pos),
             XKind::Interp(parts) => self.interp(parts),
             XKind::Named(n) => self.named(n),
+            XKind::TemplateFn(t) => self.template_fn(t, x.pos),
             XKind::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {

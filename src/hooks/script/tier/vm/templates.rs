@@ -5,12 +5,12 @@
 //! (`tables`), and of each number, so no text is built for it where the
 //! part is a symbol or a number.
 
-use rhai::ImmutableString;
+use rhai::{ImmutableString, Position};
 use rustc_hash::FxHashMap;
 
 use super::super::run::TEXT;
-use super::ir::{Named, X};
-use super::run::{R, VmRun};
+use super::ir::{ConstFn, Named, TemplateFn, X};
+use super::run::{Flow, R, VmRun, in_function};
 use super::syms::Syms;
 use super::value::V;
 
@@ -81,6 +81,44 @@ pub(super) fn tables(templates: &[Template], syms: &Syms) -> Vec<Table> {
 }
 
 impl VmRun<'_, '_> {
+    /// `XKind::ConstFn`: a call of a function whose body is one constant,
+    /// counted and checked as `call_pushed` runs it (the call, then the
+    /// statement), no frame made.
+    pub(super) fn const_fn(&mut self, c: &ConstFn, pos: Position) -> R<()> {
+        self.entered(&c.name, c.at, pos)
+    }
+
+    /// A call of function `name`, whose body is one statement at `at`,
+    /// counted and checked as `call_pushed` runs it: the call, then the
+    /// statement (its error the function's).
+    fn entered(&mut self, name: &str, at: Position, pos: Position) -> R<()> {
+        self.run.level += 1;
+        let r = self.enter(pos);
+        self.run.level -= 1;
+        r?;
+        if let Err(e) = self.run.track(at) {
+            return Err(Flow::Err(in_function(name, e, pos)));
+        }
+        Ok(())
+    }
+
+    /// `XKind::TemplateFn`: its argument made, then the call counted and
+    /// checked, and its template made of the argument (by its table where
+    /// it can), no frame made.
+    pub(super) fn template_fn(&mut self, t: &TemplateFn, pos: Position) -> R<V> {
+        let v = self.expr(&t.arg)?;
+        self.template_fn_of(t, v, pos)
+    }
+
+    /// Template function call `t` on its argument's value `v`.
+    pub(super) fn template_fn_of(&mut self, t: &TemplateFn, v: V, pos: Position) -> R<V> {
+        self.entered(&t.name, t.at, pos)?;
+        match self.named_of(&t.named, v) {
+            Err(Flow::Err(e)) => Err(Flow::Err(in_function(&t.name, e, pos))),
+            r => r,
+        }
+    }
+
     /// A template: its text built in the tree tier's kept buffer (no
     /// allocation per template); a text that is a symbol becomes it.
     pub(super) fn interp(&mut self, parts: &[X]) -> R<V> {

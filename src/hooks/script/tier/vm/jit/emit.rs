@@ -53,6 +53,8 @@ pub(super) struct Refs {
     pub mixed: FuncRef,
     pub held_op: FuncRef,
     pub call: FuncRef,
+    pub template: FuncRef,
+    pub constant: FuncRef,
     /// By the tier's index: the functions it calls.
     pub fns: Vec<Option<FuncRef>>,
 }
@@ -548,6 +550,9 @@ impl<'b, 'p> Emit<'b, 'p> {
             }
             XKind::Binary(b) | XKind::Simple(b) => {
                 let (op, a, c, _) = &**b;
+                if let Some(v) = self.template_cmp(*op, a, c) {
+                    return v;
+                }
                 if self.typed.of(a) == Ty::Val || self.typed.of(c) == Ty::Val {
                     return self.mixed(x, *op, a, c);
                 }

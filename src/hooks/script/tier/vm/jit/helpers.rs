@@ -162,6 +162,17 @@ pub(super) extern "C" fn eval(ctx: *mut Ctx, x: i64, dest: i64) -> i64 {
     }
 }
 
+/// Constant `x` (of the units) put in slot `dest` as the VM reads it (a
+/// copy): nothing is counted, nothing can fail.
+pub(super) extern "C" fn put_constant(ctx: *mut Ctx, x: i64, dest: i64) {
+    // SAFETY: as `eval`.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let x = unsafe { &*cx.jit().units.xs[x as usize] };
+    if let XKind::Const(v) = &x.kind {
+        keep(vm, dest, v.copy());
+    }
+}
+
 /// Condition `x` tested by the VM: 0 or 1, or 2 on an error (not a truth
 /// value, as the VM says it).
 pub(super) extern "C" fn truth(ctx: *mut Ctx, x: i64) -> i64 {

@@ -10,7 +10,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{BlockArg, InstBuilder, Value, types::I64};
 
-use super::super::ir::{S, SKind, X, XKind};
+use super::super::ir::{S, SKind, TemplateFn, X, XKind};
 use super::super::run::VmRun;
 use super::super::value::V;
 use super::Ctx;
@@ -33,6 +33,19 @@ pub(crate) struct MixedUnit {
     /// Whether the register's operand is the left one.
     pub reg_left: bool,
 }
+
+/// A template function's call native code makes by the `template`
+/// helper, on its argument in a register of this type.
+pub(crate) struct TemplateUnit {
+    pub t: *const TemplateFn,
+    pub ty: Ty,
+    pub pos: rhai::Position,
+}
+
+/// What `template` gives where the call's text is no symbol (equal to
+/// no symbol, nor to `()`), and where it failed.
+const NO_SYMBOL: i64 = -2;
+const FAILED: i64 = i64::MIN;
 
 /// Whether `op` on a value of type `t` in a register and one the VM
 /// holds is compared natively: `==` and `!=` on numbers, truth values,
@@ -102,6 +115,47 @@ impl Emit<'_, '_> {
         self.b.ins().jump(join, &[BlockArg::from(r)]);
         self.go(join);
         out
+    }
+
+    /// `a op c` where types.rs typed one side a template function's call
+    /// as a symbol (`here == disc(p)`; types/calls.rs `operands`): the
+    /// call made by the helper (counted and checked as a call), its
+    /// symbol compared in a register, in Rhai's order. None for any
+    /// other comparison.
+    pub(super) fn template_cmp(&mut self, op: Bin, a: &X, c: &X) -> Option<Value> {
+        let called = |x: &X| matches!(x.kind, XKind::TemplateFn(_)) && self.typed.of(x) == Ty::Sym;
+        let (l, r) = if called(a) {
+            let l = self.template_call(a);
+            (l, self.expr(c))
+        } else if called(c) {
+            let l = self.expr(a);
+            (l, self.template_call(c))
+        } else {
+            return None;
+        };
+        let cc = compare_cc(op).unwrap_or(IntCC::Equal);
+        let b = self.b.ins().icmp(cc, l, r);
+        Some(self.b.ins().uextend(I64, b))
+    }
+
+    /// Template function call `x` by the `template` helper: its symbol,
+    /// or `NO_SYMBOL`.
+    fn template_call(&mut self, x: &X) -> Value {
+        let XKind::TemplateFn(t) = &x.kind else {
+            unreachable!("template_cmp hands over only template calls")
+        };
+        let ty = self.reg_ty(&t.arg);
+        let v = self.expr(&t.arg);
+        self.units.templates.push(TemplateUnit {
+            t: std::ptr::from_ref(&**t),
+            ty,
+            pos: x.pos,
+        });
+        let u = (self.b.ins()).iconst(I64, (self.units.templates.len() - 1) as i64);
+        let r = self.helper(self.refs.template, &[u, v]);
+        let bad = self.b.ins().icmp_imm_s(IntCC::Equal, r, FAILED);
+        self.fail_to_err(bad);
+        r
     }
 
     /// `x op= value` on a local `x` in the frame, `value` made in a
@@ -220,5 +274,29 @@ pub(super) extern "C" fn held_op(ctx: *mut Ctx, unit: i64, t: i64, v: i64) -> i6
             0
         }
         Err(f) => failed(cx, f),
+    }
+}
+
+/// Template function call `unit` (of the units) on its argument `raw`,
+/// as the VM makes it (templates.rs `template_fn_of`): its symbol, or
+/// `NO_SYMBOL` where its text is none, or `FAILED`.
+pub(super) extern "C" fn template(ctx: *mut Ctx, unit: i64, raw: i64) -> i64 {
+    // SAFETY: called only by native code, with its context.
+    let (cx, vm) = unsafe { vm_parts(ctx) };
+    let u = &cx.jit().units.templates[unit as usize];
+    // SAFETY: the units point into the VM's forms, alive and unchanged
+    // while the native code is.
+    let t = unsafe { &*u.t };
+    super::bump(&super::TEMPLATES);
+    match vm.template_fn_of(t, of_register(u.ty, raw), u.pos) {
+        Ok(V::Sym(s)) => i64::from(s),
+        Ok(v) => {
+            super::super::run::discard(v);
+            NO_SYMBOL
+        }
+        Err(f) => {
+            failed(cx, f);
+            FAILED
+        }
     }
 }

@@ -69,6 +69,9 @@ thread_local! {
     /// them (calls.rs `exact`), while `exact_native_calls` counts them
     /// (in builds with debug assertions).
     static EXACT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// Template function calls native code made by the `template` helper
+    /// (mixed.rs), while `template_calls` counts them.
+    static TEMPLATES: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 thread_local! {
@@ -207,6 +210,12 @@ pub fn exact_native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
     counting(&EXACT, f)
 }
 
+/// `f`'s value, and how many template function calls compared with a
+/// symbol native code made by the `template` helper, on this thread.
+pub fn template_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    counting(&TEMPLATES, f)
+}
+
 /// One more call by the short way, where `exact_native_calls` counts (in
 /// builds with debug assertions).
 #[inline(always)]
@@ -314,6 +323,7 @@ pub(super) struct Units {
     pub tables: Vec<Box<[i64]>>,
     pub mixed: Vec<mixed::MixedUnit>,
     pub calls: Vec<calls::CallUnit>,
+    pub templates: Vec<mixed::TemplateUnit>,
 }
 
 /// An API call native code makes through the `api` helper.
@@ -399,7 +409,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 16] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 18] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -437,6 +447,16 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
         ("tabula_mixed", mixed::mixed as *const u8, sig(4, true)),
         ("tabula_held_op", mixed::held_op as *const u8, sig(4, true)),
         ("tabula_call", calls::call as *const u8, sig(4, true)),
+        (
+            "tabula_template",
+            mixed::template as *const u8,
+            sig(3, true),
+        ),
+        (
+            "tabula_constant",
+            helpers::put_constant as *const u8,
+            sig(3, false),
+        ),
     ]
 }
 
@@ -588,6 +608,8 @@ impl Jit {
                 mixed: next()?,
                 held_op: next()?,
                 call: next()?,
+                template: next()?,
+                constant: next()?,
                 fns: ids
                     .iter()
                     .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))

@@ -703,7 +703,10 @@ impl Check<'_> {
             },
             XKind::Binary(b) | XKind::Simple(b) => {
                 let (op, a, b, _) = &**b;
-                let (ta, tb) = (self.expr(a)?, self.expr(b)?);
+                let (ta, tb) = match self.operands(*op, a, b)? {
+                    Ok(t) => return Ok(t),
+                    Err(ts) => ts,
+                };
                 // One operand held by the VM, the other in a register:
                 // compared where it is (mixed.rs).
                 match (ta, tb) {
@@ -776,21 +779,4 @@ impl Check<'_> {
             _ => VAL,
         })
     }
-}
-
-/// The type of the value API function `name` of `arity` gives, for those
-/// with a typed entry point (api.rs) whose every outcome is of one type
-/// (or an error): a form on registers (api_regs.rs), or `move_card`;
-/// None for the others, which the VM runs whole. A value of another type
-/// is an error in the helper (never a wrong value).
-fn api_value(name: &str, arity: usize) -> Option<Ty> {
-    use super::super::api_regs::{Kind, regs};
-    if let Some(r) = regs(name, arity) {
-        return Some(match r.ret {
-            Kind::Int => Ty::Int,
-            Kind::Sym => Ty::Sym,
-            Kind::Unit => Ty::Unit,
-        });
-    }
-    (name == "move_card" && arity == 5).then_some(Ty::Unit)
 }

@@ -21,6 +21,7 @@ pub(crate) fn walk_x(x: &X, f: &mut dyn FnMut(usize, bool)) -> bool {
         XKind::Local(s) | XKind::Move(s) => f(*s, false),
         XKind::Interp(v) | XKind::Array(v) | XKind::And(v) | XKind::Or(v) => jumps |= all(v, f),
         XKind::Named(n) => jumps |= all(&n.parts, f),
+        XKind::TemplateFn(t) => jumps |= walk_x(&t.arg, f),
         XKind::SymMap(m) => {
             for (_, x) in &m.fields {
                 jumps |= walk_x(x, f);

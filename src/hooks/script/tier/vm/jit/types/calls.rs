@@ -3,7 +3,8 @@
 //! calls.rs) and of the API (by its typed entry point, helpers.rs).
 
 use super::super::super::ir::*;
-use super::{Check, Res, T, Ty, VAL, addr, api_value, passes};
+use super::{Check, Res, T, Ty, VAL, addr, passes};
+use crate::hooks::script::tier::tree::Bin;
 
 impl Check<'_> {
     /// Call `x` of script function `ix` on `args`.
@@ -90,4 +91,69 @@ impl Check<'_> {
             _ => VAL,
         })
     }
+
+    /// The operands of `a op b`, in Rhai's order. Where `op` is `==` or
+    /// `!=` and one side a template function's call on a number or a
+    /// symbol in a register, the other a symbol in a register (`here ==
+    /// disc(p)`): the comparison's type, the call typed `Sym` (the
+    /// helper makes it and gives its symbol, or none where its text is
+    /// no symbol, which equals no symbol; mixed.rs `template_cmp`). Else
+    /// each operand's type, a call that is not so made by the VM.
+    pub(super) fn operands(&mut self, op: Bin, a: &X, b: &X) -> Res<Result<T, (T, T)>> {
+        fn called(op: Bin, x: &X) -> Option<&TemplateFn> {
+            match &x.kind {
+                XKind::TemplateFn(t) if matches!(op, Bin::Eq | Bin::Ne) => Some(t),
+                _ => None,
+            }
+        }
+        let (call, t, other, left) = match (called(op, a), called(op, b)) {
+            (Some(t), _) => (a, t, b, true),
+            (None, Some(t)) => (b, t, a, false),
+            _ => return Ok(Err((self.expr(a)?, self.expr(b)?))),
+        };
+        let (targ, tother) = if left {
+            let p = self.expr(&t.arg)?;
+            (p, self.expr(other)?)
+        } else {
+            let o = self.expr(other)?;
+            (self.expr(&t.arg)?, o)
+        };
+        if targ == T::Any || tother == T::Any {
+            // Not known in this pass (the next one knows).
+            self.pending = true;
+            return Ok(Ok(T::Known(Ty::Bool)));
+        }
+        // A parameter no use has typed yet is taken for a symbol, as
+        // the ids templates make names of are.
+        let mut of = |t: T, ok: &[Ty]| match self.now(t) {
+            Some(k) => ok.contains(&k),
+            None => matches!(t, T::Param(_)) && self.fits(t, Ty::Sym),
+        };
+        if of(targ, &[Ty::Sym, Ty::Int]) && of(tother, &[Ty::Sym, Ty::Unit]) {
+            self.exprs.insert(addr(call), Ty::Sym);
+            self.natives += 1;
+            return Ok(Ok(T::Known(Ty::Bool)));
+        }
+        // Made by the VM, as any call of its.
+        self.delegate(call)?;
+        self.exprs.insert(addr(call), Ty::Val);
+        Ok(Err(if left { (VAL, tother) } else { (tother, VAL) }))
+    }
+}
+
+/// The type of the value API function `name` of `arity` gives, for those
+/// with a typed entry point (api.rs) whose every outcome is of one type
+/// (or an error): a form on registers (api_regs.rs), or `move_card`;
+/// None for the others, which the VM runs whole. A value of another type
+/// is an error in the helper (never a wrong value).
+pub(super) fn api_value(name: &str, arity: usize) -> Option<Ty> {
+    use super::super::super::api_regs::{Kind, regs};
+    if let Some(r) = regs(name, arity) {
+        return Some(match r.ret {
+            Kind::Int => Ty::Int,
+            Kind::Sym => Ty::Sym,
+            Kind::Unit => Ty::Unit,
+        });
+    }
+    (name == "move_card" && arity == 5).then_some(Ty::Unit)
 }
