@@ -12,6 +12,8 @@ use crate::tier::fails_alike;
 const TEMPLATES_SCRIPT: &str = r#"
 fn disc(p) { `${p}-disc` }
 fn tagged(p) { return `<${p}>`; }
+fn endless(p) { `${endless(p)}-x` }
+fn digits(n) { `${if n > 9 { digits(n / 10) } else { "" }}${n % 10}` }
 fn owns(p, c) { piece(c) == disc(p) }
 fn other(p, c) { disc(p) != piece(c) }
 fn numbered(n, c) { disc(n + 1) == piece(c) }
@@ -21,7 +23,7 @@ fn step() {
     let c = param("case");
     if c == 0 {
         let u = ();
-        end_game("a", `${disc("a")} ${disc(7)} ${disc(u)} ${disc("zz")} ${disc([1, "b"])} ${tagged("a")} ${disc("b") == "b-disc"} ${disc(7) == "7-disc"}`);
+        end_game("a", `${disc("a")} ${disc(7)} ${disc(u)} ${disc("zz")} ${disc([1, "b"])} ${tagged("a")} ${digits(407)} ${disc("b") == "b-disc"} ${disc(7) == "7-disc"}`);
         return;
     }
     if c == 1 {
@@ -61,7 +63,9 @@ script: ../scripts/templates.rhai
 ";
 
 /// Every case runs as in Rhai: a template function's text of a symbol
-/// (a card's id), a number, `()`, a text, a list, compared with texts (0);
+/// (a card's id), a number, `()`, a text, a list, compared with texts,
+/// and a recursive function of templates (0; `endless`, never called, is
+/// loaded: its template, which calls itself, is not lowered as one);
 /// compared with a cell's piece, the argument a symbol or a number, the
 /// call on either side (1); at the call levels' limit, where the call of
 /// the template function is the one past it (2-5); its text past Rhai's

@@ -305,6 +305,14 @@ impl Lowering<'_> {
         let ExprKind::Interp(parts) = &e.kind else {
             return None;
         };
+        // Written parts and one read of the parameter, nothing else: a
+        // call there (of this function, say) is never lowered from here.
+        let is_param = |p: &Expr| matches!(p.kind, ExprKind::Local(0));
+        if parts.iter().filter(|p| is_param(p)).count() != 1
+            || !(parts.iter()).all(|p| is_param(p) || matches!(p.kind, ExprKind::Const(_)))
+        {
+            return None;
+        }
         let parts = self.exprs(parts).ok()?;
         let XKind::Named(mut named) = self.template(parts) else {
             return None;

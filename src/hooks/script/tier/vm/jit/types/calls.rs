@@ -111,12 +111,18 @@ impl Check<'_> {
             (None, Some(t)) => (b, t, a, false),
             _ => return Ok(Err((self.expr(a)?, self.expr(b)?))),
         };
-        let (targ, tother) = if left {
-            let p = self.expr(&t.arg)?;
+        // The expressions native code makes in the argument, given back
+        // where the VM makes the call.
+        let made = |c: &mut Self| -> Res<(T, usize)> {
+            let before = c.natives;
+            Ok((c.expr(&t.arg)?, c.natives - before))
+        };
+        let ((targ, in_arg), tother) = if left {
+            let p = made(self)?;
             (p, self.expr(other)?)
         } else {
             let o = self.expr(other)?;
-            (self.expr(&t.arg)?, o)
+            (made(self)?, o)
         };
         if targ == T::Any || tother == T::Any {
             // Not known in this pass (the next one knows).
@@ -129,12 +135,15 @@ impl Check<'_> {
             Some(k) => ok.contains(&k),
             None => matches!(t, T::Param(_)) && self.fits(t, Ty::Sym),
         };
-        if of(targ, &[Ty::Sym, Ty::Int]) && of(tother, &[Ty::Sym, Ty::Unit]) {
+        // The other side first: a parameter is typed only where the
+        // comparison is then made natively.
+        if of(tother, &[Ty::Sym, Ty::Unit]) && of(targ, &[Ty::Sym, Ty::Int]) {
             self.exprs.insert(addr(call), Ty::Sym);
             self.natives += 1;
             return Ok(Ok(T::Known(Ty::Bool)));
         }
-        // Made by the VM, as any call of its.
+        // Made by the VM, as any call of its (its argument's part too).
+        self.natives -= in_arg;
         self.delegate(call)?;
         self.exprs.insert(addr(call), Ty::Val);
         Ok(Err(if left { (VAL, tother) } else { (tother, VAL) }))
