@@ -168,8 +168,11 @@ pub(super) extern "C" fn put_constant(ctx: *mut Ctx, x: i64, dest: i64) {
     // SAFETY: as `eval`.
     let (cx, vm) = unsafe { vm_parts(ctx) };
     let x = unsafe { &*cx.jit().units.xs[x as usize] };
-    if let XKind::Const(v) = &x.kind {
-        keep(vm, dest, v.copy());
+    match &x.kind {
+        // `let l = [];`: no call to clone nothing.
+        XKind::Const(V::List(l)) if l.is_empty() => keep(vm, dest, V::List(Vec::new())),
+        XKind::Const(v) => keep(vm, dest, v.copy()),
+        _ => {}
     }
 }
 
