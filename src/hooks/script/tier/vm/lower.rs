@@ -24,7 +24,7 @@ pub(crate) struct Lowering<'a> {
     pub templates: &'a mut Vec<super::templates::Template>,
 }
 
-impl Lowering<'_> {
+impl<'a> Lowering<'a> {
     pub fn function(&mut self, f: &Func) -> Result<ir::Code, Refusal> {
         let mut body = self.block(&f.body)?;
         super::lasts::function_moves(&mut body, f.slots);
@@ -271,37 +271,40 @@ impl Lowering<'_> {
     /// Function `ix` called with `args`, if it takes none and its body is
     /// one constant (`fn directions() { [[1, 0], [0, 1]] }`).
     fn constant_fn(&mut self, ix: usize, args: &[ir::X]) -> Option<ir::ConstFn> {
-        let f = self.tier.fns.get(ix)?.as_ref()?;
-        let ([], [s]) = (args, f.body.0.as_slice()) else {
-            return None;
-        };
-        let e = match &s.kind {
-            StmtKind::Expr(e) | StmtKind::Bare(e) | StmtKind::Return(Some(e)) => e,
-            _ => return None,
-        };
+        let (f, at, e) = self.one_value(ix).filter(|_| args.is_empty())?;
         let ExprKind::Const(d) = &e.kind else {
             return None;
         };
         Some(ir::ConstFn {
             name: f.name.clone(),
             value: self.value(d),
-            at: s.pos,
+            at,
         })
+    }
+
+    /// Function `ix`, if its body is one statement giving a value: the
+    /// function, where the statement is, and the value's expression.
+    fn one_value(&self, ix: usize) -> Option<(&'a Func, rhai::Position, &'a Expr)> {
+        let tier: &'a super::super::Tier = self.tier;
+        let f = tier.fns.get(ix)?.as_ref()?;
+        let [s] = f.body.0.as_slice() else {
+            return None;
+        };
+        match &s.kind {
+            StmtKind::Expr(e) | StmtKind::Bare(e) | StmtKind::Return(Some(e)) => {
+                Some((f, s.pos, e))
+            }
+            _ => None,
+        }
     }
 
     /// Function `ix` called with `args`, if it takes one and its body is
     /// one template whose one computed part is its parameter (`fn
     /// disc(p) { `${p}-disc` }`): its argument taken from `args`.
     fn template_fn(&mut self, ix: usize, args: &mut Vec<ir::X>) -> Option<ir::TemplateFn> {
-        let tier = self.tier;
-        let f = tier.fns.get(ix)?.as_ref()?;
-        let ([_], [s], 1) = (args.as_slice(), f.body.0.as_slice(), f.slots) else {
-            return None;
-        };
-        let e = match &s.kind {
-            StmtKind::Expr(e) | StmtKind::Bare(e) | StmtKind::Return(Some(e)) => e,
-            _ => return None,
-        };
+        let (f, at, e) = self
+            .one_value(ix)
+            .filter(|(f, ..)| args.len() == 1 && f.slots == 1)?;
         let ExprKind::Interp(parts) = &e.kind else {
             return None;
         };
@@ -327,7 +330,7 @@ impl Lowering<'_> {
             name: f.name.clone(),
             arg: args.pop()?,
             named: *named,
-            at: s.pos,
+            at,
         })
     }
 
