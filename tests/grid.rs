@@ -34,7 +34,7 @@ fn play_turn() {
     log(`columns ${columns()}`);
     log(`piece b2 ${piece("b2")}, a1 ${piece("a1") == ()}, c3 ${piece("c3")}`);
     log(`neighbours a1 ${neighbours("a1")}; b2 diagonal ${neighbours("b2", "diagonal")}; d2 orthogonal ${neighbours("d2", "orthogonal")}`);
-    log(`offset c3 ${offset("c3", 1, 0) == ()}, a1 ${offset("a1", 2, 1)}`);
+    log(`offset c3 ${offset("c3", 1, 0) == ()}, a1 ${offset("a1", 2, 1)}, far ${offset("c3", 9223372036854775807, -9223372036854775807 - 1) == ()}`);
     log(`lines 3: ${lines(3).len()}, first ${lines(3)[0]}; lines 4: ${lines(4).len()}`);
     log(`drop b ${drop_cell("b")}, c ${drop_cell("c")}`);
     log(`row_of c3 ${row_of("c3")}, column_of c3 ${column_of("c3")}`);
@@ -69,7 +69,8 @@ fn the_helpers_read_the_board_as_drawn_on_paper() {
         // Orthogonal first (right, up, left, down), then diagonal; none off
         // the board or on the hole.
         "neighbours a1 [\"b1\", \"a2\", \"b2\"]; b2 diagonal [\"c3\", \"a3\", \"a1\", \"c1\"]; d2 orthogonal [\"c2\", \"d1\"]",
-        "offset c3 true, a1 c2",
+        // A step past the numbers' range is off the board, not an overflow.
+        "offset c3 true, a1 c2, far true",
         // Rows: 2 + 2 + 1 (not b3-d3), columns: a, b, c (not d), diagonals:
         // a1-c3, a3-c1, b3-d1 (not b1-d3): 11. Of 4: rows 1 and 2.
         "lines 3: 11, first [\"a1\", \"b1\", \"c1\"]; lines 4: 2",

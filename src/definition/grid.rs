@@ -124,10 +124,11 @@ impl Grid {
     pub fn place(&self, cell: usize) -> (i64, i64) {
         ((cell % self.columns) as i64, (cell / self.columns) as i64)
     }
-    /// The cell `dc` columns and `dr` rows away, if it is on the board.
+    /// The cell `dc` columns and `dr` rows away, if it is on the board
+    /// (a step past the numbers' range is off it).
     pub fn step(&self, cell: usize, dc: i64, dr: i64) -> Option<usize> {
         let (c, r) = self.place(cell);
-        self.at(c + dc, r + dr)
+        self.at(c.checked_add(dc)?, r.checked_add(dr)?)
     }
     /// The cells on the board, row 1 first, each row from column `a`.
     pub fn cells(&self) -> impl Iterator<Item = usize> + '_ {

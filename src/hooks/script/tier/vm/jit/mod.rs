@@ -513,6 +513,11 @@ impl Jit {
     ) -> Result<(), String> {
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").map_err(|e| e.to_string())?;
+        // The IR verifier checks this emitter, not the script: on where
+        // debug assertions are (every test), off in release builds.
+        if !cfg!(debug_assertions) {
+            (flags.set("enable_verifier", "false")).map_err(|e| e.to_string())?;
+        }
         let isa = cranelift_native::builder()
             .map_err(|e| format!("this machine: {e}"))?
             .finish(settings::Flags::new(flags))

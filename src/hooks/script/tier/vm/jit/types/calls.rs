@@ -31,7 +31,12 @@ impl Check<'_> {
                     // Not known in this pass (the next one knows): not
                     // taken to be of another type for good.
                     Some(_) if t == T::Any => true,
-                    Some(want) => self.now(t).is_some_and(|k| passes(k, want)),
+                    // A parameter no use has typed yet is taken for the
+                    // callee's type: the call is then exact (calls.rs).
+                    Some(want) => match self.now(t) {
+                        Some(k) => passes(k, want),
+                        None => matches!(t, T::Param(_)) && self.fits(t, want),
+                    },
                 };
                 continue;
             }
