@@ -190,6 +190,7 @@ fn others(x) { let u = if x > 0 { () } else { [1] }; let t = if x > 0 { true } e
 fn not_cell(p) { piece(p) }
 fn not_a_stat(p) { stat(p, "v") }
 fn item_refused(xs) { offset(xs[0], 1, 0) }
+fn spun(d, k) { while true { for i in 0..k { } let c = offset("a1", d[0], d[1]); } }
 fn play_turn() {
     let c = param("case");
     let p = active();
@@ -218,6 +219,7 @@ fn play_turn() {
     if c == 22 { not_cell(p); }
     if c == 23 { not_a_stat(p); }
     if c == 24 { item_refused([p]); }
+    if c >= 25 && c <= 28 { spun([1, 1], c - 25); }
     end_game("");
 }
 "#;
@@ -269,19 +271,21 @@ script: ../scripts/api.rhai
 /// number (19-21). A form on registers refusing its arguments, each of
 /// its kind but naming nothing it takes (22-24: a player for a cell, a
 /// var for a stat, a list's item read in the frame), then the Rhai
-/// form's error.
+/// form's error. The operations' limit reached in a loop of `offset` on
+/// a list's items read by native code, at four points of its round
+/// (25-28).
 #[test]
 fn api_calls_from_native_code_run_as_in_rhai() {
     let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
     let (_t, game) = common::load_folder("api", API_YAML, API_SCRIPT);
     assert_eq!(crate::jit::no_native(&game, false), Vec::<String>::new());
-    let cases: Vec<i64> = (0..=24).collect();
-    // 2, 3, 4, 5, 7, 8, 10, 14, 16, 18, 20, 21, 22, 23 and 24 fail (7 and
-    // 8: `piece(())`, the local read where the Rhai form's way reads it,
-    // in the frame; 14: the held operand of a comparison past a list's
-    // end; 16, 18, 20 and 21: a var a template names that the game has
-    // not).
-    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 15);
+    let cases: Vec<i64> = (0..=28).collect();
+    // 2, 3, 4, 5, 7, 8, 10, 14, 16, 18, 20, 21, 22, 23, 24 and 25-28 fail
+    // (7 and 8: `piece(())`, the local read where the Rhai form's way
+    // reads it, in the frame; 14: the held operand of a comparison past a
+    // list's end; 16, 18, 20 and 21: a var a template names that the game
+    // has not).
+    assert_eq!(fails_alike(&path, &cases, tabula::Compile::CheckJit), 19);
 }
 
 /// API calls whose arguments are all in registers of their parameters'
@@ -315,6 +319,34 @@ fn api_calls_go_by_forms_on_registers() {
     }
 }
 
+/// Arguments of forms on registers read in the frame (a list's items by
+/// a constant number, a local there) are read by native code, which then
+/// calls the form on registers alone where each is of its parameter's
+/// kind. Case 1: `steps`' three `offset`s, two items each, and `tally`'s
+/// `p` (no use types it: a local in the frame) in `add_stat` and `stat`,
+/// twice. Case 6: `order`'s three items. Case 9: `back`'s two, twice,
+/// and `via`'s local. Case 11: `later`'s local. Case 24: the item
+/// `item_refused` reads, a player where a cell is wanted (the form
+/// refuses it: then the Rhai form's way). Case 4: `steps` reads both
+/// items of `[1, 0]`, then only `d[1]` of `["x", 1]` (a text where a
+/// number is wanted: the call is then the helper's, which gives Rhai's
+/// error). Counted where debug assertions are on, as in the tests.
+#[test]
+fn api_arguments_in_the_frame_are_read_by_native_code() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let (_tmp, path) = common::game_folder("api", API_YAML, API_SCRIPT);
+    // Cases 4 and 24 end in an error: counted without `counted`'s check.
+    let reads = |case: i64| {
+        let game = with_case(&path, case);
+        let play = || crate::every_game::play_random(&game, 1, false);
+        tabula::hooks::script::frame_arg_reads(play).1
+    };
+    let got: Vec<u64> = [1, 4, 6, 9, 11, 24].into_iter().map(reads).collect();
+    assert_eq!(got, [10, 3, 3, 5, 1, 1]);
+}
+
 /// Case 12's comparisons of a value in a register with one the VM holds
 /// are made in registers where the held value is of the register's type,
 /// and by the VM's way where it is not: a list (`compared(0)`, 4; `u`,
@@ -328,8 +360,9 @@ fn comparisons_with_held_values_are_made_in_registers() {
     assert_eq!(n, 12);
 }
 
-/// The API calls of case 9 read every argument themselves (a local in
-/// the frame, a list's item by a number from the end), and so does
+/// The API calls of case 9 read every argument without the VM's stack
+/// (a local in the frame, a list's item by a number from the end: read
+/// by native code, frame_args.rs), and so does
 /// `later` in case 11 (a local in the frame read after an argument made
 /// in a register); `written` (case 11) has an argument after a local in
 /// the frame that writes it, so its arguments are made in order by the

@@ -27,8 +27,8 @@ pub use tier::Fallback;
 pub use tier::vm::rhai_forms;
 #[cfg(feature = "jit")]
 pub use tier::vm::{
-    exact_native_calls, framed_native_calls, general_api_calls, held_ops, native_calls,
-    pushed_api_calls, regs_api_calls, template_calls, vm_compares,
+    exact_native_calls, frame_arg_reads, framed_native_calls, general_api_calls, held_ops,
+    native_calls, pushed_api_calls, regs_api_calls, template_calls, vm_compares,
 };
 
 use std::cell::RefCell;

@@ -42,8 +42,8 @@ use rhai::Position;
 
 #[cfg(feature = "jit")]
 pub use jit::{
-    exact_native_calls, framed_native_calls, general_api_calls, held_ops, native_calls,
-    pushed_api_calls, regs_api_calls, template_calls, vm_compares,
+    exact_native_calls, frame_arg_reads, framed_native_calls, general_api_calls, held_ops,
+    native_calls, pushed_api_calls, regs_api_calls, template_calls, vm_compares,
 };
 #[cfg(feature = "jit")]
 pub(crate) use jit::{last_ops, without_native};

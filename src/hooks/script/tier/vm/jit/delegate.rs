@@ -5,7 +5,7 @@
 //! written back before and read again after, as around a call.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, Value, types::I64};
+use cranelift_codegen::ir::{FuncRef, InstBuilder, Value, types::I64};
 use rhai::Position;
 
 use super::super::api_regs::{Kind, Regs, regs};
@@ -14,9 +14,7 @@ use super::super::value::V;
 use super::emit::{Emit, Want};
 use super::types::Ty;
 use super::walk::{walk_s, walk_x, writes};
-use super::{ApiUnit, Arg, CTX_ERR};
-
-const FLAGS: MemFlagsData = MemFlagsData::trusted();
+use super::{ApiUnit, Arg};
 
 impl Emit<'_, '_> {
     /// A condition: a truth value in a register, or the VM's test of a
@@ -226,8 +224,8 @@ impl Emit<'_, '_> {
                 )
             });
         let regs = on_regs(x, &tags);
-        let by_regs = regs.is_some();
-        self.units.apis.push(ApiUnit {
+        let reads = regs.and_then(|r| Some((r, super::frame_args::reads(&tags, r)?)));
+        let unit = ApiUnit {
             x: std::ptr::from_ref(x),
             ret: self.typed.of(x),
             plain,
@@ -236,17 +234,12 @@ impl Emit<'_, '_> {
             regs,
             pos: x.pos,
             args: tags,
-        });
-        let u = self.b.ins().iconst(I64, (self.units.apis.len() - 1) as i64);
-        let helper = if by_regs {
-            self.refs.api_regs
-        } else {
-            self.refs.api
         };
-        let r = self.helper(helper, &[u, argp]);
-        let e = self.b.ins().load(I64, FLAGS, self.ctx, CTX_ERR);
-        self.fail_to_err(e);
-        r
+        match reads {
+            // Its arguments in the frame read by native code.
+            Some((r, reads)) => self.frame_args(unit, r, &reads, argp),
+            None => self.api_unit(unit, argp),
+        }
     }
 
     /// An API call's argument that is a template of one computed part in

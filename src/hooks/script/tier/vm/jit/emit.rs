@@ -55,6 +55,7 @@ pub(super) struct Refs {
     pub call: FuncRef,
     pub template: FuncRef,
     pub constant: FuncRef,
+    pub frame_arg: FuncRef,
     /// By the tier's index: the functions it calls.
     pub fns: Vec<Option<FuncRef>>,
 }

@@ -12,6 +12,7 @@
 mod calls;
 mod delegate;
 mod emit;
+mod frame_args;
 mod helpers;
 mod loops;
 mod mixed;
@@ -72,6 +73,10 @@ thread_local! {
     /// Template function calls native code made by the `template` helper
     /// (mixed.rs), while `template_calls` counts them.
     static TEMPLATES: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    /// API call arguments native code read in the frame (frame_args.rs),
+    /// while `frame_arg_reads` counts them (in builds with debug
+    /// assertions).
+    static FRAME_ARGS: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 thread_local! {
@@ -214,6 +219,20 @@ pub fn exact_native_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
 /// symbol native code made by the `template` helper, on this thread.
 pub fn template_calls<T>(f: impl FnOnce() -> T) -> (T, u64) {
     counting(&TEMPLATES, f)
+}
+
+/// `f`'s value, and how many API call arguments native code read in the
+/// frame on this thread (frame_args.rs; in builds with debug assertions).
+pub fn frame_arg_reads<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    counting(&FRAME_ARGS, f)
+}
+
+/// One more argument read in the frame, where `frame_arg_reads` counts
+/// (in builds with debug assertions).
+#[inline(always)]
+fn note_frame_arg() {
+    #[cfg(debug_assertions)]
+    bump(&FRAME_ARGS);
 }
 
 /// One more call by the short way, where `exact_native_calls` counts (in
@@ -409,7 +428,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 18] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 19] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -456,6 +475,11 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
             "tabula_constant",
             helpers::put_constant as *const u8,
             sig(3, false),
+        ),
+        (
+            "tabula_frame_arg",
+            frame_args::frame_arg as *const u8,
+            sig(5, true),
         ),
     ]
 }
@@ -615,6 +639,7 @@ impl Jit {
                 call: next()?,
                 template: next()?,
                 constant: next()?,
+                frame_arg: next()?,
                 fns: ids
                     .iter()
                     .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))
