@@ -76,7 +76,9 @@ impl Check<'_> {
             // By its typed entry point, its arguments where they are
             // made (in registers, or by the VM in the frame).
             Some(t) if a.typed.is_some() && !(a.first_local.is_some() && a.writes_first) => {
-                for arg in &a.args {
+                use super::super::super::api_regs::{Kind, regs};
+                let kinds = regs(&a.name, a.args.len()).map(|r| r.params);
+                for (i, arg) in a.args.iter().enumerate() {
                     // A template of a local number or symbol: its part
                     // in a register, the rest the helper's (its table).
                     match &arg.kind {
@@ -84,7 +86,17 @@ impl Check<'_> {
                             self.expr(&n.parts[n.var])?;
                         }
                         _ => {
-                            self.expr(arg)?;
+                            let t = self.expr(arg)?;
+                            // A parameter no use has typed yet is taken
+                            // for what the form on registers takes there.
+                            let want = match kinds.map(|k| k[i]) {
+                                Some(Kind::Int) => Ty::Int,
+                                Some(Kind::Sym) => Ty::Sym,
+                                _ => continue,
+                            };
+                            if matches!(t, T::Param(_)) && self.now(t).is_none() {
+                                self.fits(t, want);
+                            }
                         }
                     }
                 }
