@@ -72,6 +72,10 @@ impl Emit<'_, '_> {
             }
             return;
         }
+        // `xs.push(x)` of a value in a register (pushes.rs).
+        if dest < 0 && self.push_reg(x) {
+            return;
+        }
         self.spill_x(x);
         let u = self.unit_x(x);
         let d = self.b.ins().iconst(I64, dest);

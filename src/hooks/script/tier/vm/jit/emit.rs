@@ -56,6 +56,7 @@ pub(super) struct Refs {
     pub template: FuncRef,
     pub constant: FuncRef,
     pub frame_arg: FuncRef,
+    pub push_reg: FuncRef,
     /// By the tier's index: the functions it calls.
     pub fns: Vec<Option<FuncRef>>,
 }

@@ -16,6 +16,7 @@ mod frame_args;
 mod helpers;
 mod loops;
 mod mixed;
+mod pushes;
 mod types;
 mod walk;
 
@@ -428,7 +429,7 @@ impl Drop for Jit {
 }
 
 /// Helpers native code calls, by the name it imports them under.
-fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 19] {
+fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u8, Signature); 20] {
     let sig = |params: usize, ret: bool| {
         let mut s = Signature::new(cc);
         s.params.extend((0..params).map(|_| AbiParam::new(I64)));
@@ -480,6 +481,11 @@ fn helper_sigs(cc: cranelift_codegen::isa::CallConv) -> [(&'static str, *const u
             "tabula_frame_arg",
             frame_args::frame_arg as *const u8,
             sig(5, true),
+        ),
+        (
+            "tabula_push_reg",
+            pushes::push_reg as *const u8,
+            sig(4, true),
         ),
     ]
 }
@@ -640,6 +646,7 @@ impl Jit {
                 template: next()?,
                 constant: next()?,
                 frame_arg: next()?,
+                push_reg: next()?,
                 fns: ids
                     .iter()
                     .map(|id| id.map(|id| module.declare_func_in_func(id, &mut cx.func)))
