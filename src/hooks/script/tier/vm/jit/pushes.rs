@@ -19,8 +19,9 @@ use super::types::Ty;
 /// What `push_reg` gives where the local holds no list.
 const NOT_A_LIST: i64 = 2;
 
-/// The local pushed onto and the value pushed, where `x` is such a push.
-fn push_of(x: &X) -> Option<(usize, &X)> {
+/// The local pushed onto, the value pushed and the push's position,
+/// where `x` is such a push.
+fn push_of(x: &X) -> Option<(usize, &X, Position)> {
     let XKind::Chain(c) = &x.kind else {
         return None;
     };
@@ -33,10 +34,11 @@ fn push_of(x: &X) -> Option<(usize, &X)> {
                     name,
                     args,
                     closure: None,
+                    pos,
                     ..
                 },
             ],
-        ) if name == "push" && args.len() == 1 && args[0].in_place() => Some((*s, &args[0])),
+        ) if name == "push" && args.len() == 1 && args[0].in_place() => Some((*s, &args[0], *pos)),
         _ => None,
     }
 }
@@ -46,7 +48,7 @@ impl Emit<'_, '_> {
     /// a register onto a local in the frame: true, else false (nothing
     /// emitted).
     pub(super) fn push_reg(&mut self, x: &X) -> bool {
-        let Some((s, a)) = push_of(x) else {
+        let Some((s, a, _)) = push_of(x) else {
             return false;
         };
         if self.typed.reg(s).is_some() {
@@ -98,13 +100,7 @@ pub(super) extern "C" fn push_reg(ctx: *mut Ctx, x: i64, t: i64, v: i64) -> i64 
     // SAFETY: the units point into the VM's forms, alive and unchanged
     // while the native code is.
     let x = unsafe { &*cx.jit().units.xs[x as usize] };
-    let Some((s, _)) = push_of(x) else {
-        return NOT_A_LIST;
-    };
-    let XKind::Chain(c) = &x.kind else {
-        return NOT_A_LIST;
-    };
-    let [Step::Method { pos, .. }] = c.steps.as_slice() else {
+    let Some((s, _, pos)) = push_of(x) else {
         return NOT_A_LIST;
     };
     if !matches!(vm.local(s), V::List(_)) {
@@ -118,7 +114,7 @@ pub(super) extern "C" fn push_reg(ctx: *mut Ctx, x: i64, t: i64, v: i64) -> i64 
     let top = vm.stack.len();
     vm.forget_from(top);
     let at = vm.base + s;
-    match vm.push_local(at, of_register(Ty::of_code(t), v), *pos) {
+    match vm.push_local(at, of_register(Ty::of_code(t), v), pos) {
         Ok(()) => 0,
         Err(e) => failed(cx, Flow::Err(e)),
     }
